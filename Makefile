@@ -1,0 +1,35 @@
+# Thin wrapper over CMake.  `make run` and `make check` are the two commands
+# a newcomer types; everything else is CMake's.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+PREFIX     ?= /usr/local
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps run check check-fast install clean
+
+all: deps
+	cmake -S . -B $(BUILD) -DPEO_TESTS=ON >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+
+deps:
+	@bash scripts/install-deps.sh
+
+# peo's main job on a built-in workload.
+run: all
+	@bash scripts/run-demo.sh $(BUILD)
+
+# Every test: gcc build, then clang with ASan+UBSan.
+check: deps
+	@bash scripts/check.sh $(BUILD) $(ASAN_BUILD) $(JOBS)
+
+# Only the normal build's tests (no sanitizer pass).
+check-fast: all
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+install: deps
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,56 @@
+/*
+ * peo/common.h - version, error reporting and option-struct conventions
+ * shared by every layer of libpeo.
+ */
+#ifndef PEO_COMMON_H
+#define PEO_COMMON_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PEO_VERSION_MAJOR 0
+#define PEO_VERSION_MINOR 1
+#define PEO_VERSION_PATCH 0
+#define PEO_VERSION_STRING "0.1.0"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PEO_API __attribute__((visibility("default")))
+#else
+#define PEO_API
+#endif
+
+/*
+ * Options structs start with `size_t sz`; PEO_OPTS declares one with sz set,
+ * so a program built against an older, smaller struct keeps working:
+ *     PEO_OPTS(peo_xxx_opts, o, .field = 1);
+ */
+#define PEO_OPTS(type, name, ...) \
+	struct type name = { .sz = sizeof(struct type), __VA_ARGS__ }
+
+/**
+ * peo_version() - the library's version string, e.g. "0.1.0".
+ *
+ * Return: a static string; compare with PEO_VERSION_STRING to detect a
+ * program running against another build of libpeo.
+ */
+PEO_API const char *peo_version(void);
+
+/**
+ * peo_last_error() - the sentence describing this thread's last failure.
+ *
+ * Every libpeo function that fails leaves one: what was attempted, what the
+ * kernel said, and the likely cause and fix.  It is thread-local and stays
+ * until the next failure in the same thread.
+ *
+ * Return: a NUL-terminated string owned by libpeo, "" if nothing failed yet.
+ */
+PEO_API const char *peo_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PEO_COMMON_H */

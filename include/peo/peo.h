@@ -1,0 +1,11 @@
+/*
+ * peo/peo.h - all of libpeo's public API.
+ */
+#ifndef PEO_PEO_H
+#define PEO_PEO_H
+
+#include "abi.h"
+#include "common.h"
+#include "sys.h"
+
+#endif /* PEO_PEO_H */

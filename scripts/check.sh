@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# make check: build and run every test twice, with gcc and then with clang
+# under AddressSanitizer + UndefinedBehaviorSanitizer.  Skips are counted and
+# printed with their reasons; they are never passes.
+set -uo pipefail
+build=${1:-build} asan=${2:-build-asan} jobs=${3:-2}
+status=0
+
+run_suite() { # dir label cmake-args...
+	local dir=$1 label=$2; shift 2
+	echo "=== $label: configure and build ($dir)"
+	cmake -S . -B "$dir" -DPEO_TESTS=ON "$@" >/dev/null || return 1
+	cmake --build "$dir" -j"$jobs" >/dev/null || { cmake --build "$dir" -j1; return 1; }
+	echo "=== $label: tests"
+	(cd "$dir" && ctest --output-on-failure -j"$jobs") || return 1
+}
+
+summarize_skips() { # dir label
+	local log=$1/Testing/Temporary/LastTest.log
+	[ -f "$log" ] || return 0
+	local n
+	n=$(grep -c '^\[  SKIP    \] reason:' "$log" || true)
+	echo "=== $2: $n test case(s) skipped:"
+	grep '^\[  SKIP    \] reason:' "$log" | sed 's/^\[  SKIP    \] reason: /    /' | sort | uniq -c
+}
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+run_suite "$build" "gcc" -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ || status=1
+summarize_skips "$build" "gcc"
+run_suite "$asan" "clang + ASan/UBSan" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	-DPEO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug || status=1
+summarize_skips "$asan" "clang + ASan/UBSan"
+[ $status -eq 0 ] && echo "=== make check: all tests passed (skips listed above are not passes)" ||
+	echo "=== make check: FAILED"
+exit $status

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what peo's build and tests need, when it is missing (Debian 12).
+# The library itself needs libc only; cmocka, clang and the rest are for tests.
+set -euo pipefail
+
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+have_cmd cmake || need+=(cmake)
+have_cmd make || need+=(make)
+have_cmd gcc || need+=(gcc)
+have_cmd g++ || need+=(g++)
+have_cmd clang || need+=(clang)
+have_cmd pkg-config || need+=(pkg-config)
+have_pkg libcmocka-dev || need+=(libcmocka-dev)
+have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
+have_pkg linux-libc-dev || need+=(linux-libc-dev)
+
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! have_cmd apt-get; then
+	echo "peo needs these packages: ${need[*]}" >&2
+	echo "install them (as root): apt-get install -y ${need[*]}" >&2
+	exit 1
+fi
+echo "installing: ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y --no-install-recommends "${need[@]}" >/dev/null ||
+	{ apt-get update >/dev/null && apt-get install -y --no-install-recommends "${need[@]}" >/dev/null; }

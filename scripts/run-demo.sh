@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# make run: peo's main job on a built-in workload.
+set -euo pipefail
+build=${1:-build}
+echo "\$ peo --version"
+"$build/peo" --version
+echo
+echo "\$ peo features"
+"$build/peo" features
+echo
+echo "\$ count_sw   (examples/count_sw.c: software counters around a piece of work)"
+"$build/examples/count_sw"

@@ -1,0 +1,69 @@
+/*
+ * internal.h - what libpeo's source files share and nobody else sees.
+ */
+#ifndef PEO_INTERNAL_H
+#define PEO_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "peo/peo.h"
+
+#define PEO_HIDDEN __attribute__((visibility("hidden")))
+#define PEO_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define PEO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* error.c: set this thread's sentence; returns -err so callers can `return`. */
+PEO_HIDDEN int peo_fail(int err, const char *fmt, ...) PEO_PRINTF(2, 3);
+/* Append to the current sentence (for causes found after the first part). */
+PEO_HIDDEN void peo_fail_append(const char *fmt, ...) PEO_PRINTF(1, 2);
+
+/* A byte-bounded string builder over a caller's buffer; never overflows. */
+struct peo_buf {
+	char *s;
+	size_t cap;
+	size_t len;
+};
+PEO_HIDDEN void peo_buf_printf(struct peo_buf *b, const char *fmt, ...) PEO_PRINTF(2, 3);
+
+/*
+ * sys.c: the system call without any error text (returns fd or -errno), for
+ * probes that must not disturb peo_last_error().  peo_open_hook, when set,
+ * replaces the system call: tests use it to act as an older kernel.
+ */
+typedef int (*peo_open_fn)(struct peo_attr *attr, pid_t pid, int cpu, int group_fd,
+			   unsigned long flags);
+extern PEO_HIDDEN peo_open_fn peo_open_hook;
+PEO_HIDDEN int peo_raw_perf_event_open(struct peo_attr *attr, pid_t pid, int cpu,
+				       int group_fd, unsigned long flags);
+/* "perf_event_open(software/task-clock, pid 0, cpu -1, group_fd -1, flags 0x8)" */
+PEO_HIDDEN void peo_open_call_text(char *out, size_t cap, const struct peo_attr *attr,
+				   pid_t pid, int cpu, int group_fd, unsigned long flags);
+
+/* describe.c: "software/task-clock", "hardware/cycles", "type 9 config 0x1". */
+PEO_HIDDEN void peo_describe_attr(const struct peo_attr *attr, char *out, size_t cap);
+
+/* explain.c: the cause-and-fix part of a perf_event_open failure sentence. */
+PEO_HIDDEN void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr,
+				 uint32_t sent_size, pid_t pid, int cpu, int group_fd, unsigned long flags);
+
+/* attr_fields.c: the attr fields added after VER0, in offset order. */
+struct peo_attr_field {
+	const char *name;
+	uint16_t offset;
+	uint16_t size;
+	uint16_t needs_size; /* smallest attr size that contains the field */
+	const char *since;   /* Linux release that added it */
+};
+PEO_HIDDEN const struct peo_attr_field *peo_attr_fields(size_t *count);
+/* The Linux release that introduced attr size @size, or NULL if not a VERn. */
+PEO_HIDDEN const char *peo_attr_size_since(uint32_t size);
+
+/* sysfs.c: small helpers for /proc and /sys values. */
+PEO_HIDDEN int peo_read_long_file(const char *path, long *out);
+PEO_HIDDEN int peo_path_exists(const char *path);
+PEO_HIDDEN int peo_host_has_cpu_pmu(char *name, size_t cap);
+
+#endif /* PEO_INTERNAL_H */

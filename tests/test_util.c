@@ -1,0 +1,138 @@
+/*
+ * test_util.c - shared helpers for peo's cmocka tests.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+static int skipped;
+
+void peo_test_note_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	skipped++;
+	printf("[  SKIP    ] reason: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n)
+{
+	int failed = _cmocka_run_group_tests(name, tests, n, NULL, NULL);
+
+	printf("[ SUMMARY  ] %s: %zu tests, %d failed, %d skipped\n", name, n, failed, skipped);
+	if (failed == 0 && skipped > 0 && (size_t)skipped == n)
+		return 77;
+	return failed;
+}
+
+void peo_assert_error_contains(const char *needle, const char *file, int line)
+{
+	const char *msg = peo_last_error();
+
+	if (!strstr(msg, needle)) {
+		print_error("%s:%d: peo_last_error() lacks \"%s\":\n  %s\n", file, line, needle, msg);
+		_fail(file, line);
+	}
+}
+
+void peo_test_sw_attr(struct peo_attr *attr, uint64_t config)
+{
+	peo_attr_init(attr);
+	attr->type = PEO_TYPE_SOFTWARE;
+	attr->config = config;
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+uint64_t peo_test_read_count(int fd)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(read(fd, &v, sizeof(v)), sizeof(v));
+	return v;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void peo_test_spin_ns(uint64_t ns)
+{
+	uint64_t end = cpu_ns() + ns;
+	volatile uint64_t sink = 0;
+
+	while (cpu_ns() < end)
+		for (int i = 0; i < 1000; i++)
+			sink += (uint64_t)i;
+	(void)sink;
+}
+
+void peo_test_touch_pages(size_t pages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	for (size_t i = 0; i < pages; i++)
+		((volatile char *)p)[i * page] = 1;
+	munmap(p, pages * page);
+}
+
+int peo_test_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1; /* the DIR's own fd */
+}
+
+long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, size_t cap)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[256];
+	FILE *f = NULL;
+	long long id = -1;
+
+	for (int attempt = 0; attempt < 2 && !f; attempt++) {
+		for (size_t i = 0; i < 2 && !f; i++) {
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
+			f = fopen(path, "re");
+		}
+		if (!f && attempt == 0 && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) < 0) {
+			snprintf(why, cap, "tracefs is not mounted and mounting it failed (%s)", strerror(errno));
+			return -1;
+		}
+	}
+	if (!f) {
+		snprintf(why, cap, "tracepoint %s:%s does not exist in tracefs", sys, name);
+		return -1;
+	}
+	if (fscanf(f, "%lld", &id) != 1)
+		snprintf(why, cap, "%s holds no number", path);
+	fclose(f);
+	return id;
+}

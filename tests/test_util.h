@@ -1,0 +1,58 @@
+/*
+ * test_util.h - what peo's cmocka tests share: skips with a printed reason
+ * (counted, never passes), probing helpers, and small workloads.
+ */
+#ifndef PEO_TEST_UTIL_H
+#define PEO_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <peo/peo.h>
+
+/* Skip the current test, printing why; counted by peo_test_run(). */
+#define PEO_SKIP(...)                            \
+	do {                                     \
+		peo_test_note_skip(__VA_ARGS__); \
+		skip();                          \
+		return;                          \
+	} while (0)
+
+void peo_test_note_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Run a cmocka group.  Returns cmocka's failure count, or 77 (CTest's
+ * SKIP_RETURN_CODE) when every test in the group skipped.
+ */
+int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n);
+#define PEO_TEST_MAIN(name, tests) peo_test_run(name, tests, sizeof(tests) / sizeof((tests)[0]))
+
+/* Assert that the last error sentence contains @needle (prints it if not). */
+void peo_assert_error_contains(const char *needle, const char *file, int line);
+#define assert_error_contains(needle) peo_assert_error_contains(needle, __FILE__, __LINE__)
+
+/* An attr for a software event on the calling thread, user space only. */
+void peo_test_sw_attr(struct peo_attr *attr, uint64_t config);
+
+/* Read one u64 count from a counting fd (no read_format); fails the test otherwise. */
+uint64_t peo_test_read_count(int fd);
+
+/* Work the tests measure: spin for @ns of CPU time; touch @pages new pages. */
+void peo_test_spin_ns(uint64_t ns);
+void peo_test_touch_pages(size_t pages);
+
+/* Number of open fds of this process (for leak checks). */
+int peo_test_count_fds(void);
+
+#endif
+
+/*
+ * The id of tracepoint @sys:@name, mounting tracefs at /sys/kernel/tracing
+ * when it is not mounted and we may.  Returns the id, or -1 with @why set
+ * to the reason (for PEO_SKIP).
+ */
+long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, size_t cap);

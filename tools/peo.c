@@ -1,0 +1,50 @@
+/*
+ * peo.c - the peo command: dispatch to a subcommand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <peo/peo.h>
+
+#include "commands.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "features", cmd_features, "what this kernel's perf_event_open accepts" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: peo [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nRun `peo COMMAND --help` for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("peo %s (libpeo %s)\n", PEO_VERSION_STRING, peo_version());
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "peo: '%s' is not a peo command; see `peo --help`\n", argv[1]);
+	return 2;
+}
