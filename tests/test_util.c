@@ -28,9 +28,10 @@ void peo_test_note_skip(const char *fmt, ...)
 	fflush(stdout);
 }
 
-int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n)
+int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n,
+		 CMFixtureFunction group_setup)
 {
-	int failed = _cmocka_run_group_tests(name, tests, n, NULL, NULL);
+	int failed = _cmocka_run_group_tests(name, tests, n, group_setup, NULL);
 
 	printf("[ SUMMARY  ] %s: %zu tests, %d failed, %d skipped\n", name, n, failed, skipped);
 	if (failed == 0 && skipped > 0 && (size_t)skipped == n)

@@ -28,8 +28,12 @@ void peo_test_note_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2
  * Run a cmocka group.  Returns cmocka's failure count, or 77 (CTest's
  * SKIP_RETURN_CODE) when every test in the group skipped.
  */
-int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n);
-#define PEO_TEST_MAIN(name, tests) peo_test_run(name, tests, sizeof(tests) / sizeof((tests)[0]))
+int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n,
+		 CMFixtureFunction group_setup);
+#define PEO_TEST_MAIN(name, tests) \
+	peo_test_run(name, tests, sizeof(tests) / sizeof((tests)[0]), NULL)
+#define PEO_TEST_MAIN_SETUP(name, tests, setup) \
+	peo_test_run(name, tests, sizeof(tests) / sizeof((tests)[0]), setup)
 
 /* Assert that the last error sentence contains @needle (prints it if not). */
 void peo_assert_error_contains(const char *needle, const char *file, int line);
