@@ -159,6 +159,7 @@ static void explain_inval(struct peo_buf *b, const struct peo_attr *attr, int cp
 void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr, uint32_t sent_size,
 		      pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
+	int saved = errno; /* the /proc and /sys reads below may set it */
 	struct rlimit rl;
 	long max_stack = 0;
 	long page = sysconf(_SC_PAGESIZE);
@@ -240,4 +241,5 @@ void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr, u
 	default:
 		peo_buf_printf(b, "see perf_event_open(2)");
 	}
+	errno = saved;
 }

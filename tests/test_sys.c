@@ -423,6 +423,7 @@ static void modify_attributes_works_on_breakpoints_only(void **state)
 	int bp;
 
 	(void)state;
+	peo_test_sw_attr(&a, PEO_COUNT_SW_TASK_CLOCK);
 	assert_int_equal(peo_sys_ioc_modify_attributes(sw, &a), -EINVAL);
 	assert_error_contains("breakpoint");
 	close(sw);

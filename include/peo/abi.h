@@ -320,10 +320,11 @@ enum peo_attr_flag_bit {
 	PEO_ATTR_BIT_RESERVED = 40 /* first bit no kernel defines yet */
 };
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define PEO_ATTR_FLAG(bit) (1ULL << (63 - (bit)))
+#define PEO_BITFIELD64(bit) (1ULL << (63 - (bit)))
 #else
-#define PEO_ATTR_FLAG(bit) (1ULL << (bit))
+#define PEO_BITFIELD64(bit) (1ULL << (bit))
 #endif
+#define PEO_ATTR_FLAG(bit) PEO_BITFIELD64(bit)
 
 /* aux_action bits (Linux 6.13), positions within the 32-bit word. */
 enum peo_aux_action_bit {
@@ -483,13 +484,13 @@ enum peo_bp_len {
 };
 
 /* ------------------------------------------------------- mmap control page */
-/* Capability bit positions in peo_mmap_page.capabilities (little-endian). */
-#define PEO_CAP_BIT0 (1ULL << 0)                /* always 0 */
-#define PEO_CAP_BIT0_IS_DEPRECATED (1ULL << 1)  /* always 1 */
-#define PEO_CAP_USER_RDPMC (1ULL << 2)
-#define PEO_CAP_USER_TIME (1ULL << 3)
-#define PEO_CAP_USER_TIME_ZERO (1ULL << 4)
-#define PEO_CAP_USER_TIME_SHORT (1ULL << 5)
+/* Masks of peo_mmap_page.capabilities, bitfield order on this host. */
+#define PEO_CAP_BIT0 PEO_BITFIELD64(0)               /* always 0 */
+#define PEO_CAP_BIT0_IS_DEPRECATED PEO_BITFIELD64(1) /* always 1 */
+#define PEO_CAP_USER_RDPMC PEO_BITFIELD64(2)
+#define PEO_CAP_USER_TIME PEO_BITFIELD64(3)
+#define PEO_CAP_USER_TIME_ZERO PEO_BITFIELD64(4)
+#define PEO_CAP_USER_TIME_SHORT PEO_BITFIELD64(5)
 
 /*
  * struct peo_mmap_page - the first page of a perf mmap.  The self-monitoring
