@@ -8,8 +8,8 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 .PHONY: all deps run check check-fast install clean
 
 all: deps
-	cmake -S . -B $(BUILD) -DPEO_TESTS=ON >/dev/null
-	cmake --build $(BUILD) -j$(JOBS)
+	@cmake -S . -B $(BUILD) -DPEO_TESTS=ON >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS) >/dev/null || cmake --build $(BUILD) -j1
 
 deps:
 	@bash scripts/install-deps.sh
