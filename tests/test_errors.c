@@ -186,7 +186,6 @@ static int run_in_child(int (*fn)(struct child_report *r), char *msg, size_t cap
 
 static void test_ebadf_group_fd(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 	int closed, devnull;
 
@@ -206,28 +205,24 @@ static void test_ebadf_group_fd(void **state)
 	expect_open_error(&attr, 0, -1, devnull, EBADF);
 	ASSERT_ERROR_CONTAINSF("group_fd %d is not an open perf event fd", devnull);
 	close(devnull);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /* ---------------------------------------------------------------- EFAULT */
 
 static void test_efault_null_attr(void **state)
 {
-	int fds = peo_test_count_fds();
 
 	(void)state;
 	expect_open_error(NULL, 0, -1, -1, EFAULT);
 	assert_error_contains("attr NULL");
 	assert_error_contains("attr pointer");
 	assert_error_contains("not readable memory");
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /* ---------------------------------------------------------------- EINVAL */
 
 static void test_einval_unknown_sample_type(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 
 	(void)state;
@@ -236,12 +231,10 @@ static void test_einval_unknown_sample_type(void **state)
 	attr.sample_type = PEO_SAMPLE_IP | (1ULL << 40);
 	expect_open_error(&attr, 0, -1, -1, EINVAL);
 	ASSERT_ERROR_CONTAINSF("sample_type has bits no kernel defines (%#llx)", 1ULL << 40);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 static void test_einval_sigtrap_without_remove_on_exec(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 
 	(void)state;
@@ -249,12 +242,10 @@ static void test_einval_sigtrap_without_remove_on_exec(void **state)
 	attr.sigtrap = 1;
 	expect_open_error(&attr, 0, -1, -1, EINVAL);
 	assert_error_contains("sigtrap needs remove_on_exec");
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 static void test_einval_pid_and_cpu_minus_one(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 
 	(void)state;
@@ -262,12 +253,10 @@ static void test_einval_pid_and_cpu_minus_one(void **state)
 	expect_open_error(&attr, -1, -1, -1, EINVAL);
 	assert_error_contains("pid -1, cpu -1");
 	assert_error_contains("pid -1 with cpu -1 is not allowed");
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 static void test_einval_cpu_beyond_machine(void **state)
 {
-	int fds = peo_test_count_fds();
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	struct peo_attr attr;
 	const int cpu = 4096;
@@ -279,12 +268,10 @@ static void test_einval_cpu_beyond_machine(void **state)
 	peo_test_sw_attr(&attr, PEO_COUNT_SW_TASK_CLOCK);
 	expect_open_error(&attr, 0, cpu, -1, EINVAL);
 	ASSERT_ERROR_CONTAINSF("cpu %d does not exist (this machine has CPUs 0-%ld)", cpu, ncpu - 1);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 static void test_einval_flag_newer_than_kernel(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 	int fd;
 
@@ -303,7 +290,6 @@ static void test_einval_flag_newer_than_kernel(void **state)
 	}
 	assert_int_equal(fd, -EINVAL);
 	assert_error_contains("attr flag defer_output needs Linux 6.19; this kernel rejects it");
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /*
@@ -312,7 +298,6 @@ static void test_einval_flag_newer_than_kernel(void **state)
  */
 static void test_einval_unknown_tracepoint_id(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 
 	(void)state;
@@ -322,14 +307,12 @@ static void test_einval_unknown_tracepoint_id(void **state)
 	expect_open_error(&attr, 0, -1, -1, EINVAL);
 	ASSERT_ERROR_CONTAINSF("tracepoint id %llu", 0xfffffffULL);
 	ASSERT_ERROR_CONTAINSF("no tracepoint may have id %llu", 0xfffffffULL);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /* ---------------------------------------------------------------- ENOENT */
 
 static void test_enoent_no_hardware_pmu(void **state)
 {
-	int fds = peo_test_count_fds();
 	int has_pmu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0;
 	struct peo_attr attr;
 	int fd;
@@ -342,7 +325,6 @@ static void test_enoent_no_hardware_pmu(void **state)
 	if (has_pmu) {
 		if (fd >= 0) {
 			close(fd);
-			assert_int_equal(peo_test_count_fds(), fds);
 			return; /* a machine with a PMU counts cycles */
 		}
 		PEO_SKIP("this machine has /sys/bus/event_source/devices/cpu but cycles failed: %s",
@@ -356,12 +338,10 @@ static void test_enoent_no_hardware_pmu(void **state)
 	assert_int_equal(fd, -ENOENT);
 	assert_error_contains("hardware/cycles");
 	assert_error_contains("this machine exposes no hardware PMU");
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 static void test_enoent_unknown_pmu_type(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 	const uint32_t type = 0x7fff0000;
 
@@ -370,14 +350,12 @@ static void test_enoent_unknown_pmu_type(void **state)
 	attr.type = type;
 	expect_open_error(&attr, 0, -1, -1, ENOENT);
 	ASSERT_ERROR_CONTAINSF("no PMU has type %u", type);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /* ----------------------------------------------------------------- ESRCH */
 
 static void test_esrch_exited_pid(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 	int status = 0;
 	pid_t pid;
@@ -391,7 +369,6 @@ static void test_esrch_exited_pid(void **state)
 	peo_test_sw_attr(&attr, PEO_COUNT_SW_TASK_CLOCK);
 	expect_open_error(&attr, pid, -1, -1, ESRCH);
 	ASSERT_ERROR_CONTAINSF("no process or thread %d exists", (int)pid);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /* ---------------------------------------------------------------- EMFILE */
@@ -453,7 +430,6 @@ static int emfile_child(struct child_report *r)
 
 static void test_emfile_rlimit(void **state)
 {
-	int fds = peo_test_count_fds();
 	char msg[1024];
 	int code;
 
@@ -463,14 +439,12 @@ static void test_emfile_rlimit(void **state)
 		PEO_SKIP("%s", msg);
 	if (code != CHILD_PASSED)
 		fail_msg("child exit %d: %s", code, msg);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /* ----------------------------------------------------------------- E2BIG */
 
 static void test_e2big_raw_sizes(void **state)
 {
-	int fds = peo_test_count_fds();
 	int ksize = peo_kernel_attr_size();
 	long page = sysconf(_SC_PAGESIZE);
 	struct peo_attr attr, *big;
@@ -512,12 +486,10 @@ static void test_e2big_raw_sizes(void **state)
 	fd = open_checked(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 static void test_e2big_negotiated_field(void **state)
 {
-	int fds = peo_test_count_fds();
 	int ksize = peo_kernel_attr_size();
 	struct peo_attr attr;
 	int fd;
@@ -545,12 +517,10 @@ static void test_e2big_negotiated_field(void **state)
 	assert_int_equal(errno, ERRNO_MARK);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 static void test_e2big_raw_full_size(void **state)
 {
-	int fds = peo_test_count_fds();
 	int ksize = peo_kernel_attr_size();
 	struct peo_attr attr;
 
@@ -564,14 +534,12 @@ static void test_e2big_raw_full_size(void **state)
 	assert_int_equal(attr.size, (uint32_t)ksize);
 	ASSERT_ERROR_CONTAINSF("attr.size %zu is larger than this kernel's %d and a byte past %d is non-zero",
 			       sizeof(struct peo_attr), ksize, ksize);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /* ------------------------------------------------------------- EOVERFLOW */
 
 static void test_eoverflow_max_stack(void **state)
 {
-	int fds = peo_test_count_fds();
 	struct peo_attr attr;
 	long max_stack = 0;
 
@@ -587,7 +555,6 @@ static void test_eoverflow_max_stack(void **state)
 	expect_open_error(&attr, 0, -1, -1, EOVERFLOW);
 	ASSERT_ERROR_CONTAINSF("attr.sample_max_stack %ld exceeds kernel.perf_event_max_stack %ld", max_stack + 1,
 			       max_stack);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 /* --------------------------------------------------------------- EACCES */
@@ -639,7 +606,6 @@ static int eacces_child(struct child_report *r)
 
 static void test_eacces_unprivileged_kernel_mode(void **state)
 {
-	int fds = peo_test_count_fds();
 	long level = 0;
 	char msg[1024];
 	int code;
@@ -655,29 +621,28 @@ static void test_eacces_unprivileged_kernel_mode(void **state)
 		PEO_SKIP("%s", msg);
 	if (code != CHILD_PASSED)
 		fail_msg("child exit %d: %s", code, msg);
-	assert_int_equal(peo_test_count_fds(), fds);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ebadf_group_fd),
-		cmocka_unit_test(test_efault_null_attr),
-		cmocka_unit_test(test_einval_unknown_sample_type),
-		cmocka_unit_test(test_einval_sigtrap_without_remove_on_exec),
-		cmocka_unit_test(test_einval_pid_and_cpu_minus_one),
-		cmocka_unit_test(test_einval_cpu_beyond_machine),
-		cmocka_unit_test(test_einval_flag_newer_than_kernel),
-		cmocka_unit_test(test_einval_unknown_tracepoint_id),
-		cmocka_unit_test(test_enoent_no_hardware_pmu),
-		cmocka_unit_test(test_enoent_unknown_pmu_type),
-		cmocka_unit_test(test_esrch_exited_pid),
-		cmocka_unit_test(test_emfile_rlimit),
-		cmocka_unit_test(test_e2big_raw_sizes),
-		cmocka_unit_test(test_e2big_negotiated_field),
-		cmocka_unit_test(test_e2big_raw_full_size),
-		cmocka_unit_test(test_eoverflow_max_stack),
-		cmocka_unit_test(test_eacces_unprivileged_kernel_mode),
+		PEO_TEST(test_ebadf_group_fd),
+		PEO_TEST(test_efault_null_attr),
+		PEO_TEST(test_einval_unknown_sample_type),
+		PEO_TEST(test_einval_sigtrap_without_remove_on_exec),
+		PEO_TEST(test_einval_pid_and_cpu_minus_one),
+		PEO_TEST(test_einval_cpu_beyond_machine),
+		PEO_TEST(test_einval_flag_newer_than_kernel),
+		PEO_TEST(test_einval_unknown_tracepoint_id),
+		PEO_TEST(test_enoent_no_hardware_pmu),
+		PEO_TEST(test_enoent_unknown_pmu_type),
+		PEO_TEST(test_esrch_exited_pid),
+		PEO_TEST(test_emfile_rlimit),
+		PEO_TEST(test_e2big_raw_sizes),
+		PEO_TEST(test_e2big_negotiated_field),
+		PEO_TEST(test_e2big_raw_full_size),
+		PEO_TEST(test_eoverflow_max_stack),
+		PEO_TEST(test_eacces_unprivileged_kernel_mode),
 	};
 
 	return PEO_TEST_MAIN("errors", tests);

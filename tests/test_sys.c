@@ -518,42 +518,24 @@ static void cloexec_flag_sets_fd_cloexec(void **state)
 	close(fd);
 }
 
-static int fds_at_start;
-
-static int record_fds(void **state)
-{
-	(void)state;
-	fds_at_start = peo_test_count_fds();
-	return 0;
-}
-
-static int check_fds(void **state)
-{
-	(void)state;
-	assert_int_equal(peo_test_count_fds(), fds_at_start);
-	return 0;
-}
-
-#define T(f) cmocka_unit_test_setup_teardown(f, record_fds, check_fds)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(task_clock_counts_cpu_time),
-		T(cpu_clock_counts_wall_time_while_running),
-		T(page_faults_count_touched_pages),
-		T(context_switches_count_sleeps_in_kernel_mode),
-		T(group_flag_acts_on_the_whole_group),
-		T(refresh_arms_overflows),
-		T(period_changes_and_rejects_bad_values),
-		T(set_output_and_pause_output),
-		T(id_is_unique_and_matches_read_format),
-		T(set_filter_selects_what_a_tracepoint_counts),
-		T(set_bpf_and_query_bpf),
-		T(modify_attributes_works_on_breakpoints_only),
-		T(ioctls_on_a_non_perf_fd_say_so),
-		T(attr_sizes_behave_as_documented),
-		T(cloexec_flag_sets_fd_cloexec),
+		PEO_TEST(task_clock_counts_cpu_time),
+		PEO_TEST(cpu_clock_counts_wall_time_while_running),
+		PEO_TEST(page_faults_count_touched_pages),
+		PEO_TEST(context_switches_count_sleeps_in_kernel_mode),
+		PEO_TEST(group_flag_acts_on_the_whole_group),
+		PEO_TEST(refresh_arms_overflows),
+		PEO_TEST(period_changes_and_rejects_bad_values),
+		PEO_TEST(set_output_and_pause_output),
+		PEO_TEST(id_is_unique_and_matches_read_format),
+		PEO_TEST(set_filter_selects_what_a_tracepoint_counts),
+		PEO_TEST(set_bpf_and_query_bpf),
+		PEO_TEST(modify_attributes_works_on_breakpoints_only),
+		PEO_TEST(ioctls_on_a_non_perf_fd_say_so),
+		PEO_TEST(attr_sizes_behave_as_documented),
+		PEO_TEST(cloexec_flag_sets_fd_cloexec),
 	};
 
 	return PEO_TEST_MAIN("sys", tests);

@@ -137,3 +137,24 @@ long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, s
 	fclose(f);
 	return id;
 }
+
+static int fds_at_setup;
+
+int peo_test_fds_setup(void **state)
+{
+	(void)state;
+	fds_at_setup = peo_test_count_fds();
+	return 0;
+}
+
+int peo_test_fds_teardown(void **state)
+{
+	int now = peo_test_count_fds();
+
+	(void)state;
+	if (now != fds_at_setup) {
+		print_error("fd leak: %d fds open before the test, %d after\n", fds_at_setup, now);
+		return -1;
+	}
+	return 0;
+}

@@ -52,6 +52,11 @@ void peo_test_touch_pages(size_t pages);
 /* Number of open fds of this process (for leak checks). */
 int peo_test_count_fds(void);
 
+/* A test whose teardown fails if it left an fd open. */
+int peo_test_fds_setup(void **state);
+int peo_test_fds_teardown(void **state);
+#define PEO_TEST(f) cmocka_unit_test_setup_teardown(f, peo_test_fds_setup, peo_test_fds_teardown)
+
 #endif
 
 /*
