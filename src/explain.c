@@ -57,10 +57,6 @@ static void explain_noent(struct peo_buf *b, const struct peo_attr *attr)
 	case PEO_TYPE_SOFTWARE:
 		peo_buf_printf(b, "this kernel has no software event %llu", (unsigned long long)attr->config);
 		return;
-	case PEO_TYPE_TRACEPOINT:
-		peo_buf_printf(b, "no tracepoint has id %llu (ids are in /sys/kernel/tracing/events/*/*/id)",
-			       (unsigned long long)attr->config);
-		return;
 	default:
 		peo_buf_printf(b, "no PMU has type %u, or it does not know this config (types are in /sys/bus/event_source/devices/*/type)",
 			       attr ? attr->type : 0);

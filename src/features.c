@@ -120,12 +120,12 @@ static const struct feature_desc bit_descs[] = {
 };
 
 /* Fields that were reserved before they got a meaning: the size alone
- * does not prove the kernel knows them, so they are probed as well. */
+ * does not prove the kernel knows them, so they are probed as well.
+ * (clockid, the third such field, is probed by the use_clockid flag.) */
 static const struct {
 	const char *name;
 	probe_setup_fn setup;
 } renamed_fields[] = {
-	{ "clockid", NULL }, /* use_clockid's probe covers it */
 	{ "sample_max_stack", set_max_stack },
 	{ "aux_action", set_aux_start_paused },
 };
@@ -314,7 +314,7 @@ static void probe_sizes_and_fields(void)
 		for (j = 0; j < PEO_ARRAY_SIZE(renamed_fields); j++) {
 			struct peo_attr a;
 
-			if (strcmp(renamed_fields[j].name, fields[i].name) || !renamed_fields[j].setup)
+			if (strcmp(renamed_fields[j].name, fields[i].name))
 				continue;
 			probe_attr(&a);
 			renamed_fields[j].setup(&a);

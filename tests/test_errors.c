@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,16 +76,6 @@ static void assert_error_containsf(int line, const char *fmt, ...)
 #define ASSERT_ERROR_CONTAINSF(...) assert_error_containsf(__LINE__, __VA_ARGS__)
 
 /* "6.18.44-foo" >= major.minor? */
-static int release_at_least(unsigned major, unsigned minor)
-{
-	struct utsname u;
-	unsigned rmaj = 0, rmin = 0;
-
-	assert_int_equal(uname(&u), 0);
-	assert_true(sscanf(u.release, "%u.%u", &rmaj, &rmin) == 2);
-	return rmaj != major ? rmaj > major : rmin >= minor;
-}
-
 /* ------------------------------------------------ checks in a forked child */
 
 enum { CHILD_PASSED = 0, CHILD_FAILED = 1, CHILD_SKIPPED = 2 };
@@ -279,7 +268,7 @@ static void test_einval_flag_newer_than_kernel(void **state)
 	peo_test_sw_attr(&attr, PEO_COUNT_SW_TASK_CLOCK);
 	attr.defer_output = 1;
 	fd = open_checked(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
-	if (release_at_least(6, 19)) {
+	if (peo_test_release_at_least("6.19")) {
 		if (fd >= 0)
 			close(fd);
 		PEO_SKIP("Linux >= 6.19 knows defer_output (open returned %d)", fd);
@@ -488,18 +477,26 @@ static void test_e2big_raw_sizes(void **state)
 	close(fd);
 }
 
-static void test_e2big_negotiated_field(void **state)
+/* A task-clock attr that asks for config4; returns the kernel's attr size. */
+static int attr_with_config4(struct peo_attr *attr)
 {
 	int ksize = peo_kernel_attr_size();
+
+	assert_true(ksize >= PEO_ATTR_SIZE_VER0);
+	peo_test_sw_attr(attr, PEO_COUNT_SW_TASK_CLOCK);
+	attr->config4 = 1;
+	return ksize;
+}
+
+static void test_e2big_negotiated_field(void **state)
+{
 	struct peo_attr attr;
+	int ksize = attr_with_config4(&attr);
 	int fd;
 
 	(void)state;
-	assert_true(ksize >= PEO_ATTR_SIZE_VER0);
 	if (ksize >= (int)sizeof(struct peo_attr))
 		PEO_SKIP("the kernel's perf_event_attr (%d bytes) holds config4", ksize);
-	peo_test_sw_attr(&attr, PEO_COUNT_SW_TASK_CLOCK);
-	attr.config4 = 1;
 	errno = ERRNO_MARK;
 	fd = peo_sys_open(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 	assert_int_equal(errno, ERRNO_MARK);
@@ -521,15 +518,12 @@ static void test_e2big_negotiated_field(void **state)
 
 static void test_e2big_raw_full_size(void **state)
 {
-	int ksize = peo_kernel_attr_size();
 	struct peo_attr attr;
+	int ksize = attr_with_config4(&attr);
 
 	(void)state;
-	assert_true(ksize >= PEO_ATTR_SIZE_VER0);
 	if (ksize >= (int)sizeof(struct peo_attr))
 		PEO_SKIP("the kernel's perf_event_attr (%d bytes) holds config4", ksize);
-	peo_test_sw_attr(&attr, PEO_COUNT_SW_TASK_CLOCK);
-	attr.config4 = 1;
 	expect_open_error(&attr, 0, -1, -1, E2BIG);
 	assert_int_equal(attr.size, (uint32_t)ksize);
 	ASSERT_ERROR_CONTAINSF("attr.size %zu is larger than this kernel's %d and a byte past %d is non-zero",

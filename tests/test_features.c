@@ -26,17 +26,6 @@ static int load(void **state)
 	return 0;
 }
 
-static int release_at_least(const char *since)
-{
-	struct utsname u;
-	unsigned rmaj = 0, rmin = 0, smaj = 0, smin = 0;
-
-	uname(&u);
-	sscanf(u.release, "%u.%u", &rmaj, &rmin);
-	sscanf(since, "%u.%u", &smaj, &smin);
-	return rmaj != smaj ? rmaj > smaj : rmin >= smin;
-}
-
 static const struct peo_feature *find(enum peo_feature_kind kind, const char *name)
 {
 	for (size_t i = 0; i < table_len; i++)
@@ -60,7 +49,7 @@ static void probes_agree_with_the_kernel_release(void **state)
 		if (f->state == PEO_FEATURE_UNKNOWN || f->kind == PEO_FEATURE_ATTR_SIZE)
 			continue;
 		decided++;
-		expect = release_at_least(f->since);
+		expect = peo_test_release_at_least(f->since);
 		if (expect != (f->state == PEO_FEATURE_SUPPORTED)) {
 			print_error("%s %s (since %s): %s on Linux %s (%s, errno %d)\n",
 				    peo_feature_kind_name(f->kind), f->name, f->since,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -95,6 +96,17 @@ void peo_test_touch_pages(size_t pages)
 	for (size_t i = 0; i < pages; i++)
 		((volatile char *)p)[i * page] = 1;
 	munmap(p, pages * page);
+}
+
+int peo_test_release_at_least(const char *since)
+{
+	struct utsname u;
+	unsigned rmaj = 0, rmin = 0, smaj = 0, smin = 0;
+
+	assert_int_equal(uname(&u), 0);
+	assert_true(sscanf(u.release, "%u.%u", &rmaj, &rmin) == 2);
+	assert_true(sscanf(since, "%u.%u", &smaj, &smin) >= 1);
+	return rmaj != smaj ? rmaj > smaj : rmin >= smin;
 }
 
 int peo_test_count_fds(void)

@@ -49,6 +49,9 @@ uint64_t peo_test_read_count(int fd);
 void peo_test_spin_ns(uint64_t ns);
 void peo_test_touch_pages(size_t pages);
 
+/* Is the running kernel's release at least @since ("6.19")?  major.minor only. */
+int peo_test_release_at_least(const char *since);
+
 /* Number of open fds of this process (for leak checks). */
 int peo_test_count_fds(void);
 
