@@ -5,32 +5,16 @@
 
 #include "internal.h"
 
-static const char *const hw_names[PEO_COUNT_HW_MAX] = {
-	"cycles", "instructions", "cache-references", "cache-misses",
-	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-	"stalled-cycles-backend", "ref-cycles",
-};
-
-static const char *const sw_names[PEO_COUNT_SW_MAX] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches",
-	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
-};
-
 void peo_describe_attr(const struct peo_attr *attr, char *out, size_t cap)
 {
-	uint64_t low = attr->config & PEO_HW_EVENT_MASK;
+	const char *name = peo_symbolic_name(attr->type, attr->config);
 
 	switch (attr->type) {
 	case PEO_TYPE_HARDWARE:
-		if (low < PEO_COUNT_HW_MAX && (attr->config >> PEO_PMU_TYPE_SHIFT) == 0) {
-			snprintf(out, cap, "hardware/%s", hw_names[low]);
-			return;
-		}
-		break;
 	case PEO_TYPE_SOFTWARE:
-		if (attr->config < PEO_COUNT_SW_MAX) {
-			snprintf(out, cap, "software/%s", sw_names[attr->config]);
+		if (name) {
+			snprintf(out, cap, "%s/%s",
+				 attr->type == PEO_TYPE_HARDWARE ? "hardware" : "software", name);
 			return;
 		}
 		break;

@@ -66,4 +66,57 @@ PEO_HIDDEN int peo_read_long_file(const char *path, long *out);
 PEO_HIDDEN int peo_path_exists(const char *path);
 PEO_HIDDEN int peo_host_has_cpu_pmu(char *name, size_t cap);
 
+/* opts.c: check a caller's options struct against the fields we know. */
+PEO_HIDDEN int peo_opts_check(const void *opts, size_t known_size, const char *type);
+
+/* event_names.c: perf's generic event names. */
+struct peo_symbolic_event {
+	const char *name;
+	const char *alias; /* or NULL */
+	uint32_t type;     /* PEO_TYPE_HARDWARE or PEO_TYPE_SOFTWARE */
+	uint64_t config;
+};
+PEO_HIDDEN const struct peo_symbolic_event *peo_symbolic_events(size_t *count);
+PEO_HIDDEN const struct peo_symbolic_event *peo_symbolic_lookup(const char *word, size_t len);
+/* The name perf prints for a generic event, or NULL. */
+PEO_HIDDEN const char *peo_symbolic_name(uint32_t type, uint64_t config);
+/* 1 and *config for a cache event name, 0 if not one, -1 with @why if perf refuses it. */
+PEO_HIDDEN int peo_cache_lookup(const char *word, size_t len, uint64_t *config, char *why,
+				size_t cap);
+/* The @index-th cache event perf lists; 0 past the last. */
+PEO_HIDDEN int peo_cache_name(unsigned index, char *out, size_t cap, uint64_t *config);
+
+/* suggest.c: the candidate nearest to @word, or NULL when none is close. */
+struct peo_suggest {
+	const char *word;
+	size_t len;
+	unsigned best_distance;
+	char best[128];
+};
+PEO_HIDDEN void peo_suggest_init(struct peo_suggest *s, const char *word, size_t len);
+PEO_HIDDEN void peo_suggest_offer(struct peo_suggest *s, const char *candidate);
+/* ": did you mean 'x'?" or "" */
+PEO_HIDDEN const char *peo_suggest_text(struct peo_suggest *s, char *out, size_t cap);
+
+/* pmu.c: sysfs PMUs. */
+PEO_HIDDEN const char *peo_default_pmu_dir(void);
+/* Read a small text file whole, trailing newline removed; malloc'd or NULL with errno. */
+PEO_HIDDEN char *peo_read_text_file(const char *path);
+/* Sorted names of the entries of @dir (not "." or ".."); returns count or -errno. */
+PEO_HIDDEN int peo_list_dir(const char *dir, char ***names);
+PEO_HIDDEN void peo_free_names(char **names, int n);
+
+/*
+ * elf_symbols.c: the file offset uprobes need for @symbol in the ELF file
+ * @path: the symbol's value mapped through the PT_LOAD segment containing it
+ * (value - p_vaddr + p_offset), searched in .symtab then .dynsym, functions
+ * (STT_FUNC, STT_GNU_IFUNC) first; @symbol may carry "+OFF" (decimal or 0x
+ * hex) added to the result.  ELF32 and ELF64, either byte order.  Returns 0
+ * and sets *offset, or a negative errno with peo_fail(): -ENOENT for a
+ * missing file or symbol (the sentence says which, and whether the file is
+ * stripped), -EINVAL for a file that is not ELF or is malformed (the sentence
+ * gives the byte offset of the bad field), -EIO on read errors.
+ */
+PEO_HIDDEN int peo_elf_symbol_offset(const char *path, const char *symbol, uint64_t *offset);
+
 #endif /* PEO_INTERNAL_H */

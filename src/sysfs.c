@@ -1,6 +1,7 @@
 /*
  * sysfs.c - reading small values from /proc and /sys.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,4 +53,96 @@ int peo_host_has_cpu_pmu(char *name, size_t cap)
 		}
 	}
 	return 0;
+}
+
+char *peo_read_text_file(const char *path)
+{
+	size_t cap = 256, len = 0, n;
+	char *text = malloc(cap), *grown;
+	FILE *f;
+
+	if (!text)
+		return NULL;
+	f = fopen(path, "re");
+	if (!f) {
+		int err = errno;
+
+		free(text);
+		errno = err;
+		return NULL;
+	}
+	while ((n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 < cap)
+			continue;
+		grown = realloc(text, cap * 2);
+		if (!grown) {
+			free(text);
+			fclose(f);
+			errno = ENOMEM;
+			return NULL;
+		}
+		text = grown;
+		cap *= 2;
+	}
+	fclose(f);
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		len--;
+	text[len] = '\0';
+	return text;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int peo_list_dir(const char *path, char ***names)
+{
+	DIR *dir = opendir(path);
+	struct dirent *de;
+	char **list = NULL, **grown;
+	int n = 0, cap = 0;
+
+	*names = NULL;
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			grown = realloc(list, (size_t)cap * sizeof(*list));
+			if (!grown)
+				goto nomem;
+			list = grown;
+		}
+		list[n] = strdup(de->d_name);
+		if (!list[n])
+			goto nomem;
+		n++;
+	}
+	closedir(dir);
+	if (n)
+		qsort(list, (size_t)n, sizeof(*list), compare_names);
+	*names = list;
+	return n;
+nomem:
+	closedir(dir);
+	peo_free_names(list, n);
+	return -ENOMEM;
+}
+
+void peo_free_names(char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+const char *peo_default_pmu_dir(void)
+{
+	return "/sys/bus/event_source/devices";
 }

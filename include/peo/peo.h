@@ -7,5 +7,6 @@
 #include "abi.h"
 #include "common.h"
 #include "sys.h"
+#include "event.h"
 
 #endif /* PEO_PEO_H */

@@ -1,0 +1,218 @@
+/*
+ * peo/event.h - the event layer: perf's event strings ("cycles:u",
+ * "{task-clock,page-faults}:u", "msr/tsc/", "sched:sched_switch",
+ * "mem:0x1000/8:w", "r1a2", "L1-dcache-load-misses", ...) parsed into attrs
+ * encoded exactly as perf encodes them, with sysfs PMU formats and aliases,
+ * tracepoints, breakpoints and uprobes/kprobes.
+ *
+ * Functions that can fail return 0 or a count on success and a negative errno
+ * on failure, leaving a sentence in peo_last_error() that names the offending
+ * token, its column (1-based) and, for unknown names, the nearest known one:
+ * "unknown event 'cyles' at column 1: did you mean 'cycles'?".
+ */
+#ifndef PEO_EVENT_H
+#define PEO_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi.h"
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where an event's encoding came from. */
+enum peo_event_kind {
+	PEO_EVENT_KIND_HARDWARE = 0, /* cycles, instructions, ...            */
+	PEO_EVENT_KIND_SOFTWARE,     /* task-clock, page-faults, ...         */
+	PEO_EVENT_KIND_CACHE,        /* L1-dcache-load-misses, ...           */
+	PEO_EVENT_KIND_RAW,          /* rNNNN                                */
+	PEO_EVENT_KIND_PMU,          /* pmu/terms/ or a sysfs alias          */
+	PEO_EVENT_KIND_TRACEPOINT,   /* subsystem:event                      */
+	PEO_EVENT_KIND_BREAKPOINT,   /* mem:ADDR[/LEN][:rwx]                 */
+	PEO_EVENT_KIND_UPROBE,       /* uprobe:PATH:SYMBOL[+OFF], uretprobe: */
+	PEO_EVENT_KIND_KPROBE,       /* kprobe:SYMBOL[+OFF], kretprobe:      */
+};
+
+/* Modifiers that are not attr bits; the opener acts on them. */
+enum peo_event_flags {
+	PEO_EVENT_PRECISE_MAX = 1u << 0, /* :P - lower precise_ip from 3 until it opens */
+	PEO_EVENT_SAMPLE_READ = 1u << 1, /* :S - leader sampling (PERF_SAMPLE_READ)     */
+	PEO_EVENT_WEAK_GROUP = 1u << 2,  /* :W - open members alone if the group fails  */
+	PEO_EVENT_IN_GROUP = 1u << 3,    /* written inside { }                          */
+};
+
+struct peo_event;      /* one event of a parsed string; owned by its list */
+struct peo_event_list; /* the events of one string, in order */
+
+/* Where the parser looks for PMUs and tracepoints; NULL fields mean the defaults. */
+struct peo_event_parse_opts {
+	size_t sz;
+	/* PMU directories; default /sys/bus/event_source/devices. */
+	const char *pmu_dir;
+	/* tracefs; default /sys/kernel/tracing, then /sys/kernel/debug/tracing. */
+	const char *tracefs_dir;
+};
+
+/**
+ * peo_event_parse() - parse a perf event string into events.
+ * @out:  receives the list; free it with peo_event_list_free().
+ * @str:  one or more events separated by commas, as perf's -e takes them:
+ *        generic hardware/software/cache names and aliases, rNNNN,
+ *        pmu/term=value,.../, PMU aliases (pmu/alias/ or a bare alias),
+ *        subsystem:event tracepoints with * and ? globs, mem:ADDR[/LEN][:rwx],
+ *        uprobe:PATH:SYMBOL[+OFF] | uprobe:PATH:0xOFF (uretprobe: for the
+ *        return), kprobe:SYMBOL[+OFF] | kprobe:0xADDR (kretprobe:); groups
+ *        {a,b}; modifiers :ukhGHIDSWepP (p up to three times) on events and
+ *        groups; terms config, config1, config2, config3, period, freq, name
+ *        and the PMU's own format terms.
+ * @opts: NULL, or directories to read instead of the system's (tests use
+ *        fixture trees).
+ *
+ * Every event's attr has size sizeof(struct peo_attr) and the event fields
+ * perf would set (type, config*, bp_*, exclude_*, precise_ip, pinned,
+ * exclusive, sample_period/freq from terms, and sample_period 1 for
+ * tracepoints and breakpoints, as perf does); everything a tool adds when it
+ * opens (read_format, disabled, inherit, ...) is left zero.
+ *
+ * Return: the number of events (> 0), or a negative errno: -EINVAL for a
+ * syntax error, an unknown name or term, a value out of range; -ENOENT when
+ * a PMU, alias, tracepoint, file or symbol does not exist; -E2BIG when @opts
+ * has fields this library does not know set; -ENOMEM.  peo_last_error() says
+ * which token at which column, and what to do.
+ */
+PEO_API int peo_event_parse(struct peo_event_list **out, const char *str,
+			    const struct peo_event_parse_opts *opts);
+
+/**
+ * peo_event_list_free() - free a list and its events; NULL is ignored.
+ * @list: from peo_event_parse().
+ */
+PEO_API void peo_event_list_free(struct peo_event_list *list);
+
+/**
+ * peo_event_list_count() - how many events a list holds.
+ * @list: from peo_event_parse().
+ * Return: the count (0 for NULL).
+ */
+PEO_API size_t peo_event_list_count(const struct peo_event_list *list);
+
+/**
+ * peo_event_list_get() - one event of a list.
+ * @list:  from peo_event_parse().
+ * @index: 0 .. count-1.
+ * Return: the event, valid until the list is freed; NULL if @index is out of range.
+ */
+PEO_API const struct peo_event *peo_event_list_get(const struct peo_event_list *list,
+						   size_t index);
+
+/**
+ * peo_event_attr() - the attr an event encodes to.
+ * @ev: an event of a list.
+ *
+ * For uprobes and kprobes the attr holds a pointer to a path or symbol owned
+ * by the list: open it before freeing the list.
+ *
+ * Return: the attr, valid until the list is freed.
+ */
+PEO_API const struct peo_attr *peo_event_attr(const struct peo_event *ev);
+
+/**
+ * peo_event_name() - the event's display name: the name= term if given,
+ * else the event as written (with its modifiers), e.g. "cycles:u",
+ * "msr/tsc/", "sched:sched_switch" (one name per glob match).
+ * @ev: an event of a list.
+ * Return: the name, valid until the list is freed.
+ */
+PEO_API const char *peo_event_name(const struct peo_event *ev);
+
+/**
+ * peo_event_pmu() - the name of the PMU the event belongs to ("software",
+ * "msr", "tracepoint", "breakpoint", "uprobe"; "cpu" for hardware and cache
+ * events).
+ * @ev: an event of a list.
+ * Return: the name, valid until the list is freed.
+ */
+PEO_API const char *peo_event_pmu(const struct peo_event *ev);
+
+/**
+ * peo_event_kind() - which kind of name the event was written as.
+ * @ev: an event of a list.
+ * Return: a PEO_EVENT_KIND_* value.
+ */
+PEO_API enum peo_event_kind peo_event_kind(const struct peo_event *ev);
+
+/**
+ * peo_event_kind_name() - "hardware", "software", "cache", "raw", "pmu",
+ * "tracepoint", "breakpoint", "uprobe", "kprobe".
+ * @kind: a PEO_EVENT_KIND_* value.
+ * Return: a static string; "unknown" for other values.
+ */
+PEO_API const char *peo_event_kind_name(enum peo_event_kind kind);
+
+/**
+ * peo_event_leader() - the index in the list of the event's group leader.
+ * @ev: an event of a list.
+ * Return: the leader's index; an event outside braces and the first event of
+ * a group lead themselves.
+ */
+PEO_API size_t peo_event_leader(const struct peo_event *ev);
+
+/**
+ * peo_event_flags() - modifiers that are not attr bits.
+ * @ev: an event of a list.
+ * Return: PEO_EVENT_* flags ORed together.
+ */
+PEO_API unsigned int peo_event_flags(const struct peo_event *ev);
+
+/**
+ * peo_event_scale() - the factor a count is multiplied by before display,
+ * from a sysfs alias's .scale file.
+ * @ev: an event of a list.
+ * Return: the scale; 1.0 when the event has none.
+ */
+PEO_API double peo_event_scale(const struct peo_event *ev);
+
+/**
+ * peo_event_unit() - the unit of the scaled count, from a sysfs alias's .unit
+ * file ("Joules", "MiB"), or "" when the event has none.
+ * @ev: an event of a list.
+ * Return: the unit, valid until the list is freed.
+ */
+PEO_API const char *peo_event_unit(const struct peo_event *ev);
+
+/* One name a machine offers, as peo_event_foreach() reports it. */
+struct peo_event_info {
+	const char *name;         /* a string peo_event_parse() accepts */
+	const char *aliases;      /* other spellings, space separated, or "" */
+	enum peo_event_kind kind;
+	const char *pmu;          /* as peo_event_pmu() */
+	const char *alias_of;     /* for aliases: the terms they expand to; else NULL */
+	const char *description;  /* one line, or "" */
+};
+
+/* Return non-zero to stop the walk; peo_event_foreach() returns that value. */
+typedef int (*peo_event_visit_fn)(const struct peo_event_info *info, void *ctx);
+
+/**
+ * peo_event_foreach() - every event name this machine offers: the generic
+ * software, hardware and cache events, each PMU's sysfs aliases, and every
+ * tracepoint, in that order.  It does not check which ones open.
+ * @visit: called once per name; @info is valid only during the call.
+ * @ctx:   passed to @visit.
+ * @opts:  as for peo_event_parse().
+ *
+ * Return: 0 when every name was visited, the first non-zero value @visit
+ * returned, or a negative errno (-E2BIG for unknown @opts fields, -ENOMEM).
+ * Missing sysfs or tracefs directories are not errors: they offer no names.
+ */
+PEO_API int peo_event_foreach(peo_event_visit_fn visit, void *ctx,
+			      const struct peo_event_parse_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PEO_EVENT_H */

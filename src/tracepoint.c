@@ -1,0 +1,158 @@
+/*
+ * tracepoint.c - subsystem:event tracepoints, their ids read from tracefs,
+ * with * and ? globs expanding to every match.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_internal.h"
+
+const char *peo_tracefs_dir(const char *opt)
+{
+	static const char *const defaults[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[64];
+	size_t i;
+
+	if (opt)
+		return opt;
+	for (i = 0; i < PEO_ARRAY_SIZE(defaults); i++) {
+		snprintf(path, sizeof(path), "%s/events", defaults[i]);
+		if (peo_path_exists(path))
+			return defaults[i];
+	}
+	return NULL;
+}
+
+static int add_one(struct peo_parse *p, const char *dir, const char *sys, const char *name,
+		   int named, struct peo_token where)
+{
+	char path[4096];
+	struct peo_event *ev;
+	long id;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name);
+	err = peo_read_long_file(path, &id);
+	if (err == -EACCES || err == -EPERM)
+		return peo_fail(EACCES, "tracepoint '%s:%s' at column %zu: cannot read %s: %s; run as "
+				"root or make tracefs readable", sys, name, peo_column(p, where),
+				path, strerror(-err));
+	if (err)
+		return err;
+	ev = peo_event_new(p->list, PEO_EVENT_KIND_TRACEPOINT, "tracepoint");
+	if (!ev)
+		return peo_fail(ENOMEM, "out of memory");
+	ev->attr.type = PEO_TYPE_TRACEPOINT;
+	ev->attr.config = (uint64_t)id;
+	/* perf's parser samples every hit of a tracepoint */
+	ev->attr.sample_period = 1;
+	if (named) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "%s:%s", sys, name);
+		if (peo_event_set_string(&ev->name, text, strlen(text)))
+			return peo_fail(ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int unknown_tracepoint(struct peo_parse *p, const char *dir, const char *sys,
+			      const char *name, struct peo_token where)
+{
+	char path[4096], hint[400], probe[200];
+	struct peo_suggest s;
+	char **names;
+	int n, i;
+
+	snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
+	n = peo_list_dir(path, &names);
+	if (n >= 0) {
+		peo_suggest_init(&s, name, strlen(name));
+		for (i = 0; i < n; i++)
+			peo_suggest_offer(&s, names[i]);
+		peo_free_names(names, n);
+		hint[0] = '\0';
+		if (peo_suggest_text(&s, probe, sizeof(probe))[0])
+			snprintf(hint, sizeof(hint), ": did you mean '%s:%s'?", sys, s.best);
+		return peo_fail(ENOENT, "unknown tracepoint '%s:%s' at column %zu%s%s", sys, name,
+				peo_column(p, where), hint,
+				hint[0] ? "" : " (its subsystem has no such event; see `peo list`)");
+	}
+	snprintf(path, sizeof(path), "%s/events", dir);
+	peo_suggest_init(&s, sys, strlen(sys));
+	n = peo_list_dir(path, &names);
+	for (i = 0; i < n; i++)
+		peo_suggest_offer(&s, names[i]);
+	if (n > 0)
+		peo_free_names(names, n);
+	return peo_fail(ENOENT, "unknown event or tracepoint subsystem '%s' in '%s:%s' at column "
+			"%zu%s", sys, sys, name, peo_column(p, where),
+			peo_suggest_text(&s, hint, sizeof(hint)));
+}
+
+static int add_matches(struct peo_parse *p, const char *dir, const char *sys_glob,
+		       const char *name_glob, struct peo_token where)
+{
+	char path[4096], **subsystems, **events;
+	int ns, ne, i, j, added = 0, err = 0;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	ns = peo_list_dir(path, &subsystems);
+	if (ns < 0)
+		return peo_fail(-ns, "listing %s: %s", path, strerror(-ns));
+	for (i = 0; i < ns && !err; i++) {
+		if (fnmatch(sys_glob, subsystems[i], 0))
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", dir, subsystems[i]);
+		ne = peo_list_dir(path, &events);
+		for (j = 0; j < ne && !err; j++) {
+			if (fnmatch(name_glob, events[j], 0))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, subsystems[i], events[j]);
+			if (!peo_path_exists(path))
+				continue;
+			err = add_one(p, dir, subsystems[i], events[j], 1, where);
+			added += !err;
+		}
+		if (ne > 0)
+			peo_free_names(events, ne);
+	}
+	peo_free_names(subsystems, ns);
+	if (!err && !added)
+		return peo_fail(ENOENT, "no tracepoint matches '%s:%s' at column %zu", sys_glob,
+				name_glob, peo_column(p, where));
+	return err;
+}
+
+int peo_tracepoint_add(struct peo_parse *p, struct peo_token sys, struct peo_token name)
+{
+	const char *dir = peo_tracefs_dir(p->tracefs_opt);
+	char s[256], n[256];
+	int err;
+
+	if (!name.len) {
+		struct peo_token at = { name.s, 0 };
+
+		return peo_fail(EINVAL, "expected a tracepoint name after '%.*s:' at column %zu",
+				(int)sys.len, sys.s, peo_column(p, at));
+	}
+	if (!dir)
+		return peo_fail(ENOENT, "tracepoint '%.*s:%.*s' at column %zu: tracefs is not mounted "
+				"(looked in /sys/kernel/tracing and /sys/kernel/debug/tracing); as "
+				"root: mount -t tracefs nodev /sys/kernel/tracing", (int)sys.len,
+				sys.s, (int)name.len, name.s, peo_column(p, sys));
+	snprintf(s, sizeof(s), "%.*s", (int)sys.len, sys.s);
+	snprintf(n, sizeof(n), "%.*s", (int)name.len, name.s);
+	if (strpbrk(s, "*?") || strpbrk(n, "*?"))
+		return add_matches(p, dir, s, n, sys);
+	err = add_one(p, dir, s, n, 0, sys);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return unknown_tracepoint(p, dir, s, n, sys);
+	if (err && err != -EACCES && err != -ENOMEM)
+		return peo_fail(-err, "tracepoint '%s:%s' at column %zu: reading its id: %s", s, n,
+				peo_column(p, sys), strerror(-err));
+	return err;
+}
