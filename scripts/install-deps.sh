@@ -16,6 +16,7 @@ have_cmd pkg-config || need+=(pkg-config)
 have_pkg libcmocka-dev || need+=(libcmocka-dev)
 have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
 have_pkg linux-libc-dev || need+=(linux-libc-dev)
+have_cmd perf || need+=(linux-perf) # the oracle peo's encodings are compared with
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! have_cmd apt-get; then

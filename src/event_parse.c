@@ -58,7 +58,7 @@ static const char *found_text(const char *pos, char *buf, size_t cap)
 
 /* Modifier state carried from an event's own modifiers to its group's. */
 static int apply_modifiers(struct peo_parse *p, struct peo_event *ev, struct peo_token mods,
-			   int own)
+			   int own, int leader)
 {
 	struct peo_attr *a = &ev->attr;
 	int eu = a->exclude_user, ek = a->exclude_kernel, eh = a->exclude_hv;
@@ -110,8 +110,9 @@ static int apply_modifiers(struct peo_parse *p, struct peo_event *ev, struct peo
 		case 'P': ev->flags |= PEO_EVENT_PRECISE_MAX; break;
 		case 'S': ev->flags |= PEO_EVENT_SAMPLE_READ; break;
 		case 'W': ev->flags |= PEO_EVENT_WEAK_GROUP; break;
-		case 'D': a->pinned = 1; break;
-		case 'e': a->exclusive = 1; break;
+		/* a group's D and e pin or reserve the group through its leader */
+		case 'D': a->pinned |= leader; break;
+		case 'e': a->exclusive |= leader; break;
 		default:
 			return peo_fail(EINVAL,
 					"unknown modifier '%c' in ':%.*s' at column %zu: modifiers are "
@@ -177,6 +178,9 @@ static int add_generic(struct peo_parse *p, struct peo_token w, struct peo_token
 		if (ev) {
 			ev->attr.type = sym->type;
 			ev->attr.config = sym->config;
+			/* perf's parser has bpf-output emit every record it is given */
+			if (sym->type == PEO_TYPE_SOFTWARE && sym->config == PEO_COUNT_SW_BPF_OUTPUT)
+				ev->attr.sample_period = 1;
 		}
 	} else if ((r = peo_cache_lookup(w.s, w.len, &config, why, sizeof(why))) != 0) {
 		if (r < 0)
@@ -422,7 +426,7 @@ static int parse_event(struct peo_parse *p, const char **pos)
 	for (i = first; i < p->list->count && !err; i++) {
 		struct peo_event *ev = p->list->events[i];
 
-		err = apply_modifiers(p, ev, mods, 1);
+		err = apply_modifiers(p, ev, mods, 1, 1);
 		if (err)
 			break;
 		if (!ev->name)
@@ -482,7 +486,7 @@ static int parse_group(struct peo_parse *p, const char **pos)
 
 		ev->leader = first;
 		ev->flags |= PEO_EVENT_IN_GROUP;
-		err = apply_modifiers(p, ev, mods, 0);
+		err = apply_modifiers(p, ev, mods, 0, i == first);
 	}
 	return err;
 }

@@ -104,6 +104,8 @@ PEO_HIDDEN const char *peo_default_pmu_dir(void);
 PEO_HIDDEN char *peo_read_text_file(const char *path);
 /* Sorted names of the entries of @dir (not "." or ".."); returns count or -errno. */
 PEO_HIDDEN int peo_list_dir(const char *dir, char ***names);
+/* The same in the directory's own order when @sorted is 0 (perf's glob order). */
+PEO_HIDDEN int peo_list_dir_order(const char *dir, char ***names, int sorted);
 PEO_HIDDEN void peo_free_names(char **names, int n);
 
 /*

@@ -99,6 +99,11 @@ static int compare_names(const void *a, const void *b)
 
 int peo_list_dir(const char *path, char ***names)
 {
+	return peo_list_dir_order(path, names, 1);
+}
+
+int peo_list_dir_order(const char *path, char ***names, int sorted)
+{
 	DIR *dir = opendir(path);
 	struct dirent *de;
 	char **list = NULL, **grown;
@@ -123,7 +128,7 @@ int peo_list_dir(const char *path, char ***names)
 		n++;
 	}
 	closedir(dir);
-	if (n)
+	if (n && sorted)
 		qsort(list, (size_t)n, sizeof(*list), compare_names);
 	*names = list;
 	return n;

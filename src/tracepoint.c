@@ -100,14 +100,14 @@ static int add_matches(struct peo_parse *p, const char *dir, const char *sys_glo
 	int ns, ne, i, j, added = 0, err = 0;
 
 	snprintf(path, sizeof(path), "%s/events", dir);
-	ns = peo_list_dir(path, &subsystems);
+	ns = peo_list_dir_order(path, &subsystems, 0);
 	if (ns < 0)
 		return peo_fail(-ns, "listing %s: %s", path, strerror(-ns));
 	for (i = 0; i < ns && !err; i++) {
 		if (fnmatch(sys_glob, subsystems[i], 0))
 			continue;
 		snprintf(path, sizeof(path), "%s/events/%s", dir, subsystems[i]);
-		ne = peo_list_dir(path, &events);
+		ne = peo_list_dir_order(path, &events, 0);
 		for (j = 0; j < ne && !err; j++) {
 			if (fnmatch(name_glob, events[j], 0))
 				continue;

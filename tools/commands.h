@@ -6,10 +6,19 @@
 
 #include <stdio.h>
 
+struct peo_attr;
+
 /* Each subcommand gets argv from its own name on; returns the exit status. */
 int cmd_features(int argc, char **argv);
+int cmd_attr(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 /* json.c: print @s as a JSON string literal, quotes included. */
 void json_print_string(FILE *out, const char *s);
+
+/* attr_print.c: print @attr as perf -vv prints a perf_event_attr block:
+ * dashes, "perf_event_attr:", one "  %-32s %s" line per non-zero field
+ * with perf's names and value styles, dashes. */
+void attr_print_perf(FILE *out, const struct peo_attr *attr);
 
 #endif

@@ -14,6 +14,8 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "features", cmd_features, "what this kernel's perf_event_open accepts" },
+	{ "list", cmd_list, "every event this machine offers, marked when it cannot open" },
+	{ "attr", cmd_attr, "print the perf_event_attr of event strings, as perf -vv does" },
 };
 
 static void usage(FILE *out)

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "abi.h"
 #include "common.h"
@@ -182,6 +183,25 @@ PEO_API double peo_event_scale(const struct peo_event *ev);
  * Return: the unit, valid until the list is freed.
  */
 PEO_API const char *peo_event_unit(const struct peo_event *ev);
+
+/**
+ * peo_event_open() - open an event as perf would, with perf's fallbacks.
+ * @ev:       an event of a list.
+ * @attr:     NULL to open the event's own attr; or the caller's copy of it
+ *            with fields added (read_format, sample_type, disabled, ...),
+ *            which is updated to the attr the kernel accepted.
+ * @pid, @cpu, @group_fd, @flags: as for peo_sys_perf_event_open().
+ *
+ * The attr is opened through peo_sys_open() (size negotiation).  When the
+ * kernel refuses it, perf's fallbacks are tried in turn: for :P, precise_ip
+ * from 3 down to 0; for PMUs that reject guest/host filtering (the msr PMU),
+ * exclude_guest and exclude_host cleared.
+ *
+ * Return: the fd, or the negative errno of the first attempt, whose sentence
+ * peo_last_error() keeps (with the fallbacks tried appended).
+ */
+PEO_API int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pid_t pid,
+			   int cpu, int group_fd, unsigned long flags);
 
 /* One name a machine offers, as peo_event_foreach() reports it. */
 struct peo_event_info {

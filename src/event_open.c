@@ -1,0 +1,61 @@
+/*
+ * event_open.c - opening a parsed event with perf's fallbacks, so an event
+ * string opens wherever perf would open it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "event_internal.h"
+
+/* Keep the first failure's sentence; later attempts would overwrite it. */
+static int attempt(struct peo_attr *a, pid_t pid, int cpu, int group_fd, unsigned long flags,
+		   int *first_err, char *first_text, size_t cap)
+{
+	int fd = peo_sys_open(a, pid, cpu, group_fd, flags);
+
+	if (fd < 0 && !*first_err) {
+		*first_err = fd;
+		strncpy(first_text, peo_last_error(), cap - 1);
+		first_text[cap - 1] = '\0';
+	}
+	return fd;
+}
+
+int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pid_t pid, int cpu,
+		   int group_fd, unsigned long flags)
+{
+	struct peo_attr own;
+	char first_text[1024], tried[160] = "";
+	int first_err = 0, fd, precise;
+
+	if (!ev)
+		return peo_fail(EINVAL, "peo_event_open: argument 'ev' is NULL");
+	if (!attr) {
+		own = ev->attr;
+		attr = &own;
+	}
+	if (ev->flags & PEO_EVENT_PRECISE_MAX)
+		attr->precise_ip = 3;
+	for (;;) {
+		fd = attempt(attr, pid, cpu, group_fd, flags, &first_err, first_text,
+			     sizeof(first_text));
+		if (fd >= 0)
+			return fd;
+		precise = attr->precise_ip;
+		if ((ev->flags & PEO_EVENT_PRECISE_MAX) && precise > 0 &&
+		    (fd == -EOPNOTSUPP || fd == -EINVAL)) {
+			attr->precise_ip = precise - 1;
+			strcpy(tried, "; also tried lower precise_ip");
+			continue;
+		}
+		if ((attr->exclude_guest || attr->exclude_host) && (fd == -EINVAL || fd == -EOPNOTSUPP)) {
+			attr->exclude_guest = 0;
+			attr->exclude_host = 0;
+			strncat(tried, "; also tried without exclude_guest/exclude_host",
+				sizeof(tried) - strlen(tried) - 1);
+			continue;
+		}
+		break;
+	}
+	return peo_fail(first_err, "%s%s", first_text, tried);
+}
