@@ -18,6 +18,7 @@ struct peo_event {
 	size_t leader;
 	unsigned int flags;
 	int exclude_gh; /* G or H given: u and p no longer set exclude_guest */
+	int expanded;   /* named by its encoder (glob or instance match): modifiers get appended */
 };
 
 struct peo_event_list {

@@ -236,8 +236,9 @@ static int add_breakpoint(struct peo_parse *p, struct peo_token mem, const char 
 		(*pos)++;
 		len = read_while(pos, is_word_char);
 		if (peo_token_number(len, &l) || l == 0 || l > 8)
-			return peo_fail(EINVAL, "breakpoint length '%.*s' at column %zu: give 1, 2, 4 "
-					"or 8 bytes", (int)len.len, len.s, peo_column(p, len));
+			return peo_fail(EINVAL, "breakpoint length '%.*s' at column %zu: give 1 to 8 "
+					"bytes (x86 takes 1, 2, 4 or 8)", (int)len.len, len.s,
+					peo_column(p, len));
 	}
 	/* ":rwx" is the access type; other letters are event modifiers. */
 	save = *pos;
@@ -302,6 +303,14 @@ static int is_tracepoint_subsystem(struct peo_parse *p, struct peo_token w)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* ":uk" and the like, up to the end of the event: an unknown word's modifiers. */
+static int looks_like_modifiers(const char *s)
+{
+	size_t n = strspn(s, "ukhGHIpPSDWe");
+
+	return n > 0 && (s[n] == '\0' || s[n] == ',' || s[n] == '}');
+}
+
 static int unknown_event(struct peo_parse *p, struct peo_token w)
 {
 	const struct peo_symbolic_event *sym;
@@ -321,17 +330,10 @@ static int unknown_event(struct peo_parse *p, struct peo_token w)
 	for (k = 0; peo_cache_name(k, name, sizeof(name), &config); k++)
 		peo_suggest_offer(&s, name);
 	peo_pmu_suggest(p->pmu_dir, &s, 1);
+	peo_suggest_text(&s, hint, sizeof(hint));
 	return peo_fail(EINVAL, "unknown event '%.*s' at column %zu%s%s", (int)w.len, w.s,
-			peo_column(p, w), peo_suggest_text(&s, hint, sizeof(hint)),
+			peo_column(p, w), hint,
 			hint[0] ? "" : " (`peo list` shows the events this machine has)");
-}
-
-static int is_pmu_name(struct peo_parse *p, struct peo_token w)
-{
-	char name[256];
-
-	snprintf(name, sizeof(name), "%.*s", (int)w.len, w.s);
-	return peo_pmu_type(p->pmu_dir, name) >= 0;
 }
 
 /* One event as written (it may expand to several); leaves *pos after it. */
@@ -359,21 +361,9 @@ static int parse_event(struct peo_parse *p, const char **pos)
 					"pmu/term=value,.../", (int)w.len, w.s, peo_column(p, w));
 		terms.len = (size_t)(close - terms.s);
 		*pos = close + 1;
-		if (is_pmu_name(p, w) || has_glob(w)) {
+		err = add_generic(p, w, &terms, &added);
+		if (!err && !added)
 			err = peo_pmu_add(p, w, terms);
-		} else {
-			err = add_generic(p, w, &terms, &added);
-			if (!err && !added) {
-				struct peo_suggest s;
-				char hint[160];
-
-				peo_suggest_init(&s, w.s, w.len);
-				peo_pmu_suggest(p->pmu_dir, &s, 0);
-				return peo_fail(ENOENT, "unknown PMU '%.*s' at column %zu%s (PMUs are the "
-						"directories of %s)", (int)w.len, w.s, peo_column(p, w),
-						peo_suggest_text(&s, hint, sizeof(hint)), p->pmu_dir);
-			}
-		}
 		if (!err)
 			err = read_modifiers(p, pos, 1, &mods);
 	} else if (**pos == ':' && token_is(w, "mem")) {
@@ -409,7 +399,10 @@ static int parse_event(struct peo_parse *p, const char **pos)
 			if (err > 0)
 				err = 0;
 		}
-		if (!err && !added && **pos == ':') {
+		if (!err && !added && **pos == ':' && looks_like_modifiers(*pos + 1) &&
+		    !is_tracepoint_subsystem(p, w)) {
+			err = unknown_event(p, w);
+		} else if (!err && !added && **pos == ':') {
 			struct peo_token name;
 
 			(*pos)++;
@@ -431,13 +424,15 @@ static int parse_event(struct peo_parse *p, const char **pos)
 			break;
 		if (!ev->name)
 			err = peo_event_set_string(&ev->name, start, (size_t)(*pos - start));
-		else if (ev->kind == PEO_EVENT_KIND_TRACEPOINT && mods.len) {
+		else if (ev->expanded && mods.len) {
 			size_t n = strlen(ev->name);
 			char *named = malloc(n + mods.len + 2);
 
 			if (!named)
 				return peo_fail(ENOMEM, "out of memory");
-			snprintf(named, n + mods.len + 2, "%s:%.*s", ev->name, (int)mods.len, mods.s);
+			/* "sched:sched_switch:u", "uncore_imc_0/cas_count_read/u" */
+			snprintf(named, n + mods.len + 2, "%s%s%.*s", ev->name,
+				 n && ev->name[n - 1] == '/' ? "" : ":", (int)mods.len, mods.s);
 			free(ev->name);
 			ev->name = named;
 		}

@@ -125,6 +125,8 @@ struct term_ctx {
 	const char *source;   /* alias file being expanded, or NULL for the user's text */
 	char required[8][64]; /* '?' terms still to be given */
 	int nrequired;
+	char supplied[16][64]; /* terms the user gave, in any order */
+	int nsupplied;
 };
 
 static int apply_terms(struct term_ctx *c, struct peo_token terms, int depth);
@@ -237,8 +239,20 @@ static int apply_alias(struct term_ctx *c, const char *path, int depth)
 	return 0;
 }
 
+static int name_in(char (*names)[64], int n, struct peo_token key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i]) == key.len && !memcmp(names[i], key.s, key.len))
+			return i;
+	return -1;
+}
+
 static void require_term(struct term_ctx *c, struct peo_token key)
 {
+	if (name_in(c->supplied, c->nsupplied, key) >= 0)
+		return;
 	if (c->nrequired < (int)PEO_ARRAY_SIZE(c->required))
 		snprintf(c->required[c->nrequired++], sizeof(c->required[0]), "%.*s", (int)key.len,
 			 key.s);
@@ -246,12 +260,13 @@ static void require_term(struct term_ctx *c, struct peo_token key)
 
 static void supply_term(struct term_ctx *c, struct peo_token key)
 {
-	int i;
+	int i = name_in(c->required, c->nrequired, key);
 
-	for (i = 0; i < c->nrequired; i++)
-		if (strlen(c->required[i]) == key.len && !memcmp(c->required[i], key.s, key.len)) {
-			c->required[i][0] = '\0';
-		}
+	if (i >= 0)
+		c->required[i][0] = '\0';
+	if (!c->source && c->nsupplied < (int)PEO_ARRAY_SIZE(c->supplied))
+		snprintf(c->supplied[c->nsupplied++], sizeof(c->supplied[0]), "%.*s", (int)key.len,
+			 key.s);
 }
 
 static int key_is(struct peo_token key, const char *s)
@@ -309,7 +324,7 @@ static int apply_term(struct term_ctx *c, struct peo_token key, struct peo_token
 		if (spec) {
 			err = peo_format_apply(a, spec, v, why, sizeof(why));
 			free(spec);
-			return err ? term_fail(c, err == -ERANGE ? ERANGE : EINVAL, key, NULL, why) : 0;
+			return err ? term_fail(c, EINVAL, key, NULL, why) : 0;
 		}
 		snprintf(path, sizeof(path), "%s/events/%.*s", c->pmu_path, (int)key.len, key.s);
 		if (!has_value && key.len && is_alias_file(path) && peo_path_exists(path)) {
@@ -459,6 +474,7 @@ static int add_pmu_event(struct peo_parse *p, const char *pmu, struct peo_token 
 
 		snprintf(name, sizeof(name), "%s/%.*s/", pmu, (int)terms.len, terms.s);
 		err = peo_event_set_string(&c.ev->name, name, strlen(name)) ? peo_fail(ENOMEM, "out of memory") : 0;
+		c.ev->expanded = 1;
 	}
 	return err;
 }
@@ -471,10 +487,20 @@ int peo_pmu_add(struct peo_parse *p, struct peo_token pmu, struct peo_token term
 
 	if (n < 0)
 		return peo_fail(ENOMEM, "out of memory");
-	if (n == 0)
-		return peo_fail(ENOENT, "no PMU matches '%.*s' at column %zu (PMUs are the "
+	if (n == 0) {
+		struct peo_suggest s;
+		char hint[160];
+
+		if (memchr(pmu.s, '*', pmu.len) || memchr(pmu.s, '?', pmu.len))
+			return peo_fail(ENOENT, "no PMU matches '%.*s' at column %zu (PMUs are the "
+					"directories of %s)", (int)pmu.len, pmu.s,
+					peo_column(p, pmu), p->pmu_dir);
+		peo_suggest_init(&s, pmu.s, pmu.len);
+		peo_pmu_suggest(p->pmu_dir, &s, 0);
+		return peo_fail(ENOENT, "unknown PMU '%.*s' at column %zu%s (PMUs are the "
 				"directories of %s)", (int)pmu.len, pmu.s, peo_column(p, pmu),
-				p->pmu_dir);
+				peo_suggest_text(&s, hint, sizeof(hint)), p->pmu_dir);
+	}
 	for (i = 0; i < n && !err; i++)
 		err = add_pmu_event(p, names[i], terms, where, n > 1);
 	peo_free_names(names, n);

@@ -55,6 +55,7 @@ static int add_one(struct peo_parse *p, const char *dir, const char *sys, const 
 		snprintf(text, sizeof(text), "%s:%s", sys, name);
 		if (peo_event_set_string(&ev->name, text, strlen(text)))
 			return peo_fail(ENOMEM, "out of memory");
+		ev->expanded = 1;
 	}
 	return 0;
 }
