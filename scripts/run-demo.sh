@@ -10,3 +10,9 @@ echo "\$ peo features"
 echo
 echo "\$ count_sw   (examples/count_sw.c: software counters around a piece of work)"
 "$build/examples/count_sw"
+echo
+echo "\$ peo attr '{task-clock,page-faults}:u'   (the attrs an event string encodes to)"
+"$build/peo" attr '{task-clock,page-faults}:u'
+echo
+echo "\$ peo list sw"
+"$build/peo" list sw

@@ -1437,6 +1437,67 @@ static void tracepoint_did_you_mean(void **state)
 	assert_parse_fails("sched:", EINVAL, "expected a tracepoint name after 'sched:' at column 7");
 }
 
+/* kprobe:SYM[+OFF] / kprobe:ADDR, against a fixture kprobe PMU (type 6, retprobe config:0). */
+static void kprobes_encode_name_offset_and_return(void **state)
+{
+	const struct peo_event *e;
+
+	(void)state;
+	e = parse1("kprobe:do_sys_open+0x10:u");
+	assert_int_equal(peo_event_kind(e), PEO_EVENT_KIND_KPROBE);
+	assert_int_equal(peo_event_attr(e)->type, 6);
+	assert_string_equal((const char *)(uintptr_t)peo_event_attr(e)->kprobe_func, "do_sys_open");
+	assert_int_equal(peo_event_attr(e)->probe_offset, 0x10);
+	assert_int_equal(peo_event_attr(e)->config, 0);
+	assert_int_equal(peo_event_attr(e)->sample_period, 1);
+	assert_int_equal(peo_event_attr(e)->exclude_kernel, 1);
+	assert_string_equal(peo_event_name(e), "kprobe:do_sys_open+0x10:u");
+
+	e = parse1("kretprobe:vfs_read");
+	assert_int_equal(peo_event_attr(e)->config, 1); /* retprobe = config:0 */
+	assert_string_equal((const char *)(uintptr_t)peo_event_attr(e)->kprobe_func, "vfs_read");
+
+	e = parse1("kprobe:0xffffffff81000000");
+	assert_int_equal(peo_event_attr(e)->kprobe_func, 0);
+	assert_int_equal(peo_event_attr(e)->kprobe_addr, 0xffffffff81000000ULL);
+	drop();
+	assert_parse_fails("kprobe:", EINVAL, "'kprobe' at column 1 needs a symbol or an offset");
+	assert_parse_fails("kprobe:vfs_read+zz", EINVAL, "kprobe offset 'zz' at column 17");
+}
+
+/* uprobe:PATH:0xOFF and uretprobe: against a fixture uprobe PMU (type 7). */
+static void uprobes_encode_path_offset_and_return(void **state)
+{
+	const struct peo_event *e;
+
+	(void)state;
+	e = parse1("uretprobe:/bin/sh:0x1234");
+	assert_int_equal(peo_event_kind(e), PEO_EVENT_KIND_UPROBE);
+	assert_int_equal(peo_event_attr(e)->type, 7);
+	assert_string_equal((const char *)(uintptr_t)peo_event_attr(e)->uprobe_path, "/bin/sh");
+	assert_int_equal(peo_event_attr(e)->probe_offset, 0x1234);
+	assert_int_equal(peo_event_attr(e)->config, 1);
+	drop();
+	assert_parse_fails("uprobe:/bin/sh", EINVAL, "write uprobe:PATH:SYMBOL[+OFF]");
+	assert_parse_fails("uprobe:/nonexistent/peo:main", ENOENT, "/nonexistent/peo");
+	assert_parse_fails("uprobe:/bin/sh:0xzz", EINVAL, "uprobe offset '0xzz' at column 16");
+}
+
+/* Without the PMU, the sentence says what the kernel lacks. */
+static void probes_without_their_pmu(void **state)
+{
+	PEO_OPTS(peo_event_parse_opts, none, .pmu_dir = "/nonexistent", .tracefs_dir = tracefs_dir);
+	struct peo_event_list *list = NULL;
+
+	(void)state;
+	assert_int_equal(peo_event_parse(&list, "kprobe:vfs_read", &none), -ENOENT);
+	assert_null(list);
+	assert_error_contains("no kprobe PMU");
+	assert_error_contains("CONFIG_KPROBE_EVENTS");
+	assert_int_equal(peo_event_parse(&list, "uretprobe:/bin/sh:0x10", &none), -ENOENT);
+	assert_error_contains("no uprobe PMU");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1476,6 +1537,9 @@ int main(void)
 		T(tracepoints),
 		T(tracepoint_globs),
 		T(tracepoint_did_you_mean),
+		T(kprobes_encode_name_offset_and_return),
+		T(uprobes_encode_path_offset_and_return),
+		T(probes_without_their_pmu),
 	};
 
 	return PEO_TEST_MAIN_SETUP("event_parse", tests, find_fixtures);
