@@ -394,10 +394,14 @@ static int parse_event(struct peo_parse *p, const char **pos)
 			added = 0;
 		} else {
 			err = add_generic(p, w, NULL, &added);
-			if (!err && !added)
-				added = err = peo_pmu_add_alias(p, w);
-			if (err > 0)
-				err = 0;
+			if (!err && !added) {
+				int n = peo_pmu_add_alias(p, w);
+
+				if (n < 0)
+					err = n;
+				else
+					added = n;
+			}
 		}
 		if (!err && !added && **pos == ':' && looks_like_modifiers(*pos + 1) &&
 		    !is_tracepoint_subsystem(p, w)) {

@@ -14,6 +14,14 @@ static void explain_paranoid(struct peo_buf *b, const struct peo_attr *attr, pid
 {
 	long level = 0;
 
+	if (geteuid() == 0) {
+		/* root passes the paranoid checks: the refusal is the event's own */
+		peo_buf_printf(b, "the caller is root, so perf_event_paranoid is not the cause: this "
+			       "%s refuses perf (some tracepoints do), or a security policy "
+			       "(lockdown, an LSM, a seccomp filter) forbids it",
+			       attr && attr->type == PEO_TYPE_TRACEPOINT ? "tracepoint" : "event");
+		return;
+	}
 	if (peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &level) < 0) {
 		peo_buf_printf(b, "the caller lacks the privilege for this event (CAP_PERFMON or CAP_SYS_ADMIN)");
 		return;

@@ -343,6 +343,32 @@ static void list_marks_exactly_what_opens(void **state)
 	assert_true(tried >= 10);
 }
 
+/*
+ * As root, EPERM cannot come from perf_event_paranoid; on this kernel
+ * irq_vectors:irq_work_exit refuses perf even for root (found by peo list).
+ */
+static void root_eperm_is_not_blamed_on_paranoid(void **state)
+{
+	struct peo_event_list *list = NULL;
+	char why[256];
+	int fd;
+
+	(void)state;
+	if (geteuid() != 0)
+		PEO_SKIP("not root: EPERM is the paranoid sentence's business (test_errors)");
+	if (peo_test_tracepoint_id("irq_vectors", "irq_work_exit", why, sizeof(why)) < 0)
+		PEO_SKIP("%s", why);
+	list = parse_n("irq_vectors:irq_work_exit", 1);
+	fd = open_event(list, 0, -1);
+	peo_event_list_free(list);
+	if (fd >= 0) {
+		close(fd);
+		PEO_SKIP("irq_vectors:irq_work_exit opens here: no tracepoint refuses root");
+	}
+	assert_int_equal(fd, -EPERM);
+	assert_error_contains("the caller is root, so perf_event_paranoid is not the cause");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +383,7 @@ int main(void)
 		PEO_TEST(hardware_opens_or_says_why),
 		PEO_TEST(group_opens_under_its_leader),
 		PEO_TEST(list_marks_exactly_what_opens),
+		PEO_TEST(root_eperm_is_not_blamed_on_paranoid),
 	};
 
 	return PEO_TEST_MAIN("event_open", tests);
