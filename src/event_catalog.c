@@ -8,57 +8,55 @@
 
 #include "event_internal.h"
 
-static int visit_generic(peo_event_visit_fn visit, void *ctx)
+struct visitor {
+	peo_event_visit_fn visit;
+	void *ctx;
+	int stop; /* what visit returned to stop the walk */
+};
+
+static int emit(struct visitor *v, const char *name, const char *aliases,
+		enum peo_event_kind kind, const char *pmu, const char *alias_of,
+		const char *description)
 {
-	const struct peo_symbolic_event *sym;
 	struct peo_event_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.name = name;
+	info.aliases = aliases ? aliases : "";
+	info.kind = kind;
+	info.pmu = pmu;
+	info.alias_of = alias_of;
+	info.description = description;
+	v->stop = v->visit(&info, v->ctx);
+	return v->stop;
+}
+
+static int visit_generic(struct visitor *v)
+{
+	const struct peo_symbolic_event *sym = NULL;
 	char name[96];
 	uint64_t config;
 	size_t n, i;
 	unsigned k;
-	int r, pass;
+	int r = 0, hw;
 
 	sym = peo_symbolic_events(&n);
-	/* software first, as perf lists them after hardware but users look for them first */
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < n; i++) {
-			int hw = sym[i].type == PEO_TYPE_HARDWARE;
-
-			if (hw != pass)
-				continue;
-			memset(&info, 0, sizeof(info));
-			info.name = sym[i].name;
-			info.aliases = sym[i].alias ? sym[i].alias : "";
-			info.kind = hw ? PEO_EVENT_KIND_HARDWARE : PEO_EVENT_KIND_SOFTWARE;
-			info.pmu = hw ? "cpu" : "software";
-			info.description = hw ? "Hardware event" : "Software event";
-			r = visit(&info, ctx);
-			if (r)
-				return r;
-		}
-	for (k = 0; peo_cache_name(k, name, sizeof(name), &config); k++) {
-		memset(&info, 0, sizeof(info));
-		info.name = name;
-		info.aliases = "";
-		info.kind = PEO_EVENT_KIND_CACHE;
-		info.pmu = "cpu";
-		info.description = "Hardware cache event";
-		r = visit(&info, ctx);
-		if (r)
-			return r;
-	}
-	return 0;
+	/* software first: on machines without a PMU they are what works */
+	for (hw = 0; hw < 2; hw++)
+		for (i = 0; i < n && !r; i++)
+			if ((sym[i].type == PEO_TYPE_HARDWARE) == hw)
+				r = emit(v, sym[i].name, sym[i].alias,
+					 hw ? PEO_EVENT_KIND_HARDWARE : PEO_EVENT_KIND_SOFTWARE,
+					 hw ? "cpu" : "software", NULL,
+					 hw ? "Hardware event" : "Software event");
+	for (k = 0; !r && peo_cache_name(k, name, sizeof(name), &config); k++)
+		r = emit(v, name, NULL, PEO_EVENT_KIND_CACHE, "cpu", NULL, "Hardware cache event");
+	return r;
 }
 
-static int is_alias_name(const char *name)
-{
-	return !strchr(name, '.');
-}
-
-static int visit_pmu_aliases(const char *pmu_dir, peo_event_visit_fn visit, void *ctx)
+static int visit_pmu_aliases(struct visitor *v, const char *pmu_dir)
 {
 	char **pmus, **aliases, path[4096], name[600];
-	struct peo_event_info info;
 	int np = peo_list_dir(pmu_dir, &pmus), na, i, j, r = 0;
 
 	if (np < 0)
@@ -69,19 +67,13 @@ static int visit_pmu_aliases(const char *pmu_dir, peo_event_visit_fn visit, void
 		for (j = 0; j < na && !r; j++) {
 			char *terms;
 
-			if (!is_alias_name(aliases[j]))
+			if (strchr(aliases[j], '.')) /* .scale, .unit, ... */
 				continue;
 			snprintf(path, sizeof(path), "%s/%s/events/%s", pmu_dir, pmus[i], aliases[j]);
 			terms = peo_read_text_file(path);
 			snprintf(name, sizeof(name), "%s/%s/", pmus[i], aliases[j]);
-			memset(&info, 0, sizeof(info));
-			info.name = name;
-			info.aliases = "";
-			info.kind = PEO_EVENT_KIND_PMU;
-			info.pmu = pmus[i];
-			info.alias_of = terms ? terms : "";
-			info.description = "Kernel PMU event";
-			r = visit(&info, ctx);
+			r = emit(v, name, NULL, PEO_EVENT_KIND_PMU, pmus[i], terms ? terms : "",
+				 "Kernel PMU event");
 			free(terms);
 		}
 		if (na > 0)
@@ -91,43 +83,32 @@ static int visit_pmu_aliases(const char *pmu_dir, peo_event_visit_fn visit, void
 	return r;
 }
 
-static int visit_tracepoints(const char *dir, peo_event_visit_fn visit, void *ctx)
+static int visit_tracepoint(void *arg, const char *sys, const char *event)
 {
-	char **subsystems, **events, path[4096], name[600];
-	struct peo_event_info info;
-	int ns, ne, i, j, r = 0;
+	char name[600];
+
+	snprintf(name, sizeof(name), "%s:%s", sys, event);
+	return emit(arg, name, NULL, PEO_EVENT_KIND_TRACEPOINT, "tracepoint", NULL,
+		    "Tracepoint event");
+}
+
+static int visit_tracepoints(struct visitor *v, const char *dir)
+{
+	int r;
 
 	if (!dir)
 		return 0;
-	snprintf(path, sizeof(path), "%s/events", dir);
-	ns = peo_list_dir(path, &subsystems);
-	if (ns < 0)
-		return ns == -ENOMEM ? peo_fail(ENOMEM, "out of memory") : 0;
-	for (i = 0; i < ns && !r; i++) {
-		snprintf(path, sizeof(path), "%s/events/%s", dir, subsystems[i]);
-		ne = peo_list_dir(path, &events);
-		for (j = 0; j < ne && !r; j++) {
-			snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, subsystems[i], events[j]);
-			if (!peo_path_exists(path))
-				continue;
-			snprintf(name, sizeof(name), "%s:%s", subsystems[i], events[j]);
-			memset(&info, 0, sizeof(info));
-			info.name = name;
-			info.aliases = "";
-			info.kind = PEO_EVENT_KIND_TRACEPOINT;
-			info.pmu = "tracepoint";
-			info.description = "Tracepoint event";
-			r = visit(&info, ctx);
-		}
-		if (ne > 0)
-			peo_free_names(events, ne);
-	}
-	peo_free_names(subsystems, ns);
-	return r;
+	r = peo_tracepoint_walk(dir, "*", "*", 1, visit_tracepoint, v);
+	if (v->stop)
+		return v->stop;
+	if (r == -ENOMEM)
+		return peo_fail(ENOMEM, "out of memory");
+	return 0; /* an unreadable tracefs offers no names */
 }
 
 int peo_event_foreach(peo_event_visit_fn visit, void *ctx, const struct peo_event_parse_opts *opts)
 {
+	struct visitor v = { visit, ctx, 0 };
 	const char *pmu_dir;
 	int r;
 
@@ -137,10 +118,10 @@ int peo_event_foreach(peo_event_visit_fn visit, void *ctx, const struct peo_even
 	if (r)
 		return r;
 	pmu_dir = opts && opts->pmu_dir ? opts->pmu_dir : peo_default_pmu_dir();
-	r = visit_generic(visit, ctx);
+	r = visit_generic(&v);
 	if (!r)
-		r = visit_pmu_aliases(pmu_dir, visit, ctx);
+		r = visit_pmu_aliases(&v, pmu_dir);
 	if (!r)
-		r = visit_tracepoints(peo_tracefs_dir(opts ? opts->tracefs_dir : NULL), visit, ctx);
+		r = visit_tracepoints(&v, peo_tracefs_dir(opts ? opts->tracefs_dir : NULL));
 	return r;
 }

@@ -70,6 +70,13 @@ PEO_HIDDEN int peo_format_apply(struct peo_attr *attr, const char *spec, uint64_
 /* tracepoint.c: subsystem:event, globs expanded. */
 PEO_HIDDEN int peo_tracepoint_add(struct peo_parse *p, struct peo_token sys,
 				  struct peo_token name);
+/*
+ * Call @fn for each tracepoint matching both globs, in name order or in
+ * tracefs's own order; stops at and returns @fn's first non-zero value.
+ */
+PEO_HIDDEN int peo_tracepoint_walk(const char *dir, const char *sys_glob, const char *name_glob,
+				   int sorted, int (*fn)(void *ctx, const char *sys, const char *name),
+				   void *ctx);
 /* The tracefs directory in use: the caller's, or the first mounted default. */
 PEO_HIDDEN const char *peo_tracefs_dir(const char *opt);
 

@@ -94,35 +94,65 @@ static int unknown_tracepoint(struct peo_parse *p, const char *dir, const char *
 			peo_suggest_text(&s, hint, sizeof(hint)));
 }
 
-static int add_matches(struct peo_parse *p, const char *dir, const char *sys_glob,
-		       const char *name_glob, struct peo_token where)
+int peo_tracepoint_walk(const char *dir, const char *sys_glob, const char *name_glob,
+			int sorted, int (*fn)(void *ctx, const char *sys, const char *name),
+			void *ctx)
 {
 	char path[4096], **subsystems, **events;
-	int ns, ne, i, j, added = 0, err = 0;
+	int ns, ne, i, j, r = 0;
 
 	snprintf(path, sizeof(path), "%s/events", dir);
-	ns = peo_list_dir_order(path, &subsystems, 0);
+	ns = peo_list_dir_order(path, &subsystems, sorted);
 	if (ns < 0)
-		return peo_fail(-ns, "listing %s: %s", path, strerror(-ns));
-	for (i = 0; i < ns && !err; i++) {
+		return ns;
+	for (i = 0; i < ns && !r; i++) {
 		if (fnmatch(sys_glob, subsystems[i], 0))
 			continue;
 		snprintf(path, sizeof(path), "%s/events/%s", dir, subsystems[i]);
-		ne = peo_list_dir_order(path, &events, 0);
-		for (j = 0; j < ne && !err; j++) {
+		ne = peo_list_dir_order(path, &events, sorted);
+		for (j = 0; j < ne && !r; j++) {
 			if (fnmatch(name_glob, events[j], 0))
 				continue;
+			/* skip enable, filter and the like: only events have an id */
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, subsystems[i], events[j]);
-			if (!peo_path_exists(path))
-				continue;
-			err = add_one(p, dir, subsystems[i], events[j], 1, where);
-			added += !err;
+			if (peo_path_exists(path))
+				r = fn(ctx, subsystems[i], events[j]);
 		}
 		if (ne > 0)
 			peo_free_names(events, ne);
 	}
 	peo_free_names(subsystems, ns);
-	if (!err && !added)
+	return r;
+}
+
+struct match_ctx {
+	struct peo_parse *p;
+	const char *dir;
+	struct peo_token where;
+	int added;
+};
+
+static int add_match(void *arg, const char *sys, const char *name)
+{
+	struct match_ctx *m = arg;
+	int err = add_one(m->p, m->dir, sys, name, 1, m->where);
+
+	m->added += !err;
+	return err;
+}
+
+static int add_matches(struct peo_parse *p, const char *dir, const char *sys_glob,
+		       const char *name_glob, struct peo_token where)
+{
+	/* perf keeps tracefs's own order for glob matches, not sorted */
+	struct match_ctx m = { p, dir, where, 0 };
+	int err = peo_tracepoint_walk(dir, sys_glob, name_glob, 0, add_match, &m);
+
+	if (err == -ENOMEM)
+		return peo_fail(ENOMEM, "out of memory");
+	if (err < 0 && !m.added && err != -EACCES)
+		return peo_fail(-err, "listing %s/events: %s", dir, strerror(-err));
+	if (!err && !m.added)
 		return peo_fail(ENOENT, "no tracepoint matches '%s:%s' at column %zu", sys_glob,
 				name_glob, peo_column(p, where));
 	return err;

@@ -1498,6 +1498,46 @@ static void probes_without_their_pmu(void **state)
 	assert_error_contains("no uprobe PMU");
 }
 
+struct walk {
+	unsigned kinds[PEO_EVENT_KIND_KPROBE + 1];
+	int stop_at_tracepoint;
+	int saw_energy_pkg;
+};
+
+static int count_visit(const struct peo_event_info *info, void *arg)
+{
+	struct walk *w = arg;
+
+	w->kinds[info->kind]++;
+	if (!strcmp(info->name, "power/energy-pkg/"))
+		w->saw_energy_pkg = info->alias_of && !strcmp(info->alias_of, "event=0x02") &&
+				    !strcmp(info->pmu, "power");
+	if (info->kind == PEO_EVENT_KIND_TRACEPOINT && w->stop_at_tracepoint)
+		return 42;
+	return 0;
+}
+
+/* peo_event_foreach over the fixtures: every kind, aliases with their terms, stop value. */
+static void foreach_walks_every_kind_and_stops(void **state)
+{
+	struct walk w = { { 0 }, 0, 0 };
+
+	(void)state;
+	assert_int_equal(peo_event_foreach(count_visit, &w, &fx), 0);
+	assert_int_equal(w.kinds[PEO_EVENT_KIND_SOFTWARE], 12);
+	assert_int_equal(w.kinds[PEO_EVENT_KIND_HARDWARE], 10);
+	assert_int_equal(w.kinds[PEO_EVENT_KIND_CACHE], 32);
+	assert_true(w.kinds[PEO_EVENT_KIND_PMU] >= 10);
+	assert_int_equal(w.kinds[PEO_EVENT_KIND_TRACEPOINT], 11); /* ids only, not enable/filter */
+	assert_true(w.saw_energy_pkg);
+
+	memset(&w, 0, sizeof(w));
+	w.stop_at_tracepoint = 1;
+	assert_int_equal(peo_event_foreach(count_visit, &w, &fx), 42);
+	assert_int_equal(w.kinds[PEO_EVENT_KIND_TRACEPOINT], 1);
+	assert_int_equal(peo_event_foreach(NULL, &w, &fx), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1540,6 +1580,7 @@ int main(void)
 		T(kprobes_encode_name_offset_and_return),
 		T(uprobes_encode_path_offset_and_return),
 		T(probes_without_their_pmu),
+		T(foreach_walks_every_kind_and_stops),
 	};
 
 	return PEO_TEST_MAIN_SETUP("event_parse", tests, find_fixtures);
