@@ -2,10 +2,12 @@
 # a newcomer types; everything else is CMake's.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps run check check-fast install clean
+.PHONY: all deps run check check-fast fuzz install clean
 
 all: deps
 	@cmake -S . -B $(BUILD) -DPEO_TESTS=ON >/dev/null
@@ -26,10 +28,14 @@ check: deps
 check-fast: all
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
+# Each libFuzzer target in fuzz/ for FUZZ_SECONDS, on a temporary copy of its corpus.
+fuzz: deps
+	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(JOBS)
+
 install: deps
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

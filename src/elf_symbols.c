@@ -521,7 +521,7 @@ int peo_elf_symbol_offset(const char *path, const char *symbol, uint64_t *offset
 		return err;
 	memset(&e, 0, sizeof(e));
 	e.path = path;
-	e.fd = open(path, O_RDONLY | O_CLOEXEC);
+	e.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not hang us */
 	if (e.fd < 0) {
 		err = errno;
 		if (err == ENOENT)

@@ -1,6 +1,7 @@
 /*
  * event.c - the event and event-list objects and their accessors.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,8 @@ int peo_token_number(struct peo_token t, uint64_t *out)
 {
 	char text[32], *end;
 
-	if (t.len == 0 || t.len >= sizeof(text) || t.s[0] == '-' || t.s[0] == '+')
+	/* strtoull would skip spaces and take a sign: "- 1" is not a number here */
+	if (t.len == 0 || t.len >= sizeof(text) || !isxdigit((unsigned char)t.s[0]))
 		return -EINVAL;
 	memcpy(text, t.s, t.len);
 	text[t.len] = '\0';

@@ -361,6 +361,8 @@ static int apply_terms(struct term_ctx *c, struct peo_token terms, int depth)
 		}
 		if (eq) {
 			val.s = eq + 1;
+			while (val.s < stop && isspace((unsigned char)*val.s))
+				val.s++;
 			val.len = (size_t)(stop - val.s);
 			while (val.len && isspace((unsigned char)val.s[val.len - 1]))
 				val.len--;
@@ -419,6 +421,8 @@ static int pmu_matches(struct peo_parse *p, struct peo_token word, char ***out)
 	int n, i, kept = 0, glob;
 
 	*out = NULL;
+	if (word.len >= sizeof(pattern))
+		return -ENAMETOOLONG;
 	snprintf(pattern, sizeof(pattern), "%.*s", (int)word.len, word.s);
 	glob = strpbrk(pattern, "*?") != NULL;
 	if (!glob && peo_pmu_type(p->pmu_dir, pattern) >= 0) {
@@ -485,6 +489,9 @@ int peo_pmu_add(struct peo_parse *p, struct peo_token pmu, struct peo_token term
 	struct peo_token where = { pmu.s, (size_t)(terms.s + terms.len + 1 - pmu.s) };
 	int n = pmu_matches(p, pmu, &names), i, err = 0;
 
+	if (n == -ENAMETOOLONG)
+		return peo_fail(EINVAL, "PMU name '%.*s' at column %zu is too long", (int)pmu.len,
+				pmu.s, peo_column(p, pmu));
 	if (n < 0)
 		return peo_fail(ENOMEM, "out of memory");
 	if (n == 0) {

@@ -91,6 +91,10 @@ int peo_probe_add(struct peo_parse *p, struct peo_token kind, struct peo_token p
 		const char *plus = memchr(target.s, '+', target.len);
 		struct peo_token sym = { target.s, plus ? (size_t)(plus - target.s) : target.len };
 
+		if (!sym.len)
+			return peo_fail(EINVAL, "kprobe '%.*s' at column %zu has no symbol before '+': "
+					"write kprobe:SYMBOL+OFF", (int)target.len, target.s,
+					peo_column(p, target));
 		if (plus) {
 			struct peo_token off = { plus + 1, target.len - sym.len - 1 };
 

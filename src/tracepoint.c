@@ -175,6 +175,10 @@ int peo_tracepoint_add(struct peo_parse *p, struct peo_token sys, struct peo_tok
 				"(looked in /sys/kernel/tracing and /sys/kernel/debug/tracing); as "
 				"root: mount -t tracefs nodev /sys/kernel/tracing", (int)sys.len,
 				sys.s, (int)name.len, name.s, peo_column(p, sys));
+	if (sys.len >= sizeof(s) || name.len >= sizeof(n))
+		return peo_fail(EINVAL, "tracepoint '%.*s:%.*s' at column %zu: names are at most %zu "
+				"characters", (int)sys.len, sys.s, (int)name.len, name.s,
+				peo_column(p, sys), sizeof(s) - 1);
 	snprintf(s, sizeof(s), "%.*s", (int)sys.len, sys.s);
 	snprintf(n, sizeof(n), "%.*s", (int)name.len, name.s);
 	if (strpbrk(s, "*?") || strpbrk(n, "*?"))

@@ -1463,6 +1463,23 @@ static void kprobes_encode_name_offset_and_return(void **state)
 	drop();
 	assert_parse_fails("kprobe:", EINVAL, "'kprobe' at column 1 needs a symbol or an offset");
 	assert_parse_fails("kprobe:vfs_read+zz", EINVAL, "kprobe offset 'zz' at column 17");
+	assert_parse_fails("kprobe:+5", EINVAL, "has no symbol before '+'"); /* found by fuzzing */
+}
+
+/* Found by fuzzing: signs behind spaces, and names longer than our buffers. */
+static void fuzz_found_inputs(void **state)
+{
+	char long_glob[400];
+
+	(void)state;
+	assert_parse_fails("cycles/period= -1/", EINVAL, "'-1' is not a number");
+	assert_parse_fails("splitpmu/full= -1/", EINVAL, "is not a number");
+	snprintf(long_glob, sizeof(long_glob), "sched:sched_switch%0300dnomatch", 0);
+	memset(long_glob + 18, '*', 300);
+	assert_parse_fails(long_glob, EINVAL, "names are at most 255 characters");
+	snprintf(long_glob, sizeof(long_glob), "cp%0300dX/event=1/", 0);
+	memset(long_glob + 2, '*', 300);
+	assert_parse_fails(long_glob, EINVAL, "is too long");
 }
 
 /* uprobe:PATH:0xOFF and uretprobe: against a fixture uprobe PMU (type 7). */
@@ -1581,6 +1598,7 @@ int main(void)
 		T(uprobes_encode_path_offset_and_return),
 		T(probes_without_their_pmu),
 		T(foreach_walks_every_kind_and_stops),
+		T(fuzz_found_inputs),
 	};
 
 	return PEO_TEST_MAIN_SETUP("event_parse", tests, find_fixtures);
