@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -1477,6 +1478,16 @@ static void fuzz_found_inputs(void **state)
 	snprintf(long_glob, sizeof(long_glob), "sched:sched_switch%0300dnomatch", 0);
 	memset(long_glob + 18, '*', 300);
 	assert_parse_fails(long_glob, EINVAL, "names are at most 255 characters");
+	{
+		/* a FIFO named as the probed binary must fail, not block in open() */
+		char fifo[64], str[128];
+
+		snprintf(fifo, sizeof(fifo), "/tmp/peo-test-fifo-%d", (int)getpid());
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		snprintf(str, sizeof(str), "uprobe:%s:main", fifo);
+		assert_parse_fails(str, EINVAL, "not a regular file");
+		unlink(fifo);
+	}
 	snprintf(long_glob, sizeof(long_glob), "cp%0300dX/event=1/", 0);
 	memset(long_glob + 2, '*', 300);
 	assert_parse_fails(long_glob, EINVAL, "is too long");
