@@ -41,7 +41,8 @@ static int add_one(struct peo_parse *p, const char *dir, const char *sys, const 
 				"root or make tracefs readable", sys, name, peo_column(p, where),
 				path, strerror(-err));
 	if (err)
-		return err;
+		return peo_fail(-err, "tracepoint '%s:%s' at column %zu: reading its id from %s: %s",
+				sys, name, peo_column(p, where), path, strerror(-err));
 	ev = peo_event_new(p->list, PEO_EVENT_KIND_TRACEPOINT, "tracepoint");
 	if (!ev)
 		return peo_fail(ENOMEM, "out of memory");
@@ -130,6 +131,7 @@ struct match_ctx {
 	const char *dir;
 	struct peo_token where;
 	int added;
+	int failed; /* an error of add_one, whose sentence is set */
 };
 
 static int add_match(void *arg, const char *sys, const char *name)
@@ -138,6 +140,7 @@ static int add_match(void *arg, const char *sys, const char *name)
 	int err = add_one(m->p, m->dir, sys, name, 1, m->where);
 
 	m->added += !err;
+	m->failed |= err != 0;
 	return err;
 }
 
@@ -145,12 +148,12 @@ static int add_matches(struct peo_parse *p, const char *dir, const char *sys_glo
 		       const char *name_glob, struct peo_token where)
 {
 	/* perf keeps tracefs's own order for glob matches, not sorted */
-	struct match_ctx m = { p, dir, where, 0 };
+	struct match_ctx m = { p, dir, where, 0, 0 };
 	int err = peo_tracepoint_walk(dir, sys_glob, name_glob, 0, add_match, &m);
 
-	if (err == -ENOMEM)
-		return peo_fail(ENOMEM, "out of memory");
-	if (err < 0 && !m.added && err != -EACCES)
+	if (m.failed)
+		return err;
+	if (err)
 		return peo_fail(-err, "listing %s/events: %s", dir, strerror(-err));
 	if (!err && !m.added)
 		return peo_fail(ENOENT, "no tracepoint matches '%s:%s' at column %zu", sys_glob,
@@ -186,8 +189,5 @@ int peo_tracepoint_add(struct peo_parse *p, struct peo_token sys, struct peo_tok
 	err = add_one(p, dir, s, n, 0, sys);
 	if (err == -ENOENT || err == -ENOTDIR)
 		return unknown_tracepoint(p, dir, s, n, sys);
-	if (err && err != -EACCES && err != -ENOMEM)
-		return peo_fail(-err, "tracepoint '%s:%s' at column %zu: reading its id: %s", s, n,
-				peo_column(p, sys), strerror(-err));
 	return err;
 }

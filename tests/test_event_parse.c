@@ -1566,6 +1566,36 @@ static void foreach_walks_every_kind_and_stops(void **state)
 	assert_int_equal(peo_event_foreach(NULL, &w, &fx), -EINVAL);
 }
 
+/* A tracepoint id that is not a number: the sentence says which file, glob or not. */
+static void tracepoint_bad_id_has_a_sentence(void **state)
+{
+	char dir[64], path[160];
+	struct peo_event_list *list = NULL;
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/peo-test-tracefs-%d", (int)getpid());
+	snprintf(path, sizeof(path), "mkdir -p %s/events/foo/bar", dir);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/events/foo/bar/id", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("notanumber\n", f);
+	fclose(f);
+	{
+		PEO_OPTS(peo_event_parse_opts, o, .pmu_dir = pmu_dir, .tracefs_dir = dir);
+
+		assert_int_equal(peo_event_parse(&list, "foo:bar", &o), -EINVAL);
+		assert_error_contains("reading its id from");
+		assert_error_contains("/events/foo/bar/id");
+		assert_int_equal(peo_event_parse(&list, "cs,foo:b*", &o), -EINVAL);
+		assert_error_contains("tracepoint 'foo:bar' at column 4: reading its id");
+		assert_null(list);
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1610,6 +1640,7 @@ int main(void)
 		T(probes_without_their_pmu),
 		T(foreach_walks_every_kind_and_stops),
 		T(fuzz_found_inputs),
+		T(tracepoint_bad_id_has_a_sentence),
 	};
 
 	return PEO_TEST_MAIN_SETUP("event_parse", tests, find_fixtures);
