@@ -67,7 +67,7 @@ static int visit_pmu_aliases(struct visitor *v, const char *pmu_dir)
 		for (j = 0; j < na && !r; j++) {
 			char *terms;
 
-			if (strchr(aliases[j], '.')) /* .scale, .unit, ... */
+			if (!peo_pmu_is_alias_name(aliases[j]))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s/events/%s", pmu_dir, pmus[i], aliases[j]);
 			terms = peo_read_text_file(path);

@@ -59,6 +59,8 @@ PEO_HIDDEN int peo_pmu_add_alias(struct peo_parse *p, struct peo_token word);
 /* Apply perf's generic terms (config*, period, freq, name) to an event of no PMU. */
 PEO_HIDDEN int peo_terms_apply_generic(struct peo_parse *p, struct peo_event *ev,
 				       struct peo_token terms);
+/* Is @name (or a path ending in it) an alias, not its .scale/.unit/... companion? */
+PEO_HIDDEN int peo_pmu_is_alias_name(const char *name);
 /* Offer every PMU name and alias to a suggestion. */
 PEO_HIDDEN void peo_pmu_suggest(const char *pmu_dir, struct peo_suggest *s, int aliases);
 /* The type of PMU @name under @pmu_dir, or -errno. */

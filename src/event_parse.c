@@ -390,9 +390,9 @@ static int parse_event(struct peo_parse *p, const char **pos)
 		if (!err)
 			err = read_modifiers(p, pos, 0, &mods);
 	} else {
-		if (**pos == ':' && is_tracepoint_subsystem(p, w)) {
-			added = 0;
-		} else {
+		int subsystem = **pos == ':' && is_tracepoint_subsystem(p, w);
+
+		if (!subsystem) {
 			err = add_generic(p, w, NULL, &added);
 			if (!err && !added) {
 				int n = peo_pmu_add_alias(p, w);
@@ -403,8 +403,7 @@ static int parse_event(struct peo_parse *p, const char **pos)
 					added = n;
 			}
 		}
-		if (!err && !added && **pos == ':' && looks_like_modifiers(*pos + 1) &&
-		    !is_tracepoint_subsystem(p, w)) {
+		if (!err && !added && **pos == ':' && looks_like_modifiers(*pos + 1) && !subsystem) {
 			err = unknown_event(p, w);
 		} else if (!err && !added && **pos == ':') {
 			struct peo_token name;

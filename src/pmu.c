@@ -141,7 +141,7 @@ static int term_fail(struct term_ctx *c, int err, struct peo_token key, const ch
 			peo_column(c->p, key), detail ? detail : fmt);
 }
 
-static int is_alias_file(const char *name)
+int peo_pmu_is_alias_name(const char *name)
 {
 	static const char *const suffixes[] = { ".scale", ".unit", ".per-pkg", ".snapshot" };
 	size_t n = strlen(name), i;
@@ -161,7 +161,7 @@ static void offer_dir(struct peo_suggest *s, const char *dir, int aliases_only)
 	int n = peo_list_dir(dir, &names), i;
 
 	for (i = 0; i < n; i++)
-		if (!aliases_only || is_alias_file(names[i]))
+		if (!aliases_only || peo_pmu_is_alias_name(names[i]))
 			peo_suggest_offer(s, names[i]);
 	if (n > 0)
 		peo_free_names(names, n);
@@ -327,7 +327,7 @@ static int apply_term(struct term_ctx *c, struct peo_token key, struct peo_token
 			return err ? term_fail(c, EINVAL, key, NULL, why) : 0;
 		}
 		snprintf(path, sizeof(path), "%s/events/%.*s", c->pmu_path, (int)key.len, key.s);
-		if (!has_value && key.len && is_alias_file(path) && peo_path_exists(path)) {
+		if (!has_value && key.len && peo_pmu_is_alias_name(path) && peo_path_exists(path)) {
 			if (depth > 0)
 				return term_fail(c, EINVAL, key, "an alias may not name another alias", NULL);
 			return apply_alias(c, path, depth);
@@ -517,25 +517,25 @@ int peo_pmu_add(struct peo_parse *p, struct peo_token pmu, struct peo_token term
 int peo_pmu_add_alias(struct peo_parse *p, struct peo_token word)
 {
 	char **pmus, path[4096];
-	int n = peo_list_dir(p->pmu_dir, &pmus), i, found = 0, matches = 0, err = 0;
+	int n = peo_list_dir(p->pmu_dir, &pmus), i, matches = 0, err = 0;
 
 	if (n < 0)
 		return n == -ENOMEM ? peo_fail(ENOMEM, "out of memory") : 0;
+	/* keep the PMUs that have the alias at the front; several get pmu/alias/ names */
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s/events/%.*s", p->pmu_dir, pmus[i], (int)word.len,
+		char *pmu = pmus[i];
+
+		snprintf(path, sizeof(path), "%s/%s/events/%.*s", p->pmu_dir, pmu, (int)word.len,
 			 word.s);
-		matches += is_alias_file(path) && peo_path_exists(path);
+		if (peo_pmu_is_alias_name(path) && peo_path_exists(path)) {
+			pmus[i] = pmus[matches];
+			pmus[matches++] = pmu;
+		}
 	}
-	for (i = 0; i < n && !err; i++) {
-		snprintf(path, sizeof(path), "%s/%s/events/%.*s", p->pmu_dir, pmus[i], (int)word.len,
-			 word.s);
-		if (!is_alias_file(path) || !peo_path_exists(path))
-			continue;
+	for (i = 0; i < matches && !err; i++)
 		err = add_pmu_event(p, pmus[i], word, word, matches > 1);
-		found++;
-	}
 	peo_free_names(pmus, n);
-	return err ? err : found;
+	return err ? err : matches;
 }
 
 void peo_pmu_suggest(const char *pmu_dir, struct peo_suggest *s, int aliases)

@@ -12,21 +12,17 @@
 
 int peo_read_long_file(const char *path, long *out)
 {
-	char text[64];
-	char *end;
-	FILE *f = fopen(path, "re");
-	size_t n;
+	char *text = peo_read_text_file(path), *end;
+	int err = 0;
 
-	if (!f)
+	if (!text)
 		return -errno;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
 	errno = 0;
 	*out = strtol(text, &end, 0);
 	if (end == text || errno)
-		return -EINVAL;
-	return 0;
+		err = -EINVAL;
+	free(text);
+	return err;
 }
 
 int peo_path_exists(const char *path)
@@ -45,7 +41,7 @@ int peo_host_has_cpu_pmu(char *name, size_t cap)
 	size_t i;
 
 	for (i = 0; i < PEO_ARRAY_SIZE(candidates); i++) {
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s", candidates[i]);
+		snprintf(path, sizeof(path), "%s/%s", peo_default_pmu_dir(), candidates[i]);
 		if (peo_path_exists(path)) {
 			if (name)
 				snprintf(name, cap, "%s", candidates[i]);
