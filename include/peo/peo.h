@@ -8,5 +8,6 @@
 #include "common.h"
 #include "sys.h"
 #include "event.h"
+#include "counter.h"
 
 #endif /* PEO_PEO_H */

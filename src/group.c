@@ -1,0 +1,417 @@
+/*
+ * group.c - events opened together on every slot of a target, enabled,
+ * disabled and reset as one, and read with one read() per slot.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "counter_internal.h"
+#include "event_internal.h"
+
+/* PERF_FORMAT_LOST arrived in 6.0; older kernels refuse the bit (EINVAL). */
+static int kernel_has_format_lost(void)
+{
+	static int state; /* 0 unknown, 1 yes, 2 no; a race only repeats the probe */
+	struct peo_attr a;
+	int fd;
+
+	if (state)
+		return state == 1;
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_SOFTWARE;
+	a.config = PEO_COUNT_SW_DUMMY;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.read_format = PEO_FORMAT_LOST;
+	fd = peo_raw_perf_event_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	state = fd >= 0 || fd != -EINVAL ? 1 : 2;
+	return state == 1;
+}
+
+/* The attr member @m is opened with, before the per-slot choices. */
+static void prepare_attr(struct peo_attr *a, const struct peo_counter_opts *o, int leader,
+			 int as_group, int from_string)
+{
+	if (from_string) {
+		/* A parsed tracepoint or breakpoint carries sample_period 1 for
+		 * sampling; counting needs no overflow work, as perf stat says. */
+		a->sample_period = 0;
+		a->freq = 0;
+		a->sample_type = 0;
+	}
+	a->read_format = PEO_FORMAT_TOTAL_TIME_ENABLED | PEO_FORMAT_TOTAL_TIME_RUNNING | PEO_FORMAT_ID;
+	if (as_group)
+		a->read_format |= PEO_FORMAT_GROUP;
+	if (kernel_has_format_lost())
+		a->read_format |= PEO_FORMAT_LOST;
+	a->exclude_user |= !!o->exclude_user;
+	a->exclude_kernel |= !!o->exclude_kernel;
+	a->exclude_hv |= !!o->exclude_hv;
+	a->exclude_idle |= !!o->exclude_idle;
+	a->inherit = !!o->inherit;
+	a->inherit_thread = !!o->inherit_thread;
+	/*
+	 * Only the leader starts and stops the group, and it is always opened
+	 * disabled (peo_group_open_common() enables it once every member is in
+	 * when opts.enabled): on 6.18 a software member that joins a running
+	 * group, or is itself opened disabled, stays at zero until the group
+	 * is switched off and on again.
+	 */
+	a->disabled = leader;
+	a->enable_on_exec = leader && o->enable_on_exec;
+	a->pinned = leader && o->pinned;
+	a->exclusive = leader && o->exclusive;
+}
+
+static int alloc_group(struct peo_group **out, size_t n, const struct peo_target *t)
+{
+	size_t ncpus = peo_target_cpu_count(t), nthreads = peo_target_thread_count(t);
+	struct peo_group *g = calloc(1, sizeof(*g));
+
+	*out = g;
+	if (!g)
+		return peo_fail(ENOMEM, "out of memory for a group");
+	g->n = n;
+	g->nthreads = nthreads;
+	g->nslots = ncpus * nthreads;
+	g->fds = malloc(g->nslots * n * sizeof(*g->fds));
+	g->ids = calloc(g->nslots * n, sizeof(*g->ids));
+	g->snap = calloc(g->nslots * n, sizeof(*g->snap));
+	g->slot_cpu = malloc(g->nslots * sizeof(*g->slot_cpu));
+	g->slot_thread = malloc(g->nslots * sizeof(*g->slot_thread));
+	g->buf_bytes = (3 + 3 * n) * sizeof(uint64_t);
+	g->buf = malloc(g->buf_bytes);
+	if (!g->fds || !g->ids || !g->snap || !g->slot_cpu || !g->slot_thread || !g->buf)
+		return peo_fail(ENOMEM, "out of memory for a group of %zu events on %zu slots", n,
+				g->nslots);
+	for (size_t i = 0; i < g->nslots * n; i++)
+		g->fds[i] = -1;
+	for (size_t s = 0; s < g->nslots; s++) {
+		g->slot_cpu[s] = peo_target_cpu(t, s / nthreads);
+		g->slot_thread[s] = peo_target_thread(t, s % nthreads);
+	}
+	return 0;
+}
+
+static int open_slot(struct peo_group *g, size_t slot, struct peo_attr *attrs,
+		     const struct peo_event_list *list, size_t first, const struct peo_target *t)
+{
+	int cgroup = t && t->cgroup_fd >= 0;
+	pid_t pid = cgroup ? t->cgroup_fd : g->slot_thread[slot];
+	unsigned long flags = PEO_FLAG_FD_CLOEXEC | (cgroup ? PEO_FLAG_PID_CGROUP : 0);
+	int *fds = g->fds + slot * g->n;
+
+	for (size_t m = 0; m < g->n; m++) {
+		struct peo_attr a = attrs[m];
+		int leader_fd = m ? fds[0] : -1;
+
+		fds[m] = list ? peo_event_open(peo_event_list_get(list, first + m), &a, pid,
+					       g->slot_cpu[slot], leader_fd, flags)
+			      : peo_sys_open(&a, pid, g->slot_cpu[slot], leader_fd, flags);
+		if (fds[m] < 0)
+			return fds[m];
+		if (peo_sys_ioc_id(fds[m], &g->ids[slot * g->n + m]) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
+			  const struct peo_event_list *list, size_t first, size_t n,
+			  const struct peo_target *target, const struct peo_counter_opts *opts,
+			  int as_group)
+{
+	struct peo_counter_opts o = { .sz = sizeof(o) };
+	struct peo_attr *prepared = NULL;
+	struct peo_group *g = NULL;
+	int err;
+
+	if (!out)
+		return peo_fail(EINVAL, "open: argument 'out' is NULL");
+	*out = NULL;
+	if (!n || (!attrs && !list))
+		return peo_fail(EINVAL, "open: %s; give at least one event",
+				n ? "the events argument is NULL" : "n is 0");
+	if (list && (first >= peo_event_list_count(list) ||
+		     n > peo_event_list_count(list) - first))
+		return peo_fail(EINVAL, "peo_group_open_events: events %zu..%zu are past the "
+				"list's %zu events", first, first + n - 1, peo_event_list_count(list));
+	err = peo_opts_check(opts, sizeof(o), "peo_counter_opts");
+	if (err)
+		return err;
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (o.inherit_thread && !o.inherit)
+		return peo_fail(EINVAL, "peo_counter_opts: inherit_thread needs inherit set too");
+	err = alloc_group(&g, n, target);
+	if (!err && !(prepared = malloc(n * sizeof(*prepared))))
+		err = peo_fail(ENOMEM, "out of memory for %zu attrs", n);
+	for (size_t m = 0; !err && m < n; m++) {
+		prepared[m] = list ? *peo_event_attr(peo_event_list_get(list, first + m)) : attrs[m];
+		prepare_attr(&prepared[m], &o, m == 0, as_group, list != NULL);
+	}
+	if (!err)
+		g->read_format = prepared[0].read_format;
+	for (size_t s = 0; !err && s < g->nslots; s++)
+		err = open_slot(g, s, prepared, list, first, target);
+	free(prepared);
+	if (!err && o.enabled && !o.enable_on_exec)
+		err = peo_group_ioctl_all(g, PEO_IOC_ENABLE, "open: enabling the group");
+	if (err) {
+		peo_group_free(g);
+		return err;
+	}
+	*out = g;
+	return 0;
+}
+
+void peo_group_free(struct peo_group *g)
+{
+	if (!g)
+		return;
+	if (g->page)
+		munmap(g->page, (size_t)sysconf(_SC_PAGESIZE));
+	/* Members before their leader, so no fd outlives its group. */
+	for (size_t i = g->fds ? g->nslots * g->n : 0; i-- > 0;)
+		if (g->fds[i] >= 0)
+			close(g->fds[i]);
+	free(g->fds);
+	free(g->ids);
+	free(g->snap);
+	free(g->slot_cpu);
+	free(g->slot_thread);
+	free(g->buf);
+	free(g);
+}
+
+/* Find member @id of slot @slot; position @guess first (the usual order). */
+static long member_of(const struct peo_group *g, size_t slot, uint64_t id, size_t guess)
+{
+	const uint64_t *ids = g->ids + slot * g->n;
+
+	if (guess < g->n && ids[guess] == id)
+		return (long)guess;
+	for (size_t m = 0; m < g->n; m++)
+		if (ids[m] == id)
+			return (long)m;
+	return -1;
+}
+
+/* Store one member's value; the times are the group's. */
+static void store(struct peo_count *c, uint64_t value, uint64_t enabled, uint64_t running,
+		  uint64_t id, uint64_t lost)
+{
+	c->value = value;
+	c->time_enabled = enabled;
+	c->time_running = running;
+	c->scaled = peo_count_scale(value, enabled, running);
+	c->id = id;
+	c->lost = lost;
+}
+
+static int parse_read(struct peo_group *g, size_t slot, size_t bytes)
+{
+	const uint64_t *w = g->buf;
+	int lost = !!(g->read_format & PEO_FORMAT_LOST);
+	size_t words = bytes / sizeof(uint64_t), per = 2 + lost, nr;
+	struct peo_count *snap = g->snap + slot * g->n;
+
+	if (!(g->read_format & PEO_FORMAT_GROUP)) {
+		if (words < 4 + (size_t)lost)
+			goto short_read;
+		store(snap, w[0], w[1], w[2], w[3], lost ? w[4] : 0);
+		return 0;
+	}
+	nr = words ? w[0] : 0;
+	if (words < 3 || nr > (words - 3) / per)
+		goto short_read;
+	for (size_t i = 0; i < nr; i++) {
+		const uint64_t *e = w + 3 + i * per;
+		long m = member_of(g, slot, e[1], i);
+
+		if (m < 0)
+			continue; /* a member someone else added through the leader's fd */
+		store(&snap[m], e[0], w[1], w[2], e[1], lost ? e[2] : 0);
+	}
+	return 0;
+short_read:
+	return peo_fail(EIO, "read of slot %zu returned %zu bytes, too few for the read_format "
+			"0x%llx of %zu events", slot, bytes, (unsigned long long)g->read_format, g->n);
+}
+
+int peo_group_read_slot(struct peo_group *g, size_t slot)
+{
+	int fd = g->fds[slot * g->n];
+	ssize_t r;
+
+	for (;;) {
+		r = read(fd, g->buf, g->buf_bytes);
+		if (r >= 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno == ENOSPC && g->buf_bytes < ((size_t)1 << 24)) {
+			/* More members than we opened (added through the fd): grow. */
+			void *grown = realloc(g->buf, g->buf_bytes * 2);
+
+			if (!grown)
+				return peo_fail(ENOMEM, "out of memory growing the read buffer");
+			g->buf = grown;
+			g->buf_bytes *= 2;
+			continue;
+		}
+		return peo_fail(errno, "read(fd %d) of slot %zu (cpu %d, thread %d): %s", fd, slot,
+				g->slot_cpu[slot], (int)g->slot_thread[slot], strerror(errno));
+	}
+	if (r == 0)
+		return peo_fail(ENODATA, "read(fd %d) of slot %zu (cpu %d, thread %d) returned 0 "
+				"bytes: the pinned group could not be put on the PMU and is in "
+				"error state; close and reopen it, or open it unpinned", fd, slot,
+				g->slot_cpu[slot], (int)g->slot_thread[slot]);
+	return parse_read(g, slot, (size_t)r);
+}
+
+int peo_group_sum(const struct peo_group *g, enum peo_count_by by, size_t index,
+		  struct peo_count *counts, size_t n)
+{
+	size_t limit;
+
+	if (!g || !counts || n < g->n)
+		return peo_fail(EINVAL, "counts: %s", !g ? "the group is NULL" : !counts ?
+				"the counts array is NULL" : "the counts array is smaller than the group");
+	if (!g->have_snap)
+		return peo_fail(EINVAL, "counts: nothing has been read yet; call the read function first");
+	limit = by == PEO_COUNT_CPU ? g->nslots / g->nthreads : by == PEO_COUNT_THREAD ? g->nthreads
+		: by == PEO_COUNT_SLOT ? g->nslots : 1;
+	if (by > PEO_COUNT_SLOT || (by != PEO_COUNT_ALL && index >= limit))
+		return peo_fail(EINVAL, "counts: %s index %zu is out of range (%zu)",
+				by > PEO_COUNT_SLOT ? "by is not an enum peo_count_by value;" : "the",
+				index, limit);
+	memset(counts, 0, g->n * sizeof(*counts));
+	for (size_t s = 0; s < g->nslots; s++) {
+		if ((by == PEO_COUNT_CPU && s / g->nthreads != index) ||
+		    (by == PEO_COUNT_THREAD && s % g->nthreads != index) ||
+		    (by == PEO_COUNT_SLOT && s != index))
+			continue;
+		for (size_t m = 0; m < g->n; m++)
+			peo_count_add(&counts[m], &g->snap[s * g->n + m]);
+	}
+	return (int)g->n;
+}
+
+int peo_group_ioctl_all(struct peo_group *g, unsigned long request, const char *what)
+{
+	/*
+	 * Enable and disable act on the leader alone: the kernel schedules a
+	 * group only while its leader is on, so that starts and stops every
+	 * member at once.  PERF_IOC_FLAG_GROUP would also switch each member,
+	 * and members switched off that way stay at zero after a group enable
+	 * (software events, 6.18).  Reset must reach every member's count.
+	 */
+	unsigned int flag = request == PEO_IOC_RESET ? PEO_IOC_FLAG_GROUP : 0;
+
+	if (!g)
+		return peo_fail(EINVAL, "%s: the group is NULL", what);
+	for (size_t s = 0; s < g->nslots; s++) {
+		int fd = g->fds[s * g->n];
+
+		if (ioctl(fd, request, flag) < 0)
+			return peo_fail(errno, "%s: ioctl on fd %d (slot %zu, cpu %d): %s", what, fd, s,
+					g->slot_cpu[s], strerror(errno));
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- public API */
+
+int peo_group_open(struct peo_group **out, const struct peo_attr *attrs, size_t n,
+		   const struct peo_target *target, const struct peo_counter_opts *opts)
+{
+	return peo_group_open_common(out, attrs, NULL, 0, n, target, opts, 1);
+}
+
+int peo_group_open_events(struct peo_group **out, const struct peo_event_list *list,
+			  size_t first, size_t n, const struct peo_target *target,
+			  const struct peo_counter_opts *opts)
+{
+	if (!list)
+		return peo_fail(EINVAL, "peo_group_open_events: argument 'list' is NULL");
+	return peo_group_open_common(out, NULL, list, first, n, target, opts, 1);
+}
+
+void peo_group_close(struct peo_group *g)
+{
+	peo_group_free(g);
+}
+
+size_t peo_group_size(const struct peo_group *g)
+{
+	return g ? g->n : 0;
+}
+
+size_t peo_group_slot_count(const struct peo_group *g)
+{
+	return g ? g->nslots : 0;
+}
+
+int peo_group_fd(const struct peo_group *g, size_t slot, size_t member)
+{
+	if (!g || slot >= g->nslots || member >= g->n)
+		return peo_fail(EINVAL, "peo_group_fd: slot %zu member %zu is out of range", slot,
+				member);
+	return g->fds[slot * g->n + member];
+}
+
+int peo_group_enable(struct peo_group *g)
+{
+	return peo_group_ioctl_all(g, PEO_IOC_ENABLE, "peo_group_enable");
+}
+
+int peo_group_disable(struct peo_group *g)
+{
+	return peo_group_ioctl_all(g, PEO_IOC_DISABLE, "peo_group_disable");
+}
+
+int peo_group_reset(struct peo_group *g)
+{
+	return peo_group_ioctl_all(g, PEO_IOC_RESET, "peo_group_reset");
+}
+
+int peo_group_read(struct peo_group *g, struct peo_count *counts, size_t n)
+{
+	if (!g)
+		return peo_fail(EINVAL, "peo_group_read: the group is NULL");
+	if (counts && n < g->n)
+		return peo_fail(EINVAL, "peo_group_read: room for %zu counts, the group has %zu", n,
+				g->n);
+	for (size_t s = 0; s < g->nslots; s++) {
+		int err = peo_group_read_slot(g, s);
+
+		if (err)
+			return err;
+	}
+	g->have_snap = 1;
+	return counts ? peo_group_sum(g, PEO_COUNT_ALL, 0, counts, n) : (int)g->n;
+}
+
+int peo_group_counts(const struct peo_group *g, enum peo_count_by by, size_t index,
+		     struct peo_count *counts, size_t n)
+{
+	return peo_group_sum(g, by, index, counts, n);
+}
+
+int peo_group_slot_cpu(const struct peo_group *g, size_t slot)
+{
+	return g && slot < g->nslots ? g->slot_cpu[slot] : -1;
+}
+
+pid_t peo_group_slot_thread(const struct peo_group *g, size_t slot)
+{
+	return g && slot < g->nslots ? g->slot_thread[slot] : -1;
+}

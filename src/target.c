@@ -1,0 +1,315 @@
+/*
+ * target.c - what to count, resolved into CPUs and threads: CPU lists,
+ * the online CPUs, a process's threads from /proc, a cgroup directory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counter_internal.h"
+
+#define CPU_LIST_MAX 8192 /* CPUs a list may name: the kernel's NR_CPUS ceiling */
+
+/* Add CPUs @lo..@hi to @t once each, in ascending order of first mention. */
+static int add_cpu_range(struct peo_target *t, long lo, long hi)
+{
+	for (long c = lo; c <= hi; c++) {
+		size_t i;
+		int *grown;
+
+		for (i = 0; i < t->ncpus && t->cpus[i] != c; i++)
+			;
+		if (i < t->ncpus)
+			continue;
+		grown = realloc(t->cpus, (t->ncpus + 1) * sizeof(*t->cpus));
+		if (!grown)
+			return peo_fail(ENOMEM, "out of memory for the CPU list");
+		t->cpus = grown;
+		t->cpus[t->ncpus++] = (int)c;
+	}
+	return 0;
+}
+
+int peo_cpu_list_parse(struct peo_target *t, const char *list, const char *what)
+{
+	const char *p = list;
+
+	if (!*p)
+		return peo_fail(EINVAL, "%s: the CPU list is empty; give CPUs such as \"0-3,6\"", what);
+	while (*p) {
+		char *end;
+		long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		lo = hi = strtol(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			hi = strtol(p, &end, 10);
+			p = end;
+		}
+		if (lo > hi || hi >= CPU_LIST_MAX)
+			return peo_fail(EINVAL, "%s: CPU range %ld-%ld in \"%s\" is %s", what, lo, hi,
+					list, lo > hi ? "backwards" : "past the largest CPU number Linux allows");
+		if (add_cpu_range(t, lo, hi))
+			return -ENOMEM;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	return peo_fail(EINVAL, "%s: unexpected '%c' at offset %td of CPU list \"%s\"; "
+			"write CPUs as \"0-3,6\"", what, *p ? *p : ' ', p - list, list);
+}
+
+/* Every online CPU, from sysfs (a CPU list itself). */
+static int online_cpus(struct peo_target *t)
+{
+	const char *path = "/sys/devices/system/cpu/online";
+	char *text = peo_read_text_file(path);
+	int err;
+
+	if (!text) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		if (n < 1)
+			return peo_fail(ENOENT, "cannot read %s to find the online CPUs", path);
+		return add_cpu_range(t, 0, n - 1);
+	}
+	err = peo_cpu_list_parse(t, text, path);
+	free(text);
+	return err;
+}
+
+/* Refuse CPUs that do not exist or are offline, naming the one at fault. */
+static int check_cpus_online(struct peo_target *t, const char *what)
+{
+	struct peo_target online = { 0 };
+	int err = online_cpus(&online);
+
+	for (size_t i = 0; !err && i < t->ncpus; i++) {
+		size_t j;
+
+		for (j = 0; j < online.ncpus && online.cpus[j] != t->cpus[i]; j++)
+			;
+		if (j == online.ncpus)
+			err = peo_fail(ENOENT, "%s: CPU %d is not online (online: %d CPUs, see "
+				       "/sys/devices/system/cpu/online)", what, t->cpus[i], (int)online.ncpus);
+	}
+	free(online.cpus);
+	return err;
+}
+
+static int add_thread(struct peo_target *t, pid_t tid)
+{
+	pid_t *grown = realloc(t->threads, (t->nthreads + 1) * sizeof(*t->threads));
+
+	if (!grown)
+		return peo_fail(ENOMEM, "out of memory for the thread list");
+	t->threads = grown;
+	t->threads[t->nthreads++] = tid;
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every thread of process @pid, sorted by tid. */
+static int process_threads(struct peo_target *t, pid_t pid)
+{
+	char dir[64], **names;
+	int n, err = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	n = peo_list_dir(dir, &names);
+	if (n < 0)
+		return peo_fail(n == -ENOENT ? ESRCH : -n, "target pid %d: cannot list %s: %s%s",
+				(int)pid, dir, strerror(-n),
+				n == -ENOENT ? "; no such process (has it exited?)" : "");
+	for (int i = 0; i < n && !err; i++)
+		err = add_thread(t, (pid_t)atoi(names[i]));
+	peo_free_names(names, n);
+	if (!err)
+		qsort(t->threads, t->nthreads, sizeof(*t->threads), cmp_pid);
+	if (!err && !t->nthreads)
+		err = peo_fail(ESRCH, "target pid %d: %s lists no threads; the process has exited",
+			       (int)pid, dir);
+	return err;
+}
+
+static int one_thread(struct peo_target *t, pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
+	if (!peo_path_exists(path) && kill(tid, 0) && errno == ESRCH)
+		return peo_fail(ESRCH, "target tid %d: no such thread (no %s)", (int)tid, path);
+	return add_thread(t, tid);
+}
+
+/*
+ * Where perf_event cgroups live: a v1 hierarchy mounted with the perf_event
+ * controller, else the cgroup2 mount (where that controller is implicit).
+ */
+static void cgroup_root(char *root, size_t cap)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char dev[256], dir[1024], type[64], options[1024];
+	int found = 0;
+
+	snprintf(root, cap, "/sys/fs/cgroup");
+	if (!f)
+		return;
+	while (fscanf(f, "%255s %1023s %63s %1023s %*s %*s", dev, dir, type, options) == 4) {
+		if (!strcmp(type, "cgroup") && strstr(options, "perf_event")) {
+			snprintf(root, cap, "%s", dir);
+			break;
+		}
+		if (!strcmp(type, "cgroup2") && !found) {
+			snprintf(root, cap, "%s", dir);
+			found = 1;
+		}
+	}
+	fclose(f);
+}
+
+static int open_cgroup(struct peo_target *t, const char *name)
+{
+	char root[1024], path[4096];
+
+	if (!*name)
+		return peo_fail(EINVAL, "target cgroup: the name is empty; give a cgroup directory, "
+				"relative to the cgroup mount or absolute");
+	cgroup_root(root, sizeof(root));
+	if (name[0] == '/' && peo_path_exists(name))
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", root, name + (name[0] == '/'));
+	t->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->cgroup_fd < 0)
+		return peo_fail(errno, "target cgroup '%s': cannot open %s: %s%s", name, path,
+				strerror(errno), errno == ENOENT ? "; create it first (mkdir), or "
+				"name an existing one relative to the cgroup mount" : "");
+	return add_thread(t, -1);
+}
+
+PEO_HIDDEN void peo_cgroup_root(char *root, size_t cap)
+{
+	cgroup_root(root, cap);
+}
+
+static int resolve(struct peo_target *t, const struct peo_target_opts *o)
+{
+	int cpu_wide = o->kind == PEO_TARGET_CPUS || o->kind == PEO_TARGET_CGROUP;
+	int err = 0;
+
+	if (o->cpus) {
+		err = peo_cpu_list_parse(t, o->cpus, "target cpus");
+		if (!err)
+			err = check_cpus_online(t, "target cpus");
+	} else if (cpu_wide) {
+		err = online_cpus(t);
+	} else {
+		err = add_cpu_range(t, -1, -1);
+	}
+	if (err)
+		return err;
+	switch (o->kind) {
+	case PEO_TARGET_SELF:
+		return add_thread(t, 0);
+	case PEO_TARGET_PID:
+	case PEO_TARGET_TID:
+		if (o->pid <= 0)
+			return peo_fail(EINVAL, "target pid: %d is not a process id; give a pid > 0 "
+					"(PEO_TARGET_SELF counts the calling thread)", (int)o->pid);
+		return o->kind == PEO_TARGET_PID ? process_threads(t, o->pid)
+						 : one_thread(t, o->pid);
+	case PEO_TARGET_CPUS:
+		return add_thread(t, -1);
+	case PEO_TARGET_CGROUP:
+		if (!o->cgroup)
+			return peo_fail(EINVAL, "target cgroup: opts.cgroup is NULL; name the cgroup "
+					"directory");
+		return open_cgroup(t, o->cgroup);
+	}
+	return peo_fail(EINVAL, "target kind %d is not an enum peo_target_kind value", (int)o->kind);
+}
+
+int peo_target_new(struct peo_target **out, const struct peo_target_opts *opts)
+{
+	struct peo_target_opts o = { .sz = sizeof(o), .kind = PEO_TARGET_SELF };
+	struct peo_target *t;
+	int err;
+
+	if (!out)
+		return peo_fail(EINVAL, "peo_target_new: argument 'out' is NULL");
+	*out = NULL;
+	err = peo_opts_check(opts, sizeof(o), "peo_target_opts");
+	if (err)
+		return err;
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return peo_fail(ENOMEM, "out of memory for a target");
+	t->kind = o.kind;
+	t->cgroup_fd = -1;
+	err = resolve(t, &o);
+	if (err) {
+		peo_target_free(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+void peo_target_free(struct peo_target *t)
+{
+	if (!t)
+		return;
+	if (t->cgroup_fd >= 0)
+		close(t->cgroup_fd);
+	free(t->cpus);
+	free(t->threads);
+	free(t);
+}
+
+size_t peo_target_cpu_count(const struct peo_target *t)
+{
+	return t ? t->ncpus : 1;
+}
+
+int peo_target_cpu(const struct peo_target *t, size_t i)
+{
+	return t && i < t->ncpus ? t->cpus[i] : -1;
+}
+
+size_t peo_target_thread_count(const struct peo_target *t)
+{
+	return t ? t->nthreads : 1;
+}
+
+pid_t peo_target_thread(const struct peo_target *t, size_t i)
+{
+	if (!t)
+		return 0;
+	return i < t->nthreads ? t->threads[i] : -1;
+}
+
+enum peo_target_kind peo_target_kind(const struct peo_target *t)
+{
+	return t ? t->kind : PEO_TARGET_SELF;
+}
