@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps run check check-fast fuzz install clean
+.PHONY: all deps run check check-fast fuzz bench install clean
 
 all: deps
 	@cmake -S . -B $(BUILD) -DPEO_TESTS=ON >/dev/null
@@ -31,6 +31,11 @@ check-fast: all
 # Each libFuzzer target in fuzz/ for FUZZ_SECONDS, on a temporary copy of its corpus.
 fuzz: deps
 	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(JOBS)
+
+# Benchmarks: the counting layer against raw syscalls, `peo stat` against `perf stat` (ratios).
+bench: all
+	@$(BUILD)/bench/bench_counter
+	@bash bench/stat_vs_perf.sh $(BUILD)/peo
 
 install: deps
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
