@@ -15,6 +15,7 @@ static const struct {
 } commands[] = {
 	{ "features", cmd_features, "what this kernel's perf_event_open accepts" },
 	{ "list", cmd_list, "every event this machine offers, marked when it cannot open" },
+	{ "stat", cmd_stat, "count events for a command, process, thread, CPUs or cgroup" },
 	{ "attr", cmd_attr, "print the perf_event_attr of event strings, as perf -vv does" },
 };
 

@@ -1,0 +1,52 @@
+/*
+ * stat_session.h - the events of one `peo stat` run: parsed, opened as
+ * their groups on one target, read, and reported per event, CPU or thread.
+ * Built only on libpeo's public API.
+ */
+#ifndef PEO_TOOLS_STAT_SESSION_H
+#define PEO_TOOLS_STAT_SESSION_H
+
+#include <peo/peo.h>
+
+struct stat_event {
+	const struct peo_event *ev;
+	struct peo_group *group; /* NULL when the event could not be opened */
+	size_t member;           /* its index in the group */
+	int open_errno;          /* why it could not be opened, or 0 */
+};
+
+struct stat_session {
+	struct peo_event_list *list;
+	struct stat_event *events;
+	size_t nevents;
+	struct peo_group **groups;
+	size_t ngroups;
+	const struct peo_target *target;
+	char (*comms)[16]; /* per target thread: its name when opened */
+};
+
+/* Parse @events into @s; returns 0 or prints the parse error and returns -1. */
+int stat_session_parse(struct stat_session *s, const char *events);
+
+/*
+ * Open every group on @target.  Events the machine lacks (ENOENT,
+ * EOPNOTSUPP, ENODEV, ENXIO) are kept as unsupported; any other failure
+ * is printed and returns -1.
+ */
+int stat_session_open(struct stat_session *s, const struct peo_target *target,
+		      const struct peo_counter_opts *opts);
+
+/* Read every open group once; -1 (printed) on failure. */
+int stat_session_read(struct stat_session *s);
+
+/* Event @i's count summed as @by/@index selects (zeros when unsupported). */
+void stat_session_count(const struct stat_session *s, size_t i, enum peo_count_by by,
+			size_t index, struct peo_count *out);
+
+/* Close the groups (the parse stays for the next run). */
+void stat_session_close(struct stat_session *s);
+
+/* Close and free everything. */
+void stat_session_free(struct stat_session *s);
+
+#endif
