@@ -278,8 +278,7 @@ static enum peo_count_by count_by(enum stat_aggr aggr)
 
 static size_t keys_per_event(const struct stat_session *s, enum stat_aggr aggr)
 {
-	return aggr == STAT_AGGR_CPU ? peo_target_cpu_count(s->target)
-	       : aggr == STAT_AGGR_THREAD ? peo_target_thread_count(s->target) : 1;
+	return aggr == STAT_AGGR_CPU ? s->ncpus : aggr == STAT_AGGR_THREAD ? s->nthreads : 1;
 }
 
 /* Take this read into each line's `last`. */
@@ -311,10 +310,10 @@ static void fill_line(struct stat_line *out, const struct stat_session *s, enum 
 	out->unit = peo_event_unit(e->ev);
 	out->attr = peo_event_attr(e->ev);
 	out->scale = peo_event_scale(e->ev);
-	out->cpu = aggr == STAT_AGGR_CPU ? peo_target_cpu(s->target, ls->index) : -1;
+	out->cpu = aggr == STAT_AGGR_CPU ? s->cpus[ls->index] : -1;
 	if (aggr == STAT_AGGR_THREAD) {
-		out->tid = (int)peo_target_thread(s->target, ls->index);
-		out->comm = s->comms ? s->comms[ls->index] : "";
+		out->tid = (int)s->tids[ls->index];
+		out->comm = s->comms[ls->index];
 	}
 	out->enabled = c->time_enabled;
 	out->running = c->time_running;
@@ -385,6 +384,7 @@ struct run_result {
 	struct rusage usage;
 	int have_usage;
 	int status; /* the command's wait status, or -1 */
+	int own_command; /* the counters counted the command itself */
 };
 
 /* The -p/-t target still exists? */
@@ -440,7 +440,7 @@ static int wait_for_end(const struct stat_args *a, struct peo_child *child,
 		if (err)
 			break;
 		collect(s, oo->aggr, ls, nlines);
-		print_all(oo, s, oo->aggr, ls, nlines, 1, a->interval_ms * 1e6, next - t0);
+		print_all(oo, s, oo->aggr, ls, nlines, 1, a->interval_ms * 1e6, now_s() - t0);
 		for (size_t l = 0; l < nlines; l++)
 			ls[l].prev = ls[l].last;
 		next += tick;
@@ -470,9 +470,8 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 	if (make_target(a, child_pid, &t))
 		goto out;
 	co.inherit = !cpu_wide && !a->no_inherit;
-	/* The command's own counters start at its exec; others start now. */
+	/* The command's own counters start at its exec; others when timing starts. */
 	co.enable_on_exec = child && !cpu_wide && !a->pid && !a->tid;
-	co.enabled = !co.enable_on_exec;
 	if (stat_session_open(s, t, &co))
 		goto out;
 	if (!*ls) {
@@ -490,6 +489,8 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 	for (size_t l = 0; l < *nlines; l++)
 		memset(&(*ls)[l].prev, 0, sizeof((*ls)[l].prev));
 	t0 = now_s();
+	if (!co.enable_on_exec && stat_session_enable(s, 1))
+		goto out;
 	if (child && peo_child_start(child)) {
 		fprintf(stderr, "peo stat: %s\n", peo_last_error());
 		ret = 127;
@@ -498,6 +499,9 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 	if (wait_for_end(a, child, oo, s, *ls, *nlines, t0))
 		goto out;
 	r->elapsed_s = now_s() - t0;
+	if (!co.enable_on_exec && stat_session_enable(s, 0))
+		goto out;
+	r->own_command = co.enable_on_exec;
 	while (child) {
 		int err = peo_child_wait(child, &r->status, &r->usage);
 
@@ -620,7 +624,7 @@ int cmd_stat(int argc, char **argv)
 
 			times.elapsed_stddev_s = var > 0 ? sqrt(var / (runs_done - 1)) : 0;
 		}
-		times.have_rusage = r.have_usage && runs_done == 1;
+		times.have_rusage = r.have_usage && r.own_command && runs_done == 1;
 		times.user_s = r.usage.ru_utime.tv_sec + r.usage.ru_utime.tv_usec / 1e6;
 		times.sys_s = r.usage.ru_stime.tv_sec + r.usage.ru_stime.tv_usec / 1e6;
 		for (size_t l = 0; l < nlines; l++)

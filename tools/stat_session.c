@@ -36,22 +36,36 @@ static int machine_lacks_it(int err)
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENXIO;
 }
 
-static void remember_comms(struct stat_session *s, const struct peo_target *t)
+/* Keep the target's CPUs and threads (and thread names) for printing. */
+static int remember_target(struct stat_session *s, const struct peo_target *t)
 {
-	size_t n = peo_target_thread_count(t);
-
-	s->comms = calloc(n, sizeof(*s->comms));
-	for (size_t i = 0; s->comms && i < n; i++) {
+	s->ncpus = peo_target_cpu_count(t);
+	s->nthreads = peo_target_thread_count(t);
+	free(s->cpus);
+	free(s->tids);
+	free(s->comms);
+	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
+	s->tids = calloc(s->nthreads, sizeof(*s->tids));
+	s->comms = calloc(s->nthreads, sizeof(*s->comms));
+	if (!s->cpus || !s->tids || !s->comms) {
+		fprintf(stderr, "peo stat: out of memory\n");
+		return -1;
+	}
+	for (size_t i = 0; i < s->ncpus; i++)
+		s->cpus[i] = peo_target_cpu(t, i);
+	for (size_t i = 0; i < s->nthreads; i++) {
 		char path[64];
 		FILE *f;
 
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)peo_target_thread(t, i));
-		f = fopen(path, "re");
+		s->tids[i] = peo_target_thread(t, i);
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->tids[i]);
+		f = s->tids[i] > 0 ? fopen(path, "re") : NULL;
 		if (f && fgets(s->comms[i], sizeof(s->comms[i]), f))
 			s->comms[i][strcspn(s->comms[i], "\n")] = '\0';
 		if (f)
 			fclose(f);
 	}
+	return 0;
 }
 
 int stat_session_open(struct stat_session *s, const struct peo_target *target,
@@ -59,8 +73,9 @@ int stat_session_open(struct stat_session *s, const struct peo_target *target,
 {
 	size_t i = 0;
 
-	s->target = target;
 	s->ngroups = 0;
+	if (remember_target(s, target))
+		return -1;
 	while (i < s->nevents) {
 		size_t n = 1;
 		struct peo_group *g;
@@ -82,8 +97,16 @@ int stat_session_open(struct stat_session *s, const struct peo_target *target,
 			s->groups[s->ngroups++] = g;
 		i += n;
 	}
-	free(s->comms);
-	remember_comms(s, target);
+	return 0;
+}
+
+int stat_session_enable(struct stat_session *s, int enable)
+{
+	for (size_t i = 0; i < s->ngroups; i++)
+		if ((enable ? peo_group_enable : peo_group_disable)(s->groups[i]) < 0) {
+			fprintf(stderr, "peo stat: %s\n", peo_last_error());
+			return -1;
+		}
 	return 0;
 }
 
@@ -131,6 +154,8 @@ void stat_session_free(struct stat_session *s)
 	peo_event_list_free(s->list);
 	free(s->events);
 	free(s->groups);
+	free(s->cpus);
+	free(s->tids);
 	free(s->comms);
 	memset(s, 0, sizeof(*s));
 }

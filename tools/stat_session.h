@@ -21,8 +21,12 @@ struct stat_session {
 	size_t nevents;
 	struct peo_group **groups;
 	size_t ngroups;
-	const struct peo_target *target;
-	char (*comms)[16]; /* per target thread: its name when opened */
+	/* What the last open's target named, kept after it is freed: */
+	int *cpus;         /* its CPUs (-1: any) */
+	size_t ncpus;
+	pid_t *tids;       /* its threads (0 self, -1 every task) */
+	char (*comms)[16]; /* and their names when opened */
+	size_t nthreads;
 };
 
 /* Parse @events into @s; returns 0 or prints the parse error and returns -1. */
@@ -35,6 +39,9 @@ int stat_session_parse(struct stat_session *s, const char *events);
  */
 int stat_session_open(struct stat_session *s, const struct peo_target *target,
 		      const struct peo_counter_opts *opts);
+
+/* Enable or disable every open group; -1 (printed) on failure. */
+int stat_session_enable(struct stat_session *s, int enable);
 
 /* Read every open group once; -1 (printed) on failure. */
 int stat_session_read(struct stat_session *s);
