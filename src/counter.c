@@ -14,9 +14,6 @@ static int map_control_page(struct peo_group *g)
 {
 	void *page;
 
-	if (g->nslots != 1 || g->slot_thread[0] != 0)
-		return peo_fail(EINVAL, "peo_counter_open: user_read needs a counter on the calling "
-				"thread (PEO_TARGET_SELF, any CPU): rdpmc reads this CPU's counter");
 	page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, g->fds[0], 0);
 	if (page == MAP_FAILED)
 		return peo_fail(errno, "peo_counter_open: mmap of the control page of fd %d: %s",
@@ -29,7 +26,7 @@ int peo_counter_open(struct peo_counter **out, const struct peo_attr *attr,
 		     const struct peo_target *target, const struct peo_counter_opts *opts)
 {
 	struct peo_group *g;
-	int err;
+	int err, user_read;
 
 	if (!attr)
 		return peo_fail(EINVAL, "peo_counter_open: argument 'attr' is NULL");
@@ -39,13 +36,19 @@ int peo_counter_open(struct peo_counter **out, const struct peo_attr *attr,
 			*out = NULL;
 		return err;
 	}
-	if (opts && opts->sz > offsetof(struct peo_counter_opts, user_read) && opts->user_read) {
+	user_read = opts && opts->sz > offsetof(struct peo_counter_opts, user_read) && opts->user_read;
+	if (user_read && (g->nslots != 1 || g->slot_thread[0] != 0))
+		err = peo_fail(EINVAL, "peo_counter_open: user_read needs a counter on the calling "
+			       "thread (PEO_TARGET_SELF, any CPU): rdpmc reads this CPU's counter");
+	/* Software, tracepoint and breakpoint events are never on a hardware
+	 * counter, so their page could only ever say "read()": skip it. */
+	else if (user_read && attr->type != PEO_TYPE_SOFTWARE && attr->type != PEO_TYPE_TRACEPOINT &&
+		 attr->type != PEO_TYPE_BREAKPOINT)
 		err = map_control_page(g);
-		if (err) {
-			peo_group_free(g);
-			*out = NULL;
-			return err;
-		}
+	if (err) {
+		peo_group_free(g);
+		*out = NULL;
+		return err;
 	}
 	*out = (struct peo_counter *)g;
 	return 0;
@@ -115,8 +118,7 @@ int peo_counter_fd(const struct peo_counter *c, size_t slot)
 
 int peo_counter_user_read_ok(const struct peo_counter *c)
 {
-	if (!c || !c->g.page)
-		return peo_fail(EINVAL, "peo_counter_user_read_ok: the counter was not opened with "
-				"user_read");
+	if (!c)
+		return peo_fail(EINVAL, "peo_counter_user_read_ok: argument 'counter' is NULL");
 	return c->g.last_user_read;
 }

@@ -191,7 +191,7 @@ void peo_group_free(struct peo_group *g)
 }
 
 /* Find member @id of slot @slot; position @guess first (the usual order). */
-static long member_of(const struct peo_group *g, size_t slot, uint64_t id, size_t guess)
+static inline long member_of(const struct peo_group *g, size_t slot, uint64_t id, size_t guess)
 {
 	const uint64_t *ids = g->ids + slot * g->n;
 
@@ -234,10 +234,18 @@ static int parse_read(struct peo_group *g, size_t slot, size_t bytes)
 	for (size_t i = 0; i < nr; i++) {
 		const uint64_t *e = w + 3 + i * per;
 		long m = member_of(g, slot, e[1], i);
+		struct peo_count *c;
 
 		if (m < 0)
 			continue; /* a member someone else added through the leader's fd */
-		store(&snap[m], e[0], w[1], w[2], e[1], lost ? e[2] : 0);
+		c = &snap[m];
+		c->value = e[0];
+		c->time_enabled = w[1];
+		c->time_running = w[2];
+		/* One scale decision for the whole group: the times are shared. */
+		c->scaled = w[1] == w[2] ? e[0] : peo_count_scale(e[0], w[1], w[2]);
+		c->id = e[1];
+		c->lost = lost ? e[2] : 0;
 	}
 	return 0;
 short_read:
@@ -397,6 +405,10 @@ int peo_group_read(struct peo_group *g, struct peo_count *counts, size_t n)
 			return err;
 	}
 	g->have_snap = 1;
+	if (counts && g->nslots == 1) { /* nothing to sum: the common self-monitoring case */
+		memcpy(counts, g->snap, g->n * sizeof(*counts));
+		return (int)g->n;
+	}
 	return counts ? peo_group_sum(g, PEO_COUNT_ALL, 0, counts, n) : (int)g->n;
 }
 

@@ -102,7 +102,9 @@ struct peo_counter_opts {
 	int exclude_hv;
 	int exclude_idle;
 	int user_read;      /* counters: map the control page for peo_counter_read()'s
-	                     * self-read (rdpmc); only for the calling thread */
+	                     * self-read (rdpmc); only for the calling thread, and
+	                     * only hardware-backed PMUs get a page (software,
+	                     * tracepoint and breakpoint events are read() always) */
 };
 
 /* ------------------------------------------------------------------- counts */
@@ -278,7 +280,7 @@ PEO_API int peo_counter_fd(const struct peo_counter *counter, size_t slot);
 
 /**
  * peo_counter_user_read_ok() - whether the last peo_counter_read() was done
- * in user space (1), by read() (0); -EINVAL without opts->user_read.
+ * in user space (1) or by read() (0); -EINVAL for a NULL counter.
  */
 PEO_API int peo_counter_user_read_ok(const struct peo_counter *counter);
 
