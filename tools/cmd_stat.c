@@ -24,6 +24,9 @@
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
 		       "cycles,instructions,branches,branch-misses"
+/* perf counts CPUs with cpu-clock: task-clock follows tasks, not CPUs. */
+#define DEFAULT_CPU_EVENTS "cpu-clock,context-switches,cpu-migrations,page-faults," \
+			   "cycles,instructions,branches,branch-misses"
 
 struct stat_args {
 	char *events;        /* -e, joined with ',' */
@@ -206,6 +209,12 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 	if (a->cgroup && !a->all_cpus && !a->cpus) {
 		fprintf(stderr, "peo stat: -G '%s': cgroups are counted per CPU; add -a or -C CPUS\n",
 			a->cgroup);
+		return 2;
+	}
+	if (a->aggr == STAT_AGGR_THREAD && !a->pid && !a->tid) {
+		/* as perf: a command's threads are not known before they run */
+		fprintf(stderr, "peo stat: --per-thread needs -p PID or -t TID (the threads of a "
+			"running process)\n");
 		return 2;
 	}
 	if (a->pid && a->tid) {
@@ -587,7 +596,8 @@ int cmd_stat(int argc, char **argv)
 	if (ret)
 		goto done;
 	ret = 1;
-	if (stat_session_parse(&s, a.events ? a.events : DEFAULT_EVENTS))
+	if (stat_session_parse(&s, a.events ? a.events : a.all_cpus || a.cpus ? DEFAULT_CPU_EVENTS
+								      : DEFAULT_EVENTS))
 		goto done;
 	oo.out = open_output(a.output);
 	if (!oo.out)
