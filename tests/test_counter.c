@@ -160,7 +160,7 @@ static void counter_counts_own_work(void **state)
 	peo_test_touch_pages(300);
 	assert_int_equal(peo_counter_disable(c), 0);
 	assert_int_equal(peo_counter_read(c, &n1), 0);
-	assert_in_range(n1.value, 300, 300 + 32);
+	assert_in_range(n1.value, 300, 300 + 64); /* ASan's shadow pages fault too */
 	assert_true(n1.time_enabled > 0);
 	assert_int_equal(n1.time_enabled, n1.time_running);
 	assert_int_equal(n1.scaled, n1.value);
