@@ -144,8 +144,8 @@ int peo_child_wait(struct peo_child *c, int *status, struct rusage *usage)
 	if (c->reaped)
 		return peo_fail(ECHILD, "peo_child_wait: child %d was already reaped", (int)c->pid);
 	if (wait4(c->pid, &st, 0, usage) < 0)
-		return errno == EINTR ? -EINTR
-				      : peo_fail(errno, "wait4(%d): %s", (int)c->pid, strerror(errno));
+		return peo_fail(errno, "wait4(%d): %s%s", (int)c->pid, strerror(errno),
+				errno == EINTR ? "; a signal came first, wait again" : "");
 	c->reaped = 1;
 	if (status)
 		*status = st;
@@ -158,10 +158,11 @@ void peo_child_free(struct peo_child *c)
 		return;
 	if (!c->started && !c->reaped) {
 		close(c->go_fd); /* EOF makes the child _exit(127); kill in case it is stuck */
+		c->go_fd = -1;
 		kill(c->pid, SIGKILL);
 		waitpid(c->pid, NULL, 0);
 	}
-	if (c->go_fd >= 0 && c->started)
+	if (c->go_fd >= 0)
 		close(c->go_fd);
 	if (c->err_fd >= 0)
 		close(c->err_fd);

@@ -61,17 +61,17 @@ void peo_counter_close(struct peo_counter *c)
 
 int peo_counter_enable(struct peo_counter *c)
 {
-	return peo_group_ioctl_all(c ? &c->g : NULL, PEO_IOC_ENABLE, "peo_counter_enable");
+	return peo_group_ioctl_all(c ? &c->g : NULL, peo_sys_ioc_enable, "peo_counter_enable");
 }
 
 int peo_counter_disable(struct peo_counter *c)
 {
-	return peo_group_ioctl_all(c ? &c->g : NULL, PEO_IOC_DISABLE, "peo_counter_disable");
+	return peo_group_ioctl_all(c ? &c->g : NULL, peo_sys_ioc_disable, "peo_counter_disable");
 }
 
 int peo_counter_reset(struct peo_counter *c)
 {
-	return peo_group_ioctl_all(c ? &c->g : NULL, PEO_IOC_RESET, "peo_counter_reset");
+	return peo_group_ioctl_all(c ? &c->g : NULL, peo_sys_ioc_reset, "peo_counter_reset");
 }
 
 int peo_counter_read(struct peo_counter *c, struct peo_count *count)
@@ -91,16 +91,8 @@ int peo_counter_read(struct peo_counter *c, struct peo_count *count)
 		return 0;
 	}
 	g->last_user_read = 0;
-	if (g->nslots == 1) { /* the common case: no summing */
-		err = peo_group_read_slot(g, 0);
-		if (!err) {
-			g->have_snap = 1;
-			*count = g->snap[0];
-		}
-		return err;
-	}
-	err = peo_group_read(g, NULL, 0);
-	return err < 0 ? err : peo_group_sum(g, PEO_COUNT_ALL, 0, count, 1) < 0 ? -EINVAL : 0;
+	err = peo_group_read(g, count, 1);
+	return err < 0 ? err : 0;
 }
 
 int peo_counter_counts(const struct peo_counter *c, enum peo_count_by by, size_t index,

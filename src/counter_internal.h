@@ -56,7 +56,9 @@ PEO_HIDDEN int peo_group_read_slot(struct peo_group *g, size_t slot);
 /* Sum the snapshot's slots selected by @by/@index into @counts. */
 PEO_HIDDEN int peo_group_sum(const struct peo_group *g, enum peo_count_by by, size_t index,
 			     struct peo_count *counts, size_t n);
-PEO_HIDDEN int peo_group_ioctl_all(struct peo_group *g, unsigned long request, const char *what);
+/* One peo_sys_ioc_*() per slot leader (reset with PERF_IOC_FLAG_GROUP). */
+typedef int (*peo_ioc_fn)(int fd, unsigned int flags);
+PEO_HIDDEN int peo_group_ioctl_all(struct peo_group *g, peo_ioc_fn ioc, const char *what);
 
 /* count.c: add @c into @sum (times, values and estimates; the first id kept). */
 PEO_HIDDEN void peo_count_add(struct peo_count *sum, const struct peo_count *c);

@@ -5,14 +5,17 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "counter_internal.h"
 #include "event_internal.h"
 
-/* PERF_FORMAT_LOST arrived in 6.0; older kernels refuse the bit (EINVAL). */
+/*
+ * PERF_FORMAT_LOST arrived in 6.0; older kernels refuse the bit (EINVAL).
+ * One probe of its own: peo_features_probe() knows it too, but opens
+ * every probe event at once, which would double peo stat's start-up.
+ */
 static int kernel_has_format_lost(void)
 {
 	static int state; /* 0 unknown, 1 yes, 2 no; a race only repeats the probe */
@@ -105,7 +108,7 @@ static int open_slot(struct peo_group *g, size_t slot, struct peo_attr *attrs,
 	int cgroup = t && t->cgroup_fd >= 0;
 	pid_t pid = cgroup ? t->cgroup_fd : g->slot_thread[slot];
 	unsigned long flags = PEO_FLAG_FD_CLOEXEC | (cgroup ? PEO_FLAG_PID_CGROUP : 0);
-	int *fds = g->fds + slot * g->n;
+	int *fds = g->fds + slot * g->n, err;
 
 	for (size_t m = 0; m < g->n; m++) {
 		struct peo_attr a = attrs[m];
@@ -116,8 +119,9 @@ static int open_slot(struct peo_group *g, size_t slot, struct peo_attr *attrs,
 			      : peo_sys_open(&a, pid, g->slot_cpu[slot], leader_fd, flags);
 		if (fds[m] < 0)
 			return fds[m];
-		if (peo_sys_ioc_id(fds[m], &g->ids[slot * g->n + m]) < 0)
-			return -errno;
+		err = peo_sys_ioc_id(fds[m], &g->ids[slot * g->n + m]);
+		if (err < 0)
+			return err;
 	}
 	return 0;
 }
@@ -162,7 +166,7 @@ int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
 		err = open_slot(g, s, prepared, list, first, target);
 	free(prepared);
 	if (!err && o.enabled && !o.enable_on_exec)
-		err = peo_group_ioctl_all(g, PEO_IOC_ENABLE, "open: enabling the group");
+		err = peo_group_ioctl_all(g, peo_sys_ioc_enable, "open: enabling the group");
 	if (err) {
 		peo_group_free(g);
 		return err;
@@ -204,13 +208,14 @@ static inline long member_of(const struct peo_group *g, size_t slot, uint64_t id
 }
 
 /* Store one member's value; the times are the group's. */
-static void store(struct peo_count *c, uint64_t value, uint64_t enabled, uint64_t running,
-		  uint64_t id, uint64_t lost)
+static inline void store(struct peo_count *c, uint64_t value, uint64_t enabled, uint64_t running,
+			 uint64_t id, uint64_t lost)
 {
 	c->value = value;
 	c->time_enabled = enabled;
 	c->time_running = running;
-	c->scaled = peo_count_scale(value, enabled, running);
+	/* Decided here, inline: reads are hot and rarely multiplexed. */
+	c->scaled = enabled == running ? value : peo_count_scale(value, enabled, running);
 	c->id = id;
 	c->lost = lost;
 }
@@ -234,18 +239,10 @@ static int parse_read(struct peo_group *g, size_t slot, size_t bytes)
 	for (size_t i = 0; i < nr; i++) {
 		const uint64_t *e = w + 3 + i * per;
 		long m = member_of(g, slot, e[1], i);
-		struct peo_count *c;
 
 		if (m < 0)
 			continue; /* a member someone else added through the leader's fd */
-		c = &snap[m];
-		c->value = e[0];
-		c->time_enabled = w[1];
-		c->time_running = w[2];
-		/* One scale decision for the whole group: the times are shared. */
-		c->scaled = w[1] == w[2] ? e[0] : peo_count_scale(e[0], w[1], w[2]);
-		c->id = e[1];
-		c->lost = lost ? e[2] : 0;
+		store(&snap[m], e[0], w[1], w[2], e[1], lost ? e[2] : 0);
 	}
 	return 0;
 short_read:
@@ -313,7 +310,7 @@ int peo_group_sum(const struct peo_group *g, enum peo_count_by by, size_t index,
 	return (int)g->n;
 }
 
-int peo_group_ioctl_all(struct peo_group *g, unsigned long request, const char *what)
+int peo_group_ioctl_all(struct peo_group *g, peo_ioc_fn ioc, const char *what)
 {
 	/*
 	 * Enable and disable act on the leader alone: the kernel schedules a
@@ -322,16 +319,15 @@ int peo_group_ioctl_all(struct peo_group *g, unsigned long request, const char *
 	 * and members switched off that way stay at zero after a group enable
 	 * (software events, 6.18).  Reset must reach every member's count.
 	 */
-	unsigned int flag = request == PEO_IOC_RESET ? PEO_IOC_FLAG_GROUP : 0;
+	unsigned int flag = ioc == peo_sys_ioc_reset ? PEO_IOC_FLAG_GROUP : 0;
 
 	if (!g)
 		return peo_fail(EINVAL, "%s: the group is NULL", what);
 	for (size_t s = 0; s < g->nslots; s++) {
-		int fd = g->fds[s * g->n];
+		int err = ioc(g->fds[s * g->n], flag);
 
-		if (ioctl(fd, request, flag) < 0)
-			return peo_fail(errno, "%s: ioctl on fd %d (slot %zu, cpu %d): %s", what, fd, s,
-					g->slot_cpu[s], strerror(errno));
+		if (err < 0)
+			return err; /* peo_sys_ioc_*() left the sentence */
 	}
 	return 0;
 }
@@ -378,17 +374,17 @@ int peo_group_fd(const struct peo_group *g, size_t slot, size_t member)
 
 int peo_group_enable(struct peo_group *g)
 {
-	return peo_group_ioctl_all(g, PEO_IOC_ENABLE, "peo_group_enable");
+	return peo_group_ioctl_all(g, peo_sys_ioc_enable, "peo_group_enable");
 }
 
 int peo_group_disable(struct peo_group *g)
 {
-	return peo_group_ioctl_all(g, PEO_IOC_DISABLE, "peo_group_disable");
+	return peo_group_ioctl_all(g, peo_sys_ioc_disable, "peo_group_disable");
 }
 
 int peo_group_reset(struct peo_group *g)
 {
-	return peo_group_ioctl_all(g, PEO_IOC_RESET, "peo_group_reset");
+	return peo_group_ioctl_all(g, peo_sys_ioc_reset, "peo_group_reset");
 }
 
 int peo_group_read(struct peo_group *g, struct peo_count *counts, size_t n)

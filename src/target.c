@@ -164,7 +164,7 @@ static int one_thread(struct peo_target *t, pid_t tid)
  * Where perf_event cgroups live: a v1 hierarchy mounted with the perf_event
  * controller, else the cgroup2 mount (where that controller is implicit).
  */
-static void cgroup_root(char *root, size_t cap)
+void peo_cgroup_root(char *root, size_t cap)
 {
 	FILE *f = fopen("/proc/self/mounts", "re");
 	char dev[256], dir[1024], type[64], options[1024];
@@ -193,7 +193,7 @@ static int open_cgroup(struct peo_target *t, const char *name)
 	if (!*name)
 		return peo_fail(EINVAL, "target cgroup: the name is empty; give a cgroup directory, "
 				"relative to the cgroup mount or absolute");
-	cgroup_root(root, sizeof(root));
+	peo_cgroup_root(root, sizeof(root));
 	if (name[0] == '/' && peo_path_exists(name))
 		snprintf(path, sizeof(path), "%s", name);
 	else
@@ -204,11 +204,6 @@ static int open_cgroup(struct peo_target *t, const char *name)
 				strerror(errno), errno == ENOENT ? "; create it first (mkdir), or "
 				"name an existing one relative to the cgroup mount" : "");
 	return add_thread(t, -1);
-}
-
-PEO_HIDDEN void peo_cgroup_root(char *root, size_t cap)
-{
-	cgroup_root(root, cap);
 }
 
 static int resolve(struct peo_target *t, const struct peo_target_opts *o)

@@ -199,30 +199,6 @@ static void counter_user_read_falls_back(void **state)
 	assert_true(n.time_running > 0);
 	peo_counter_close(c);
 
-	/* The msr PMU's tsc is not a software event: its page is mapped and
-	 * read; here it says "read()" too (no rdpmc for msr). */
-	{
-		struct peo_event_list *list;
-
-		if (peo_event_parse(&list, "msr/tsc/", NULL) == 1) {
-			struct peo_attr m = *peo_event_attr(peo_event_list_get(list, 0));
-			int err;
-
-			m.exclude_guest = 0;
-			err = peo_counter_open(&c, &m, NULL, &o);
-			if (!err) {
-				assert_non_null(((struct peo_group *)c)->page);
-				assert_int_equal(peo_counter_read(c, &n), 0);
-				assert_int_equal(peo_counter_user_read_ok(c),
-						 ((const struct peo_mmap_page *)((struct peo_group *)c)->page)->cap_user_rdpmc &&
-						 ((const struct peo_mmap_page *)((struct peo_group *)c)->page)->index);
-				assert_true(n.value > 0);
-				peo_counter_close(c);
-			}
-			peo_event_list_free(list);
-		}
-	}
-
 	/* user_read on another thread's counter is refused. */
 	{
 		PEO_OPTS(peo_target_opts, to, .kind = PEO_TARGET_CPUS, .cpus = "0");
@@ -233,6 +209,35 @@ static void counter_user_read_falls_back(void **state)
 		peo_target_free(t);
 	}
 	assert_int_equal(peo_counter_user_read_ok(NULL), -EINVAL);
+}
+
+/* The msr PMU's tsc is not a software event: its page is mapped and read
+ * (here it says "read()" too: msr offers no rdpmc). */
+static void counter_user_read_maps_hardware_pages(void **state)
+{
+	PEO_OPTS(peo_counter_opts, o, .enabled = 1, .user_read = 1);
+	const struct peo_mmap_page *page;
+	struct peo_event_list *list;
+	struct peo_counter *c;
+	struct peo_count n;
+	struct peo_attr m;
+	int err;
+
+	(void)state;
+	if (peo_event_parse(&list, "msr/tsc/", NULL) != 1)
+		PEO_SKIP("no msr PMU here: %s", peo_last_error());
+	m = *peo_event_attr(peo_event_list_get(list, 0));
+	peo_event_list_free(list);
+	m.exclude_guest = 0; /* the msr PMU refuses it */
+	err = peo_counter_open(&c, &m, NULL, &o);
+	if (err)
+		PEO_SKIP("msr/tsc/ does not open: %s", peo_last_error());
+	page = ((struct peo_group *)c)->page;
+	assert_non_null(page);
+	assert_int_equal(peo_counter_read(c, &n), 0);
+	assert_int_equal(peo_counter_user_read_ok(c), page->cap_user_rdpmc && page->index);
+	assert_true(n.value > 0);
+	peo_counter_close(c);
 }
 
 /* A read() of 0 bytes is what a pinned counter in error state returns. */
@@ -590,7 +595,7 @@ static void child_counts_from_exec(void **state)
 	assert_int_equal(peo_group_read(g, c, 2), 2);
 	assert_int_equal(c[0].value, GETPPID_CALLS);
 	assert_true(c[1].value >= 100);
-	assert_true(ru.ru_utime.tv_sec >= 0);
+	assert_true(ru.ru_minflt >= 100); /* the usage is the command's: its 100 fresh pages */
 	peo_group_close(g);
 	peo_target_free(t);
 	peo_event_list_free(list);
@@ -637,6 +642,7 @@ int main(void)
 		PEO_TEST(target_opts_size_rule),
 		PEO_TEST(counter_counts_own_work),
 		PEO_TEST(counter_user_read_falls_back),
+		PEO_TEST(counter_user_read_maps_hardware_pages),
 		PEO_TEST(zero_byte_read_is_reported),
 		PEO_TEST(group_of_eight_reads_by_id),
 		PEO_TEST(group_enable_disable_reset_as_one),

@@ -298,6 +298,14 @@ static void collect(const struct stat_session *s, enum stat_aggr aggr, struct li
 		stat_session_count(s, ls[l].event, count_by(aggr), ls[l].index, &ls[l].last);
 }
 
+/* The standard deviation of the mean of @n samples with @sum and @sumsq. */
+static double stddev_of_mean(double sum, double sumsq, int n)
+{
+	double mean = sum / n, var = sumsq / n - mean * mean; /* population variance */
+
+	return n > 1 && var > 0 ? sqrt(var / (n - 1)) : 0;
+}
+
 static struct peo_count delta(const struct peo_count *now, const struct peo_count *before)
 {
 	struct peo_count d = *now;
@@ -335,14 +343,11 @@ static void fill_line(struct stat_line *out, const struct stat_session *s, enum 
 	if (runs > 1) {
 		/* We print the mean over the runs (perf 6.1 prints the last run's
 		 * count, which the man page's "average" does not describe). */
-		double mean = ls->sum / runs, var = ls->sumsq / runs - mean * mean;
+		double mean = ls->sum / runs;
 
 		out->value = mean;
 		out->run_mean = mean;
-		if (var < 0)
-			var = 0;
-		/* stddev of the mean, as a percentage of the mean */
-		out->stddev_pct = mean ? 100.0 * sqrt(var * runs / (runs - 1) / runs) / mean : 0;
+		out->stddev_pct = mean ? 100.0 * stddev_of_mean(ls->sum, ls->sumsq, runs) / mean : 0;
 	}
 }
 
@@ -629,11 +634,7 @@ int cmd_stat(int argc, char **argv)
 		stat_print_header(&oo);
 		print_all(&oo, &s, a.aggr, ls, nlines, runs_done, elapsed_sum / runs_done * 1e9, -1);
 		times.elapsed_s = elapsed_sum / runs_done;
-		if (runs_done > 1) {
-			double var = elapsed_sumsq / runs_done - times.elapsed_s * times.elapsed_s;
-
-			times.elapsed_stddev_s = var > 0 ? sqrt(var / (runs_done - 1)) : 0;
-		}
+		times.elapsed_stddev_s = stddev_of_mean(elapsed_sum, elapsed_sumsq, runs_done);
 		times.have_rusage = r.have_usage && r.own_command && runs_done == 1;
 		times.user_s = r.usage.ru_utime.tv_sec + r.usage.ru_utime.tv_usec / 1e6;
 		times.sys_s = r.usage.ru_stime.tv_sec + r.usage.ru_stime.tv_usec / 1e6;
