@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <peo/peo.h>
@@ -120,10 +121,10 @@ static void sys_open_close(struct ctx *x, long iters)
 /*
  * peo_counter_open(NULL target, NULL opts) makes, per open: the
  * perf_event_open (through peo_sys_open, so on a kernel whose attr is
- * smaller than peo's a failed E2BIG try first), an ioctl(PERF_EVENT_IOC_ID)
- * to learn the id reads are matched by, and ~7 small mallocs; the first
- * open in a process also probes PERF_FORMAT_LOST with one more open+close
- * (the warm-up absorbs it).
+ * smaller than peo's a failed E2BIG try first) and ~7 small mallocs; a lone
+ * counter needs no ioctl(PERF_EVENT_IOC_ID), its reads carry the id.  The
+ * first open in a process also probes PERF_FORMAT_LOST with one more
+ * open+close (the warm-up absorbs it).
  */
 static void counter_open_close(struct ctx *x, long iters)
 {

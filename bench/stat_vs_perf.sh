@@ -8,7 +8,8 @@
 # reaping) and median peak RSS (the tool's and its child's, from wait4) of
 # each, and the ratios peo/perf: lower is better, the goal is <= 0.10.
 # `true` alone is printed first: every run pays its exec and the helper's
-# fork, so it is the floor under both tools.
+# fork, so it is the floor under both tools.  The start-up row is each
+# tool's wall time minus that floor: the time the tool itself adds.
 #
 # PEO defaults to build/peo; the timer is bench_spawn from the same build
 # (build/bench/bench_spawn), or $BENCH_SPAWN.
@@ -77,6 +78,8 @@ compare() {
 		printf "  %-22s %10.3f ms %8d KiB\n", "perf stat", ft / 1e6, fm
 		printf "  %-22s %10.3f    %8.3f      (goal <= 0.10; perf/peo: %.1fx time, %.1fx memory)\n",
 		       "ratio peo/perf", pt / ft, pm / fm, ft / pt, fm / pm
+		printf "  %-22s %10.3f ms (peo) %8.3f ms (perf)  ratio %.3f (perf/peo: %.1fx)\n",
+		       "start-up (minus true)", (pt - tt) / 1e6, (ft - tt) / 1e6, (pt - tt) / (ft - tt), (ft - tt) / (pt - tt)
 	}'
 }
 

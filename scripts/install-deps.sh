@@ -12,6 +12,7 @@ have_cmd make || need+=(make)
 have_cmd gcc || need+=(gcc)
 have_cmd g++ || need+=(g++)
 have_cmd clang || need+=(clang)
+have_cmd musl-gcc || need+=(musl-tools) # the peo command links statically against musl
 have_cmd pkg-config || need+=(pkg-config)
 have_pkg libcmocka-dev || need+=(libcmocka-dev)
 have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)

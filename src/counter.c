@@ -19,7 +19,8 @@ static int map_control_page(struct peo_group *g)
 		return peo_fail(errno, "peo_counter_open: mmap of the control page of fd %d: %s",
 				g->fds[0], strerror(errno));
 	g->page = page;
-	return 0;
+	/* A user read has no id of its own to report: ask once. */
+	return peo_sys_ioc_id(g->fds[0], &g->ids[0]);
 }
 
 int peo_counter_open(struct peo_counter **out, const struct peo_attr *attr,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "internal.h"

@@ -15,6 +15,9 @@
  * PERF_FORMAT_LOST arrived in 6.0; older kernels refuse the bit (EINVAL).
  * One probe of its own: peo_features_probe() knows it too, but opens
  * every probe event at once, which would double peo stat's start-up.
+ * The probe is a disabled task-clock: it is timer-based, while opening the
+ * first dummy or other software event on the system flips a static key,
+ * which patches kernel text on every CPU (~0.1 ms here).
  */
 static int kernel_has_format_lost(void)
 {
@@ -26,7 +29,8 @@ static int kernel_has_format_lost(void)
 		return state == 1;
 	peo_attr_init(&a);
 	a.type = PEO_TYPE_SOFTWARE;
-	a.config = PEO_COUNT_SW_DUMMY;
+	a.config = PEO_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.read_format = PEO_FORMAT_LOST;
@@ -119,6 +123,10 @@ static int open_slot(struct peo_group *g, size_t slot, struct peo_attr *attrs,
 			      : peo_sys_open(&a, pid, g->slot_cpu[slot], leader_fd, flags);
 		if (fds[m] < 0)
 			return fds[m];
+		/* Group reads are matched by id; a lone counter's read() carries
+		 * its id, so it skips the ioctl (a tenth of its open+close). */
+		if (!(g->read_format & PEO_FORMAT_GROUP))
+			continue;
 		err = peo_sys_ioc_id(fds[m], &g->ids[slot * g->n + m]);
 		if (err < 0)
 			return err;

@@ -3,6 +3,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,10 @@ int peo_path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-/* PMU directories that carry the CPU's generic hardware events. */
-int peo_host_has_cpu_pmu(char *name, size_t cap)
+/* The PMU directory that carries the CPU's generic hardware events, or "". */
+static char cpu_pmu_name[32];
+
+static void find_cpu_pmu(void)
 {
 	static const char *const candidates[] = {
 		"cpu", "cpu_core", "cpu_atom", "armv8_pmuv3", "armv8_pmuv3_0",
@@ -43,12 +46,27 @@ int peo_host_has_cpu_pmu(char *name, size_t cap)
 	for (i = 0; i < PEO_ARRAY_SIZE(candidates); i++) {
 		snprintf(path, sizeof(path), "%s/%s", peo_default_pmu_dir(), candidates[i]);
 		if (peo_path_exists(path)) {
-			if (name)
-				snprintf(name, cap, "%s", candidates[i]);
-			return 1;
+			snprintf(cpu_pmu_name, sizeof(cpu_pmu_name), "%s", candidates[i]);
+			return;
 		}
 	}
-	return 0;
+}
+
+/*
+ * Looked up once per process: every refused hardware event asks, and eight
+ * sysfs lookups per event were a tenth of `peo stat -- true`.  CPU PMU
+ * drivers register at boot, so the answer does not go stale.
+ */
+int peo_host_has_cpu_pmu(char *name, size_t cap)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, find_cpu_pmu);
+	if (!cpu_pmu_name[0])
+		return 0;
+	if (name)
+		snprintf(name, cap, "%s", cpu_pmu_name);
+	return 1;
 }
 
 char *peo_read_text_file(const char *path)

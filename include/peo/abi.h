@@ -23,7 +23,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/ioctl.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -440,19 +439,42 @@ struct peo_query_bpf {
 };
 
 /* ------------------------------------------------------------------ ioctls */
-#define PEO_IOC_ENABLE _IO('$', 0)
-#define PEO_IOC_DISABLE _IO('$', 1)
-#define PEO_IOC_REFRESH _IO('$', 2)
-#define PEO_IOC_RESET _IO('$', 3)
-#define PEO_IOC_PERIOD _IOW('$', 4, uint64_t)
-#define PEO_IOC_SET_OUTPUT _IO('$', 5)
+/*
+ * The kernel's ioctl number layout, defined here so the header needs no libc
+ * macro (musl has no _IOC_SIZE): nr in bits 0-7, type in 8-15, the argument
+ * size above that, the direction on top.  powerpc, mips, sparc and alpha
+ * use 13 size bits and other direction values.
+ */
+#if defined(__powerpc__) || defined(__mips__) || defined(__sparc__) || defined(__alpha__)
+#define PEO_IOC_DIR_NONE 1U
+#define PEO_IOC_DIR_READ 2U
+#define PEO_IOC_DIR_WRITE 4U
+#define PEO_IOC_SIZE_BITS 13
+#else
+#define PEO_IOC_DIR_NONE 0U
+#define PEO_IOC_DIR_READ 2U
+#define PEO_IOC_DIR_WRITE 1U
+#define PEO_IOC_SIZE_BITS 14
+#endif
+#define PEO_IOC_ENCODE(dir, nr, size) \
+	((unsigned int)(((dir) << (16 + PEO_IOC_SIZE_BITS)) | ((unsigned int)(size) << 16) | (0x24U << 8) | (nr)))
+#define PEO_IOC_NR(req) ((req) & 0xffU)
+#define PEO_IOC_TYPE(req) (((req) >> 8) & 0xffU)
+#define PEO_IOC_SIZE(req) (((req) >> 16) & ((1U << PEO_IOC_SIZE_BITS) - 1))
+
+#define PEO_IOC_ENABLE PEO_IOC_ENCODE(PEO_IOC_DIR_NONE, 0U, 0U)
+#define PEO_IOC_DISABLE PEO_IOC_ENCODE(PEO_IOC_DIR_NONE, 1U, 0U)
+#define PEO_IOC_REFRESH PEO_IOC_ENCODE(PEO_IOC_DIR_NONE, 2U, 0U)
+#define PEO_IOC_RESET PEO_IOC_ENCODE(PEO_IOC_DIR_NONE, 3U, 0U)
+#define PEO_IOC_PERIOD PEO_IOC_ENCODE(PEO_IOC_DIR_WRITE, 4U, sizeof(uint64_t))
+#define PEO_IOC_SET_OUTPUT PEO_IOC_ENCODE(PEO_IOC_DIR_NONE, 5U, 0U)
 /* These four encode a pointer's size, as the kernel's definitions do. */
-#define PEO_IOC_SET_FILTER _IOW('$', 6, char *)
-#define PEO_IOC_ID _IOR('$', 7, uint64_t *)
-#define PEO_IOC_SET_BPF _IOW('$', 8, uint32_t)
-#define PEO_IOC_PAUSE_OUTPUT _IOW('$', 9, uint32_t)
-#define PEO_IOC_QUERY_BPF _IOWR('$', 10, struct peo_query_bpf *)
-#define PEO_IOC_MODIFY_ATTRIBUTES _IOW('$', 11, struct peo_attr *)
+#define PEO_IOC_SET_FILTER PEO_IOC_ENCODE(PEO_IOC_DIR_WRITE, 6U, sizeof(char *))
+#define PEO_IOC_ID PEO_IOC_ENCODE(PEO_IOC_DIR_READ, 7U, sizeof(uint64_t *))
+#define PEO_IOC_SET_BPF PEO_IOC_ENCODE(PEO_IOC_DIR_WRITE, 8U, sizeof(uint32_t))
+#define PEO_IOC_PAUSE_OUTPUT PEO_IOC_ENCODE(PEO_IOC_DIR_WRITE, 9U, sizeof(uint32_t))
+#define PEO_IOC_QUERY_BPF PEO_IOC_ENCODE(PEO_IOC_DIR_READ | PEO_IOC_DIR_WRITE, 10U, sizeof(struct peo_query_bpf *))
+#define PEO_IOC_MODIFY_ATTRIBUTES PEO_IOC_ENCODE(PEO_IOC_DIR_WRITE, 11U, sizeof(struct peo_attr *))
 
 /* Argument of ENABLE, DISABLE, RESET and REFRESH: act on the whole group. */
 #define PEO_IOC_FLAG_GROUP 1U
@@ -733,9 +755,14 @@ PEO_ASSERT_AT(struct peo_mmap_page, aux_size, 1080);
 PEO_STATIC_ASSERT(sizeof(struct peo_mmap_page) == 1088, "mmap page header is 1088 bytes");
 
 /* ioctl numbers: type '$' (0x24), sizes as the kernel encodes them. */
-PEO_STATIC_ASSERT(_IOC_TYPE(PEO_IOC_ENABLE) == '$' && _IOC_NR(PEO_IOC_MODIFY_ATTRIBUTES) == 11, "ioctl type and numbers");
-PEO_STATIC_ASSERT(_IOC_SIZE(PEO_IOC_PERIOD) == 8 && _IOC_SIZE(PEO_IOC_SET_BPF) == 4, "ioctl argument sizes");
-PEO_STATIC_ASSERT(_IOC_SIZE(PEO_IOC_ID) == sizeof(void *) && _IOC_SIZE(PEO_IOC_MODIFY_ATTRIBUTES) == sizeof(void *), "pointer-sized ioctls");
+PEO_STATIC_ASSERT(PEO_IOC_TYPE(PEO_IOC_ENABLE) == '$' && PEO_IOC_NR(PEO_IOC_MODIFY_ATTRIBUTES) == 11, "ioctl type and numbers");
+PEO_STATIC_ASSERT(PEO_IOC_SIZE(PEO_IOC_PERIOD) == 8 && PEO_IOC_SIZE(PEO_IOC_SET_BPF) == 4, "ioctl argument sizes");
+PEO_STATIC_ASSERT(PEO_IOC_SIZE(PEO_IOC_ID) == sizeof(void *) && PEO_IOC_SIZE(PEO_IOC_MODIFY_ATTRIBUTES) == sizeof(void *), "pointer-sized ioctls");
+#if defined(__x86_64__) || defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64)
+/* The numbers strace and the kernel print on 64-bit generic-layout machines. */
+PEO_STATIC_ASSERT(PEO_IOC_ENABLE == 0x2400 && PEO_IOC_RESET == 0x2403 && PEO_IOC_PERIOD == 0x40082404U, "ioctl numbers");
+PEO_STATIC_ASSERT(PEO_IOC_ID == 0x80082407U && PEO_IOC_QUERY_BPF == 0xc008240aU && PEO_IOC_MODIFY_ATTRIBUTES == 0x4008240bU, "ioctl numbers");
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,35 @@
+# musl_tool.cmake - the peo command, library included, compiled and linked
+# statically with musl-gcc (PEO_MUSL_GCC).  CMake allows one C compiler per
+# build, so each source is a custom command with its own dependency file.
+#
+# Sets PEO_TOOL_PATH (the binary) and adds the target peo_tool.
+
+set(musl_dir ${CMAKE_BINARY_DIR}/musl)
+set(musl_flags ${PEO_WARNINGS} -O2 -g -std=gnu11 -D_GNU_SOURCE
+    -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/tools)
+set(musl_objects)
+foreach(src ${PEO_SOURCES} ${PEO_TOOL_SOURCES})
+  file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${src})
+  set(obj ${musl_dir}/${rel}.o)
+  get_filename_component(obj_dir ${obj} DIRECTORY)
+  add_custom_command(OUTPUT ${obj}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${obj_dir}
+    COMMAND ${PEO_MUSL_GCC} ${musl_flags} -MD -MF ${obj}.d -c ${src} -o ${obj}
+    DEPENDS ${src}
+    DEPFILE ${obj}.d
+    COMMENT "musl-gcc ${rel}"
+    VERBATIM COMMAND_EXPAND_LISTS)
+  list(APPEND musl_objects ${obj})
+endforeach()
+
+# Linked under musl/ and copied up: an OUTPUT named build/peo would be taken
+# for the library target "peo".
+set(PEO_TOOL_PATH ${CMAKE_BINARY_DIR}/peo)
+add_custom_command(OUTPUT ${musl_dir}/peo
+  COMMAND ${PEO_MUSL_GCC} -static -o ${musl_dir}/peo ${musl_objects} -lm
+  COMMAND ${CMAKE_COMMAND} -E copy ${musl_dir}/peo ${PEO_TOOL_PATH}
+  DEPENDS ${musl_objects}
+  COMMENT "musl-gcc -static peo"
+  VERBATIM)
+add_custom_target(peo_tool ALL DEPENDS ${musl_dir}/peo)
+install(PROGRAMS ${PEO_TOOL_PATH} DESTINATION ${CMAKE_INSTALL_BINDIR})
