@@ -15,6 +15,14 @@
 #define PEO_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define PEO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * ring.c: a ring over @mem (a control page, then @data_bytes of data, a
+ * power of two) instead of a mapping: tests and fuzzers feed it bytes the
+ * kernel would never write.  Its fd is -1; peo_ring_unmap() frees only it.
+ */
+PEO_HIDDEN int peo_ring_over_memory(struct peo_ring **out, void *mem, size_t data_bytes,
+				    int overwrite);
+
 /* error.c: set this thread's sentence; returns -err so callers can `return`. */
 PEO_HIDDEN int peo_fail(int err, const char *fmt, ...) PEO_PRINTF(2, 3);
 /* Append to the current sentence (for causes found after the first part). */

@@ -9,5 +9,6 @@
 #include "sys.h"
 #include "event.h"
 #include "counter.h"
+#include "ring.h"
 
 #endif /* PEO_PEO_H */

@@ -1,0 +1,202 @@
+/*
+ * peo/ring.h - the sampling layer: an event's mmap ring buffer.
+ *
+ * A ring is one control page followed by 2^n data pages that the kernel
+ * fills with records.  peo hands records out in place (no copy unless one
+ * wraps the end and the caller asks for a copy), moves data_tail only when
+ * the caller consumes, and counts every way data can be lost.
+ *
+ * Thread safety: one thread reads a ring at a time.  peo_ring_set_wake()
+ * may be called from any thread.
+ */
+#ifndef PEO_RING_H
+#define PEO_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi.h"
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct peo_ring;
+
+/* How a ring is mapped.  Initialise with PEO_OPTS(peo_ring_opts, o, ...). */
+struct peo_ring_opts {
+	size_t sz;
+	/* Data area in pages (rounded up to a power of two), or 0 to size it
+	 * by data_bytes; both 0 means 16 pages. */
+	size_t data_pages;
+	/* Data area in bytes, rounded up to a power-of-two number of pages. */
+	size_t data_bytes;
+	/* Overwrite mode (a flight recorder): the mapping is read-only, the
+	 * kernel never waits for the reader and overwrites the oldest records.
+	 * Open the event with attr.write_backward = 1 and read the ring with
+	 * peo_ring_snapshot(), not peo_ring_next(). */
+	int overwrite;
+	/* AUX area in pages (a power of two), 0 for none; mapped read-write
+	 * unless aux_overwrite.  Needs a forward ring (the aux fields of the
+	 * control page are written) and a PMU that produces AUX data: others
+	 * refuse with EOPNOTSUPP. */
+	size_t aux_pages;
+	int aux_overwrite;
+};
+
+/**
+ * peo_ring_map() - map the ring buffer of the event open on @fd.
+ * @out:  receives the ring; release it with peo_ring_unmap().
+ * @fd:   a perf event fd (a sampling event, or any event whose records
+ *        are wanted: mmap, comm, switch...).  The ring does not own it.
+ * @opts: sizes and mode, or NULL for 16 forward pages.
+ *
+ * Returns 0, or a negative errno: -EINVAL for a size that is not a power
+ * of two pages or an fd that is not a perf event; -EPERM or -ENOMEM when the
+ * size passes the locked-memory limit (kernel.perf_event_mlock_kb, plus
+ * RLIMIT_MEMLOCK, for users without CAP_IPC_LOCK); -EBUSY when the fd's
+ * output already goes to another ring (PERF_EVENT_IOC_SET_OUTPUT).  The
+ * sentence says which limit and how large the ring may be.
+ */
+PEO_API int peo_ring_map(struct peo_ring **out, int fd, const struct peo_ring_opts *opts);
+
+/** peo_ring_unmap() - unmap the ring and free it; NULL is ignored. */
+PEO_API void peo_ring_unmap(struct peo_ring *ring);
+
+/** peo_ring_fd() - the fd the ring was mapped from (for poll and ioctls). */
+PEO_API int peo_ring_fd(const struct peo_ring *ring);
+
+/** peo_ring_data_size() - the data area's size in bytes (a power of two). */
+PEO_API size_t peo_ring_data_size(const struct peo_ring *ring);
+
+/** peo_ring_page() - the control page (data_head, time fields, aux fields). */
+PEO_API const volatile struct peo_mmap_page *peo_ring_page(const struct peo_ring *ring);
+
+/**
+ * peo_ring_add() - send the records of another event into this ring
+ * (PERF_EVENT_IOC_SET_OUTPUT): the kernel requires the same CPU (or both
+ * per task on the same task) and the same clock.
+ * @ring: a forward or overwrite ring.
+ * @fd:   the other event.
+ *
+ * Returns 0 or a negative errno (-EINVAL when the kernel refuses the pair;
+ * the sentence says why it may have).
+ */
+PEO_API int peo_ring_add(struct peo_ring *ring, int fd);
+
+/*
+ * One record as peo_ring_next() hands it out.  Records are 8-byte aligned,
+ * so the 8-byte header never straddles the end of the ring; the rest may.
+ */
+struct peo_ring_record {
+	struct peo_event_header header; /* a copy; header.size is the record's size */
+	/* The whole record, header included, contiguous: in the ring, or in
+	 * the caller's buffer when it wrapped; NULL when it wrapped and no
+	 * buffer was given (then read seg[]). */
+	const void *data;
+	/* The record as it lies in the ring: seg[1] is NULL unless it wraps. */
+	const void *seg[2];
+	size_t seg_len[2];
+	uint64_t pos;   /* its offset in the stream of bytes the kernel wrote */
+	int copied;     /* 1 when data points to the caller's buffer */
+};
+
+/**
+ * peo_ring_next() - the next record, without consuming it.
+ * @ring: a forward ring.
+ * @rec:  receives the record; valid until peo_ring_consume().
+ * @buf:  where a record that wraps the end is copied, or NULL to get the
+ *        two segments only.
+ * @cap:  @buf's size in bytes.
+ *
+ * Returns 1 with a record, 0 when the ring holds no more (for now), or a
+ * negative errno: -ENOSPC when a wrapped record is larger than @cap (the
+ * record stays next; rec->header.size says how large it is); -EPROTO for
+ * an impossible header (size under 8 or not a multiple of 8, or a record
+ * that runs past data_head): the sentence gives its stream offset; -ESPIPE
+ * on an overwrite ring (use peo_ring_snapshot()).
+ */
+PEO_API int peo_ring_next(struct peo_ring *ring, struct peo_ring_record *rec, void *buf,
+			  size_t cap);
+
+/**
+ * peo_ring_consume() - give every record handed out so far back to the
+ * kernel (data_tail is stored with release order, so the kernel sees the
+ * reads done before it reuses the space).
+ */
+PEO_API void peo_ring_consume(struct peo_ring *ring);
+
+/* What was received and lost; sized like an options struct. */
+struct peo_ring_stats {
+	size_t sz;
+	uint64_t records;      /* records handed out by peo_ring_next() */
+	uint64_t bytes;        /* their bytes */
+	uint64_t lost_records; /* PERF_RECORD_LOST records seen */
+	uint64_t lost;         /* the events they say were dropped (ring full) */
+	uint64_t lost_samples; /* PERF_RECORD_LOST_SAMPLES: samples the PMU dropped */
+	uint64_t overruns;     /* times the writer lapped the reader (overwrite rings) */
+};
+
+/**
+ * peo_ring_stats() - what the ring has received and lost so far.
+ * @stats: set stats->sz = sizeof(*stats) first.
+ * Returns 0, or -EINVAL for a NULL argument or a zero sz.
+ */
+PEO_API int peo_ring_stats(const struct peo_ring *ring, struct peo_ring_stats *stats);
+
+/**
+ * peo_ring_wait() - block until the ring has data to read (the event's
+ * wakeup_events or wakeup_watermark was reached), the task it watches
+ * exits, or @timeout_ms passes.
+ * @timeout_ms: -1 waits for ever, 0 only checks.
+ *
+ * Returns 1 when there is data, 0 on timeout, -EPIPE when the event is
+ * gone (POLLHUP: the monitored task exited; what is in the ring can still
+ * be read), or a negative errno (-EINTR when a signal came).
+ */
+PEO_API int peo_ring_wait(struct peo_ring *ring, int timeout_ms);
+
+/**
+ * peo_ring_snapshot() - the newest records of an overwrite ring, copied
+ * out consistently: output is paused (PERF_EVENT_IOC_PAUSE_OUTPUT), the
+ * records are walked from data_head towards older ones, and output resumes.
+ * @ring: an overwrite ring (opts.overwrite and attr.write_backward).
+ * @buf:  receives whole records, newest first (the order they lie in a
+ *        backward ring), each as the kernel wrote it.
+ * @cap:  @buf's size; the data size is always enough.
+ *
+ * Returns the number of bytes written to @buf (0 when nothing was written
+ * yet), or a negative errno: -EINVAL for a forward ring; -EPROTO for an
+ * impossible header (with its offset).  The oldest records that do not fit
+ * in @cap are left out, and so is the oldest record when newer ones have
+ * overwritten its end.  stats.overruns counts snapshots that found more
+ * than a ring's worth written since the previous one (records never seen).
+ */
+PEO_API long peo_ring_snapshot(struct peo_ring *ring, void *buf, size_t cap);
+
+/**
+ * peo_ring_aux() - the AUX area mapped with opts.aux_pages.
+ * @data: receives its address; @size: its size in bytes.
+ * Returns 0, or -ENOENT when the ring has no AUX area.
+ */
+PEO_API int peo_ring_aux(const struct peo_ring *ring, const void **data, size_t *size);
+
+/**
+ * peo_ring_aux_head() - aux_head, loaded with acquire order: the AUX bytes
+ * below it are written.  0 for a ring without an AUX area.
+ */
+PEO_API uint64_t peo_ring_aux_head(const struct peo_ring *ring);
+
+/**
+ * peo_ring_aux_consume() - store aux_tail = @tail with release order: the
+ * kernel may reuse the AUX bytes below it.  Ignored for a read-only
+ * (aux_overwrite) area.
+ */
+PEO_API void peo_ring_aux_consume(struct peo_ring *ring, uint64_t tail);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PEO_RING_H */
