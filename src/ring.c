@@ -2,10 +2,12 @@
  * ring.c - mapping an event's ring buffer and reading its records in place.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -468,4 +470,38 @@ void peo_ring_aux_consume(struct peo_ring *r, uint64_t tail)
 {
 	if (r && r->aux && !r->aux_overwrite)
 		__atomic_store_n(&control(r)->aux_tail, tail, __ATOMIC_RELEASE);
+}
+
+int peo_ring_record_id(const struct peo_ring_record *rec, uint64_t *id)
+{
+	size_t size, off, k;
+	unsigned char *out = (unsigned char *)id;
+
+	if (!rec || !id)
+		return peo_fail(EINVAL, "peo_ring_record_id: argument '%s' is NULL", rec ? "id" : "rec");
+	size = rec->header.size;
+	if (size < sizeof(struct peo_event_header) + 8)
+		return peo_fail(ENODATA, "peo_ring_record_id: a %zu-byte record of type %u carries "
+				"no id", size, rec->header.type);
+	off = rec->header.type == PEO_RECORD_SAMPLE ? sizeof(struct peo_event_header) : size - 8;
+	/* Byte by byte across the segments: the id itself may straddle the wrap. */
+	for (k = 0; k < 8; k++) {
+		size_t at = off + k;
+
+		out[k] = at < rec->seg_len[0] ? ((const unsigned char *)rec->seg[0])[at]
+					      : ((const unsigned char *)rec->seg[1])[at - rec->seg_len[0]];
+	}
+	return 0;
+}
+
+int peo_ring_set_overflow_signal(int fd, int signo, pid_t tid)
+{
+	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = tid ? tid : (pid_t)syscall(SYS_gettid) };
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_ASYNC) < 0 || fcntl(fd, F_SETSIG, signo) < 0 ||
+	    fcntl(fd, F_SETOWN_EX, &owner) < 0)
+		return peo_fail(errno, "peo_ring_set_overflow_signal(fd %d, signal %d, tid %d): "
+				"fcntl: %s", fd, signo, (int)owner.pid, strerror(errno));
+	return 0;
 }

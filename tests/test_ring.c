@@ -104,6 +104,7 @@ static int open_tracepoint(const char *name, pid_t pid, int cpu, int write_backw
 	a.sample_id_all = 1;
 	a.write_backward = !!write_backward;
 	a.inherit = !!inherit;
+	a.disabled = 1; /* cpu-wide ones would see other processes at once */
 	a.wakeup_events = 1;
 	fd = peo_sys_open(&a, pid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
 	if (fd < 0)
@@ -712,6 +713,329 @@ static void aux_area_needs_a_pmu_with_one(void **state)
 	close(fd);
 }
 
+/* -------------------------------------------- sets, ids, signals, ioctls */
+
+static void *wake_later(void *arg)
+{
+	usleep(50000);
+	peo_ring_set_wake(arg);
+	return NULL;
+}
+
+static void ring_set_over_per_cpu_rings(void **state)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fds[64];
+	struct peo_ring *rings[64];
+	uint64_t ids[64], mine = 0;
+	struct peo_ring_set *set;
+	pthread_t th;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+
+	(void)state;
+	if (ncpu > 64)
+		ncpu = 64;
+	assert_int_equal(peo_ring_set_new(&set), 0);
+	/* lseek on every CPU, and getppid on every CPU sharing lseek's ring. */
+	for (long c = 0; c < ncpu; c++) {
+		int extra = open_tracepoint("sys_enter_getppid", -1, (int)c, 0, 0);
+
+		fds[c] = open_tracepoint("sys_enter_lseek", -1, (int)c, 0, 0);
+		rings[c] = map_or_fail(fds[c], 16, 0);
+		assert_int_equal(peo_ring_add(rings[c], extra), 0);
+		ids[c] = event_id(extra);
+		close(extra); /* the ring keeps the output; the event goes */
+		assert_int_equal(peo_ring_set_add(set, rings[c]), (int)c);
+	}
+	assert_int_equal(peo_ring_set_add(set, rings[0]), -EEXIST);
+	assert_int_equal(peo_ring_set_live(set), (size_t)ncpu);
+	/* Nothing yet: a timeout; then a wake from another thread. */
+	assert_int_equal(peo_ring_set_wait(set, 20), 0);
+	assert_int_equal(pthread_create(&th, NULL, wake_later, set), 0);
+	assert_int_equal(peo_ring_set_wait(set, 5000), 0);
+	pthread_join(th, NULL);
+	for (long c = 0; c < ncpu; c++)
+		assert_int_equal(peo_sys_ioc_enable(fds[c], 0), 0);
+	for (long c = 0; c < ncpu; c++) {
+		pin_to_cpu((int)c);
+		for (int i = 0; i < 50; i++)
+			mark((uint64_t)i);
+	}
+	while (mine < 50 * (uint64_t)ncpu) {
+		int n = peo_ring_set_wait(set, 2000);
+
+		assert_true(n > 0);
+		for (int k = 0; k < n; k++) {
+			struct peo_ring *r = peo_ring_set_ready(set, (size_t)k);
+			struct peo_ring_record rec;
+
+			while (peo_ring_next(r, &rec, NULL, 0) == 1) {
+				struct sample smp;
+				uint64_t id;
+
+				if (rec.header.type != PEO_RECORD_SAMPLE)
+					continue;
+				assert_int_equal(peo_ring_record_id(&rec, &id), 0);
+				parse_sample(rec.data, &smp);
+				assert_int_equal(id, smp.id);
+				for (long c = 0; c < ncpu; c++)
+					assert_true(id != ids[c]); /* no getppid was made */
+				mine += (pid_t)smp.tid == tid;
+			}
+			peo_ring_consume(r);
+		}
+	}
+	assert_int_equal(mine, 50 * (uint64_t)ncpu);
+	assert_null(peo_ring_set_ready(set, 99));
+	peo_ring_set_free(set);
+	for (long c = 0; c < ncpu; c++) {
+		peo_ring_unmap(rings[c]);
+		close(fds[c]);
+	}
+	{
+		cpu_set_t all;
+
+		CPU_ZERO(&all);
+		for (long c = 0; c < ncpu; c++)
+			CPU_SET((int)c, &all);
+		sched_setaffinity(0, sizeof(all), &all);
+	}
+}
+
+static void ring_set_drops_a_finished_task(void **state)
+{
+	struct peo_ring_set *set;
+	struct peo_ring *r;
+	size_t samples = 0;
+	int fd, p[2];
+	pid_t child;
+
+	(void)state;
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	child = fork();
+	if (child == 0) {
+		char c;
+
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		for (int i = 0; i < 25; i++)
+			getppid();
+		_exit(0);
+	}
+	close(p[0]);
+	fd = open_tracepoint("sys_enter_getppid", child, -1, 0, 0);
+	r = map_or_fail(fd, 8, 0);
+	assert_int_equal(peo_ring_set_new(&set), 0);
+	assert_int_equal(peo_ring_set_add(set, r), 0);
+	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
+	assert_int_equal(write(p[1], "g", 1), 1);
+	close(p[1]);
+	waitpid(child, NULL, 0);
+	while (peo_ring_set_live(set) > 0) {
+		struct peo_ring_record rec;
+		int n = peo_ring_set_wait(set, 2000);
+
+		assert_int_equal(n, 1);
+		while (peo_ring_next(peo_ring_set_ready(set, 0), &rec, NULL, 0) == 1)
+			samples += rec.header.type == PEO_RECORD_SAMPLE;
+		peo_ring_consume(r);
+	}
+	assert_int_equal(samples, 25);
+	peo_ring_set_free(set);
+	peo_ring_unmap(r);
+	close(fd);
+}
+
+static void record_id_across_the_wrap(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *mem = calloc(1, 2 * page), *data = mem + page;
+	struct peo_mmap_page *ctl = (struct peo_mmap_page *)mem;
+	uint64_t id = 0x1122334455667788ull, got;
+	struct peo_ring *r;
+	struct peo_ring_record rec;
+
+	(void)state;
+	assert_non_null(mem);
+	/* A COMM-like record of 32 bytes whose trailing id straddles the end. */
+	ctl->data_tail = ctl->data_head = page - 28 + 4; /* 8-aligned: page - 24 */
+	ctl->data_tail = page - 24;
+	ctl->data_head = page + 8;
+	put_header(data, page, page - 24, PEO_RECORD_COMM, 32);
+	memcpy(data + page - 16, "abcdefgh", 8);
+	memcpy(data + page - 8, &id, 8); /* the id ends the record... */
+	memmove(data, data + page - 8, 8); /* ...and lies past the wrap */
+	memset(data + page - 8, 0, 8);
+	memcpy(data + page - 8, "ijklmnop", 8);
+	assert_int_equal(peo_ring_over_memory(&r, mem, page, 0), 0);
+	assert_int_equal(peo_ring_next(r, &rec, NULL, 0), 1);
+	assert_non_null(rec.seg[1]);
+	assert_int_equal(peo_ring_record_id(&rec, &got), 0);
+	assert_int_equal(got, id);
+	rec.header.size = 8;
+	assert_int_equal(peo_ring_record_id(&rec, &got), -ENODATA);
+	peo_ring_unmap(r);
+	free(mem);
+}
+
+static volatile sig_atomic_t rt_signals, rt_fd;
+
+static void on_rt_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	rt_signals++;
+	rt_fd = si->si_fd;
+}
+
+static void refresh_arms_n_overflow_signals(void **state)
+{
+	struct sigaction sa = { .sa_sigaction = on_rt_signal, .sa_flags = SA_SIGINFO }, old;
+	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
+	struct peo_ring *r = map_or_fail(fd, 8, 0);
+	int sig = SIGRTMIN + 1;
+	uint64_t rf[2];
+
+	(void)state;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(sig, &sa, &old), 0);
+	rt_signals = 0;
+	assert_int_equal(peo_ring_set_overflow_signal(fd, sig, 0), 0);
+	assert_int_equal(peo_sys_ioc_refresh(fd, 3), 0); /* enable for 3 overflows */
+	for (int i = 0; i < 20; i++)
+		getppid();
+	assert_int_equal(rt_signals, 3);
+	assert_int_equal(rt_fd, fd);
+	assert_int_equal(read(fd, rf, sizeof(rf)), 16);
+	assert_int_equal(rf[0], 3); /* then it disabled itself */
+	/* Bad fds give the fcntl's error. */
+	assert_int_equal(peo_ring_set_overflow_signal(-1, sig, 0), -EBADF);
+	assert_error_contains("fcntl");
+	sigaction(sig, &old, NULL);
+	peo_ring_unmap(r);
+	close(fd);
+}
+
+static volatile sig_atomic_t traps;
+static volatile uint64_t trap_data;
+
+static void on_sigtrap(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (si->si_code == 6) { /* TRAP_PERF */
+		uint64_t data;
+
+#ifdef si_perf_data
+		data = si->si_perf_data;
+#else
+		/* The fault union: si_addr, then _perf._data (unsigned long). */
+		unsigned long word;
+
+		memcpy(&word, (const char *)&si->si_addr + sizeof(void *), sizeof(word));
+		data = word;
+#endif
+		trap_data = data;
+		traps++;
+	}
+}
+
+static void sigtrap_carries_sig_data(void **state)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigtrap, .sa_flags = SA_SIGINFO }, old;
+	char why[256];
+	long long tp = peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, sizeof(why));
+	struct peo_attr a;
+	int fd;
+
+	(void)state;
+	if (!peo_test_release_at_least("5.13"))
+		PEO_SKIP("sigtrap arrived in Linux 5.13");
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_TRACEPOINT;
+	a.config = (uint64_t)tp;
+	a.sample_period = 1;
+	a.sigtrap = 1;
+	a.remove_on_exec = 1; /* the kernel demands it with sigtrap */
+	a.sig_data = 0xfeedf00d;
+	a.disabled = 1;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGTRAP, &sa, &old), 0);
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		print_error("%s\n", peo_last_error());
+	assert_true(fd >= 0);
+	traps = 0;
+	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
+	for (int i = 0; i < 5; i++)
+		getppid();
+	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
+	assert_int_equal(traps, 5);
+	assert_int_equal(trap_data, 0xfeedf00d);
+	sigaction(SIGTRAP, &old, NULL);
+	close(fd);
+}
+
+static void pause_period_and_watermark(void **state)
+{
+	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
+	struct peo_ring *r = map_or_fail(fd, 8, 0);
+	struct peo_ring_record rec;
+	size_t samples = 0;
+
+	(void)state;
+	/* One sample every 4 hits, set before counting starts. */
+	assert_int_equal(peo_sys_ioc_period(fd, 4), 0);
+	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
+	assert_int_equal(peo_sys_ioc_pause_output(fd, 1), 0);
+	for (int i = 0; i < 8; i++)
+		getppid();
+	assert_int_equal(peo_ring_next(r, &rec, NULL, 0), 0); /* paused: nothing written */
+	assert_int_equal(peo_sys_ioc_pause_output(fd, 0), 0);
+	for (int i = 0; i < 40; i++)
+		getppid();
+	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
+	while (peo_ring_next(r, &rec, NULL, 0) == 1)
+		samples += rec.header.type == PEO_RECORD_SAMPLE;
+	peo_ring_consume(r);
+	assert_int_equal(samples, 10); /* 40 hits after the pause, every 4th */
+	{
+		struct peo_ring_stats st = { .sz = sizeof(st) };
+
+		assert_int_equal(peo_ring_stats(r, &st), 0);
+		/* The 2 samples made while paused come back as lost (a LOST record). */
+		assert_int_equal(st.lost, 2);
+	}
+	peo_ring_unmap(r);
+	close(fd);
+
+	/* wakeup_watermark: no wakeup until that many bytes are in the ring. */
+	{
+		char why[256];
+		struct peo_attr a;
+
+		peo_attr_init(&a);
+		a.type = PEO_TYPE_TRACEPOINT;
+		a.config = (uint64_t)peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why,
+							    sizeof(why));
+		a.sample_period = 1;
+		a.sample_type = PEO_SAMPLE_TID; /* 16-byte records */
+		a.watermark = 1;
+		a.wakeup_watermark = 1600;
+		fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+		assert_true(fd >= 0);
+		r = map_or_fail(fd, 8, 0);
+		for (int i = 0; i < 50; i++) /* 800 bytes */
+			getppid();
+		assert_int_equal(peo_ring_wait(r, 0), 0);
+		for (int i = 0; i < 60; i++) /* 1760 bytes */
+			getppid();
+		assert_int_equal(peo_ring_wait(r, 1000), 1);
+		peo_ring_unmap(r);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -726,6 +1050,12 @@ int main(void)
 		PEO_TEST(two_producers_one_consumer),
 		PEO_TEST(corrupt_header_is_an_error_with_its_offset),
 		PEO_TEST(aux_area_needs_a_pmu_with_one),
+		PEO_TEST(ring_set_over_per_cpu_rings),
+		PEO_TEST(ring_set_drops_a_finished_task),
+		PEO_TEST(record_id_across_the_wrap),
+		PEO_TEST(refresh_arms_n_overflow_signals),
+		PEO_TEST(sigtrap_carries_sig_data),
+		PEO_TEST(pause_period_and_watermark),
 	};
 
 	return PEO_TEST_MAIN_SETUP("ring", tests, group_setup);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "abi.h"
 #include "common.h"
@@ -194,6 +195,71 @@ PEO_API uint64_t peo_ring_aux_head(const struct peo_ring *ring);
  * (aux_overwrite) area.
  */
 PEO_API void peo_ring_aux_consume(struct peo_ring *ring, uint64_t tail);
+
+/**
+ * peo_ring_record_id() - the id of the event that wrote @rec, for events
+ * opened with PERF_SAMPLE_IDENTIFIER in sample_type (and sample_id_all for
+ * records other than samples): the first u64 of a sample, the last of any
+ * other record.  Works on wrapped records too.
+ * @id: receives the id (compare with peo_sys_ioc_id()).
+ *
+ * Returns 0, or -ENODATA for a record too short to carry one.
+ */
+PEO_API int peo_ring_record_id(const struct peo_ring_record *rec, uint64_t *id);
+
+/**
+ * peo_ring_set_overflow_signal() - have the kernel send @signo to thread
+ * @tid at every wakeup of the event on @fd (O_ASYNC with F_SETSIG), and
+ * at its last overflow when armed with peo_sys_ioc_refresh().  A real-time
+ * signal queues one per wakeup; si_fd says which event.
+ * @tid: the thread to signal (0: the caller).
+ *
+ * Returns 0 or a negative errno from fcntl.
+ */
+PEO_API int peo_ring_set_overflow_signal(int fd, int signo, pid_t tid);
+
+/*
+ * A set of rings waited on together (one per CPU, or several events'),
+ * over one epoll fd, with a way to wake the waiter from another thread.
+ */
+struct peo_ring_set;
+
+/** peo_ring_set_new() - an empty set.  Returns 0 or -errno (-EMFILE...). */
+PEO_API int peo_ring_set_new(struct peo_ring_set **out);
+
+/** peo_ring_set_free() - free the set; its rings stay mapped.  NULL is ignored. */
+PEO_API void peo_ring_set_free(struct peo_ring_set *set);
+
+/**
+ * peo_ring_set_add() - watch @ring too.  The ring must outlive its place
+ * in the set.  Returns its index in the set (0, 1, ...) or a negative errno.
+ */
+PEO_API int peo_ring_set_add(struct peo_ring_set *set, struct peo_ring *ring);
+
+/**
+ * peo_ring_set_wait() - block until some rings have data or hang up, another
+ * thread calls peo_ring_set_wake(), or @timeout_ms passes (-1: no limit).
+ *
+ * Returns the number of ready rings (read them with peo_ring_set_ready()),
+ * 0 on timeout or when woken, or a negative errno (-EINTR on a signal).
+ * A ring whose task exited and whose records are all read is reported
+ * once more as ready (peo_ring_next() then gives 0) and then dropped from
+ * the set: peo_ring_set_live() counts those still watched.
+ */
+PEO_API int peo_ring_set_wait(struct peo_ring_set *set, int timeout_ms);
+
+/** peo_ring_set_ready() - the @i-th ready ring of the last wait, or NULL. */
+PEO_API struct peo_ring *peo_ring_set_ready(const struct peo_ring_set *set, size_t i);
+
+/** peo_ring_set_live() - rings still watched (not hung up and drained). */
+PEO_API size_t peo_ring_set_live(const struct peo_ring_set *set);
+
+/**
+ * peo_ring_set_wake() - make a peo_ring_set_wait() in another thread return
+ * (now, or at once when it is next called).  Safe from any thread and from
+ * a signal handler.  Returns 0 or a negative errno.
+ */
+PEO_API int peo_ring_set_wake(struct peo_ring_set *set);
 
 #ifdef __cplusplus
 } /* extern "C" */
