@@ -476,11 +476,44 @@ static void per_cpu_rings_system_wide(void **state)
 	assert_int_equal(seen_cpus, ncpu == 64 ? ~0ull : (1ull << ncpu) - 1);
 }
 
+/*
+ * A child that makes @calls getppid calls once woken, then exits; returns
+ * its pid and, in *@go, the pipe end whose first byte wakes it.
+ */
+static pid_t child_making_getppid(int calls, int *go)
+{
+	int p[2];
+	pid_t child;
+
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	child = fork();
+	if (child == 0) {
+		char c;
+
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		for (int i = 0; i < calls; i++)
+			getppid();
+		_exit(0);
+	}
+	close(p[0]);
+	*go = p[1];
+	return child;
+}
+
+/* Wake the child, close the pipe and reap it. */
+static void run_child(pid_t child, int go)
+{
+	assert_int_equal(write(go, "g", 1), 1);
+	close(go);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+}
+
 static void wakeups_timeouts_and_hangup(void **state)
 {
 	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
 	struct peo_ring *r = map_or_fail(fd, 8, 0);
-	int p[2];
+	int go;
 	pid_t child;
 
 	(void)state;
@@ -492,24 +525,11 @@ static void wakeups_timeouts_and_hangup(void **state)
 	close(fd);
 
 	/* A child's event: POLLHUP once it has exited and its ring is read. */
-	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	child = fork();
-	if (child == 0) {
-		char c;
-
-		if (read(p[0], &c, 1) != 1)
-			_exit(1);
-		for (int i = 0; i < 10; i++)
-			getppid();
-		_exit(0);
-	}
-	close(p[0]);
+	child = child_making_getppid(10, &go);
 	fd = open_tracepoint("sys_enter_getppid", child, -1, 0, 0);
 	r = map_or_fail(fd, 8, 0);
 	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
-	assert_int_equal(write(p[1], "g", 1), 1);
-	close(p[1]);
-	assert_int_equal(waitpid(child, NULL, 0), child);
+	run_child(child, go);
 	{
 		struct peo_ring_record rec;
 		size_t samples = 0;
@@ -807,30 +827,17 @@ static void ring_set_drops_a_finished_task(void **state)
 	struct peo_ring_set *set;
 	struct peo_ring *r;
 	size_t samples = 0;
-	int fd, p[2];
+	int fd, go;
 	pid_t child;
 
 	(void)state;
-	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	child = fork();
-	if (child == 0) {
-		char c;
-
-		if (read(p[0], &c, 1) != 1)
-			_exit(1);
-		for (int i = 0; i < 25; i++)
-			getppid();
-		_exit(0);
-	}
-	close(p[0]);
+	child = child_making_getppid(25, &go);
 	fd = open_tracepoint("sys_enter_getppid", child, -1, 0, 0);
 	r = map_or_fail(fd, 8, 0);
 	assert_int_equal(peo_ring_set_new(&set), 0);
 	assert_int_equal(peo_ring_set_add(set, r), 0);
 	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
-	assert_int_equal(write(p[1], "g", 1), 1);
-	close(p[1]);
-	waitpid(child, NULL, 0);
+	run_child(child, go);
 	while (peo_ring_set_live(set) > 0) {
 		struct peo_ring_record rec;
 		int n = peo_ring_set_wait(set, 2000);
