@@ -32,10 +32,12 @@ check-fast: all
 fuzz: deps
 	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(JOBS)
 
-# Benchmarks: the counting layer against raw syscalls, `peo stat` against `perf stat` (ratios).
+# Benchmarks: the counting layer against raw syscalls, `peo stat` against `perf stat`,
+# the ring against `perf record -c 1` (ratios).
 bench: all
 	@$(BUILD)/bench/bench_counter
 	@bash bench/stat_vs_perf.sh $(BUILD)/peo
+	@$(BUILD)/bench/bench_ring $(BUILD)/tests/workload
 
 install: deps
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null

@@ -278,17 +278,18 @@ static int check_header(const struct peo_ring *r, const struct peo_event_header 
 	return 0;
 }
 
-int peo_ring_next(struct peo_ring *r, struct peo_ring_record *rec, void *buf, size_t cap)
+/*
+ * The header of the record at the reader's position, checked, when one is
+ * there: 1, 0 when the ring is empty (data_head reloaded first), -errno.
+ */
+static int peek_header(struct peo_ring *r, const char *who, const struct peo_event_header **out)
 {
 	const struct peo_event_header *h;
-	size_t at, first;
 	int err;
 
-	if (!r || !rec)
-		return peo_fail(EINVAL, "peo_ring_next: argument '%s' is NULL", r ? "rec" : "ring");
 	if (r->overwrite)
-		return peo_fail(ESPIPE, "peo_ring_next: fd %d's ring is an overwrite ring; read it "
-				"with peo_ring_snapshot()", r->fd);
+		return peo_fail(ESPIPE, "%s: fd %d's ring is an overwrite ring; read it with "
+				"peo_ring_snapshot()", who, r->fd);
 	if (r->pos == r->head) {
 		/* Acquire: the record bytes are read only after the head that covers them. */
 		r->head = __atomic_load_n(&control(r)->data_head, __ATOMIC_ACQUIRE);
@@ -300,15 +301,27 @@ int peo_ring_next(struct peo_ring *r, struct peo_ring_record *rec, void *buf, si
 				"bytes past the reader at %llu: the kernel never overwrites a "
 				"forward ring, so it is corrupt", r->fd, (unsigned long long)r->head,
 				(unsigned long long)r->size, (unsigned long long)r->pos);
-	at = (size_t)(r->pos & (r->size - 1));
-	h = (const struct peo_event_header *)(r->data + at);
+	h = (const struct peo_event_header *)(r->data + (r->pos & (r->size - 1)));
+	*out = h;
 	err = check_header(r, h, r->pos, r->head);
-	if (err)
-		return err;
+	return err ? err : 1;
+}
+
+int peo_ring_next(struct peo_ring *r, struct peo_ring_record *rec, void *buf, size_t cap)
+{
+	const struct peo_event_header *h;
+	size_t first;
+	int got;
+
+	if (!r || !rec)
+		return peo_fail(EINVAL, "peo_ring_next: argument '%s' is NULL", r ? "rec" : "ring");
+	got = peek_header(r, "peo_ring_next", &h);
+	if (got <= 0)
+		return got;
 	memset(rec, 0, sizeof(*rec));
 	rec->header = *h;
 	rec->pos = r->pos;
-	first = (size_t)r->size - at;
+	first = (size_t)(r->size - (r->pos & (r->size - 1)));
 	rec->seg[0] = h;
 	rec->seg_len[0] = h->size < first ? h->size : first;
 	if (h->size <= first) {
@@ -330,6 +343,40 @@ int peo_ring_next(struct peo_ring *r, struct peo_ring_record *rec, void *buf, si
 	account(r, h, r->pos);
 	r->pos += h->size;
 	return 1;
+}
+
+int peo_ring_next_span(struct peo_ring *r, const void *seg[2], size_t len[2])
+{
+	const struct peo_event_header *h;
+	uint64_t start;
+	size_t at, bytes;
+	int n = 0, got;
+
+	if (!r || !seg || !len)
+		return peo_fail(EINVAL, "peo_ring_next_span: argument '%s' is NULL",
+				!r ? "ring" : !seg ? "seg" : "len");
+	start = r->pos;
+	/* Every whole record below the head loaded once: checked and counted. */
+	while (r->pos != r->head || n == 0) {
+		got = peek_header(r, "peo_ring_next_span", &h);
+		if (got < 0) {
+			if (n)
+				break; /* hand out the good ones; the error comes next call */
+			return got;
+		}
+		if (got == 0)
+			break;
+		account(r, h, r->pos);
+		r->pos += h->size;
+		n++;
+	}
+	at = (size_t)(start & (r->size - 1));
+	bytes = (size_t)(r->pos - start);
+	seg[0] = r->data + at;
+	len[0] = bytes < r->size - at ? bytes : (size_t)r->size - at;
+	seg[1] = bytes > len[0] ? r->data : NULL;
+	len[1] = bytes - len[0];
+	return n;
 }
 
 void peo_ring_consume(struct peo_ring *r)

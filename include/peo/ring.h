@@ -122,6 +122,20 @@ PEO_API int peo_ring_next(struct peo_ring *ring, struct peo_ring_record *rec, vo
 			  size_t cap);
 
 /**
+ * peo_ring_next_span() - every record now in the ring at once, as one span
+ * of whole records, or two when they wrap the end (the second starts at
+ * the ring's start): for consumers that copy bytes in bulk, such as a
+ * perf.data writer.  Each header is checked and lost data counted, as
+ * peo_ring_next() does.  Give the space back with peo_ring_consume().
+ * @seg, @len: receive the spans; seg[1] is NULL when there is one.
+ *
+ * Returns the number of records (0 when none), or a negative errno as
+ * peo_ring_next() (a bad header after good records ends the span there; the
+ * error comes with the next call).
+ */
+PEO_API int peo_ring_next_span(struct peo_ring *ring, const void *seg[2], size_t len[2]);
+
+/**
  * peo_ring_consume() - give every record handed out so far back to the
  * kernel (data_tail is stored with release order, so the kernel sees the
  * reads done before it reuses the space).
