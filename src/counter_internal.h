@@ -39,6 +39,7 @@ struct peo_group {
 	size_t buf_bytes;
 	void *page; /* the mapped control page of a counter with user_read */
 	int last_user_read;
+	int cgroup; /* opened on a cgroup: switched on and off from each CPU */
 };
 
 struct peo_counter {

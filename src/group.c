@@ -3,6 +3,7 @@
  * disabled and reset as one, and read with one read() per slot.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -168,8 +169,10 @@ int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
 		prepared[m] = list ? *peo_event_attr(peo_event_list_get(list, first + m)) : attrs[m];
 		prepare_attr(&prepared[m], &o, m == 0, as_group, list != NULL);
 	}
-	if (!err)
+	if (!err) {
 		g->read_format = prepared[0].read_format;
+		g->cgroup = target && target->cgroup_fd >= 0;
+	}
 	for (size_t s = 0; !err && s < g->nslots; s++)
 		err = open_slot(g, s, prepared, list, first, target);
 	free(prepared);
@@ -318,6 +321,47 @@ int peo_group_sum(const struct peo_group *g, enum peo_count_by by, size_t index,
 	return (int)g->n;
 }
 
+/* @ioc on the leader of every slot on @cpu (every slot when @cpu is -2). */
+static int ioctl_slots(struct peo_group *g, peo_ioc_fn ioc, unsigned int flag, int cpu)
+{
+	for (size_t s = 0; s < g->nslots; s++) {
+		int err;
+
+		if (cpu != -2 && g->slot_cpu[s] != cpu)
+			continue;
+		err = ioc(g->fds[s * g->n], flag);
+		if (err < 0)
+			return err; /* peo_sys_ioc_*() left the sentence */
+	}
+	return 0;
+}
+
+/*
+ * A cgroup event switched on from another CPU while its cgroup runs there
+ * starts from a stale cgroup clock (6.18): its enabled time comes out
+ * milliseconds, or the whole uptime, too long.  So, as perf does, move to
+ * each CPU in turn and switch that CPU's slots from there.
+ */
+static int ioctl_from_each_cpu(struct peo_group *g, peo_ioc_fn ioc, unsigned int flag)
+{
+	cpu_set_t orig, one;
+	int pinned = !sched_getaffinity(0, sizeof(orig), &orig), err = 0;
+
+	for (size_t s = 0; !err && s < g->nslots; s += g->nthreads) {
+		int cpu = g->slot_cpu[s];
+
+		if (pinned && cpu >= 0 && cpu < CPU_SETSIZE) {
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			(void)sched_setaffinity(0, sizeof(one), &one); /* else an IPI does it */
+		}
+		err = ioctl_slots(g, ioc, flag, cpu);
+	}
+	if (pinned)
+		(void)sched_setaffinity(0, sizeof(orig), &orig);
+	return err;
+}
+
 int peo_group_ioctl_all(struct peo_group *g, peo_ioc_fn ioc, const char *what)
 {
 	/*
@@ -331,13 +375,7 @@ int peo_group_ioctl_all(struct peo_group *g, peo_ioc_fn ioc, const char *what)
 
 	if (!g)
 		return peo_fail(EINVAL, "%s: the group is NULL", what);
-	for (size_t s = 0; s < g->nslots; s++) {
-		int err = ioc(g->fds[s * g->n], flag);
-
-		if (err < 0)
-			return err; /* peo_sys_ioc_*() left the sentence */
-	}
-	return 0;
+	return g->cgroup ? ioctl_from_each_cpu(g, ioc, flag) : ioctl_slots(g, ioc, flag, -2);
 }
 
 /* ------------------------------------------------------------- public API */

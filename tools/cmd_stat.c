@@ -33,7 +33,8 @@ struct stat_args {
 	int all_cpus;        /* -a */
 	const char *cpus;    /* -C */
 	pid_t pid, tid;      /* -p, -t */
-	const char *cgroup;  /* -G */
+	struct stat_cgroup_arg *cgroups; /* each -G, in order */
+	size_t ncgroups;
 	enum stat_aggr aggr; /* -A / --per-thread */
 	long interval_ms;    /* -I */
 	int runs;            /* -r */
@@ -95,7 +96,8 @@ static void usage(FILE *out)
 		"  -C, --cpu CPUS            every task on these CPUs (\"0-3,6\")\n"
 		"  -p, --pid PID             every thread of a running process\n"
 		"  -t, --tid TID             one running thread\n"
-		"  -G, --cgroup NAME         the tasks of a cgroup (with -a or -C)\n"
+		"  -G, --cgroup NAMES        count the -e events before it in these cgroups, one\n"
+		"                            name per event (with -a or -C; \"\" for none)\n"
 		"  -A, --no-aggr, --per-cpu  one line per CPU\n"
 		"      --per-thread          one line per thread\n"
 		"  -I, --interval-print MS   print the counts of each MS-millisecond interval\n"
@@ -116,6 +118,20 @@ static int parse_long_arg(const char *opt, const char *text, long min, long *out
 		fprintf(stderr, "peo stat: %s '%s': expected a whole number >= %ld\n", opt, text, min);
 		return -1;
 	}
+	return 0;
+}
+
+/* -G applies to the events before it, so keep where it stood. */
+static int add_cgroup_arg(struct stat_args *a, const char *names)
+{
+	struct stat_cgroup_arg *more = realloc(a->cgroups, (a->ncgroups + 1) * sizeof(*more));
+
+	if (!more)
+		return -1;
+	a->cgroups = more;
+	more[a->ncgroups].names = names;
+	more[a->ncgroups].events_len = a->events ? strlen(a->events) : 0;
+	a->ncgroups++;
 	return 0;
 }
 
@@ -179,7 +195,10 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 				return 2;
 			*(c == 'p' ? &a->pid : &a->tid) = (pid_t)v;
 			break;
-		case 'G': a->cgroup = optarg; break;
+		case 'G':
+			if (add_cgroup_arg(a, optarg))
+				return 1;
+			break;
 		case 'A': a->aggr = STAT_AGGR_CPU; break;
 		case 'T': a->aggr = STAT_AGGR_THREAD; break;
 		case 'I':
@@ -206,9 +225,9 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 			"-p PID, -t TID, -a or -C CPUS\n");
 		return 2;
 	}
-	if (a->cgroup && !a->all_cpus && !a->cpus) {
+	if (a->ncgroups && !a->all_cpus && !a->cpus) {
 		fprintf(stderr, "peo stat: -G '%s': cgroups are counted per CPU; add -a or -C CPUS\n",
-			a->cgroup);
+			a->cgroups[0].names);
 		return 2;
 	}
 	if (a->aggr == STAT_AGGR_THREAD && !a->pid && !a->tid) {
@@ -247,34 +266,22 @@ static void target_text(const struct stat_args *a, char *out, size_t cap)
 	}
 }
 
-static int make_target(const struct stat_args *a, pid_t child, struct peo_target **t)
+/* Where to count; events with a -G cgroup count in it on these CPUs. */
+static void target_opts(const struct stat_args *a, pid_t child, struct peo_target_opts *o)
 {
-	PEO_OPTS(peo_target_opts, o, .cpus = a->cpus);
-
-	if (a->cgroup) {
-		o.kind = PEO_TARGET_CGROUP;
-		o.cgroup = a->cgroup;
-	} else if (a->all_cpus || a->cpus) {
-		o.kind = PEO_TARGET_CPUS;
-		if (a->all_cpus)
-			o.cpus = NULL; /* perf: -a wins over -C only when -C is absent */
-		if (a->cpus)
-			o.cpus = a->cpus;
+	o->cpus = a->cpus; /* NULL: every online CPU */
+	if (a->all_cpus || a->cpus) {
+		o->kind = PEO_TARGET_CPUS;
 	} else if (a->pid) {
-		o.kind = PEO_TARGET_PID;
-		o.pid = a->pid;
+		o->kind = PEO_TARGET_PID;
+		o->pid = a->pid;
 	} else if (a->tid) {
-		o.kind = PEO_TARGET_TID;
-		o.pid = a->tid;
+		o->kind = PEO_TARGET_TID;
+		o->pid = a->tid;
 	} else {
-		o.kind = PEO_TARGET_TID;
-		o.pid = child;
+		o->kind = PEO_TARGET_TID;
+		o->pid = child;
 	}
-	if (peo_target_new(t, &o)) {
-		fprintf(stderr, "peo stat: %s\n", peo_last_error());
-		return -1;
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------------ the lines */
@@ -328,6 +335,7 @@ static void fill_line(struct stat_line *out, const struct stat_session *s, enum 
 	out->attr = peo_event_attr(e->ev);
 	out->scale = peo_event_scale(e->ev);
 	out->cpu = aggr == STAT_AGGR_CPU ? s->cpus[ls->index] : -1;
+	out->cgroup = e->cgroup;
 	if (aggr == STAT_AGGR_THREAD) {
 		out->tid = (int)s->tids[ls->index];
 		out->comm = s->comms[ls->index];
@@ -469,9 +477,9 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 		   struct run_result *r)
 {
 	PEO_OPTS(peo_counter_opts, co);
+	PEO_OPTS(peo_target_opts, where);
 	struct peo_child *child = NULL;
-	struct peo_target *t = NULL;
-	int cpu_wide = a->all_cpus || a->cpus || a->cgroup, ret = 1;
+	int cpu_wide = a->all_cpus || a->cpus, ret = 1;
 	double t0;
 
 	r->status = -1;
@@ -481,12 +489,11 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 		return 1;
 	}
 	child_pid = child ? peo_child_pid(child) : 0;
-	if (make_target(a, child_pid, &t))
-		goto out;
+	target_opts(a, child_pid, &where);
 	co.inherit = !cpu_wide && !a->no_inherit;
 	/* The command's own counters start at its exec; others when timing starts. */
 	co.enable_on_exec = child && !cpu_wide && !a->pid && !a->tid;
-	if (stat_session_open(s, t, &co))
+	if (stat_session_open(s, &where, &co))
 		goto out;
 	if (!*ls) {
 		size_t per = keys_per_event(s, oo->aggr);
@@ -538,7 +545,6 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 out:
 	child_pid = 0;
 	stat_session_close(s);
-	peo_target_free(t);
 	peo_child_free(child);
 	return ret;
 }
@@ -604,6 +610,10 @@ int cmd_stat(int argc, char **argv)
 	if (stat_session_parse(&s, a.events ? a.events : a.all_cpus || a.cpus ? DEFAULT_CPU_EVENTS
 								      : DEFAULT_EVENTS))
 		goto done;
+	if (stat_session_set_cgroups(&s, a.cgroups, a.ncgroups)) {
+		ret = 2; /* a usage error, as parse_args's */
+		goto done;
+	}
 	oo.out = open_output(a.output);
 	if (!oo.out)
 		goto done;
@@ -612,6 +622,7 @@ int cmd_stat(int argc, char **argv)
 	oo.runs = a.runs;
 	oo.interval = a.interval_ms > 0;
 	oo.aggr = a.aggr;
+	oo.cgroups = a.ncgroups > 0;
 	target_text(&a, text, sizeof(text));
 	oo.target_text = text;
 	install_handlers();
@@ -651,6 +662,7 @@ done:
 	stat_session_free(&s);
 	free(ls);
 	free(a.events);
+	free(a.cgroups);
 	if (ret >= 0 && stop_signal && !r.have_usage) {
 		/* Interrupted with no command: end as the signal would have, as perf does. */
 		signal(stop_signal, SIG_DFL);

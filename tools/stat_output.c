@@ -250,9 +250,15 @@ static double shadow_value(const struct stat_line *l, int runs)
 	return is_clock(l) ? v : v * scale_of(l);
 }
 
+static const char *cgroup_of(const struct stat_line *l)
+{
+	return l->cgroup ? l->cgroup : "";
+}
+
+/* perf keys its metric denominators by CPU, thread and cgroup. */
 static bool same_block(const struct stat_line *a, const struct stat_line *b)
 {
-	return a->cpu == b->cpu && a->tid == b->tid;
+	return a->cpu == b->cpu && a->tid == b->tid && !strcmp(cgroup_of(a), cgroup_of(b));
 }
 
 /* ------------------------------------------------------------ printer */
@@ -384,7 +390,21 @@ static int decimals(const struct stat_line *l)
 	return (double)(long long)sc != sc ? 2 : 0;
 }
 
-/* value, unit and event name */
+/* -G: the cgroup right after the event name, "" for an event in none. */
+static void print_cgroup(const struct printer *p, const struct stat_line *l)
+{
+	if (!p->o->cgroups)
+		return;
+	if (p->o->format == STAT_FORMAT_JSON) {
+		fputs("\"cgroup\" : ", p->f);
+		json_print_string(p->f, cgroup_of(l));
+		fputs(", ", p->f);
+	} else {
+		fprintf(p->f, "%s%s", p->sep, cgroup_of(l));
+	}
+}
+
+/* value, unit, event name and cgroup */
 static void print_counter(const struct printer *p, const struct stat_line *l)
 {
 	const char *name = l->event ? l->event : "";
@@ -420,6 +440,7 @@ static void print_counter(const struct printer *p, const struct stat_line *l)
 			name);
 		break;
 	}
+	print_cgroup(p, l);
 }
 
 /* -r: the relative stddev ("variance" in JSON, though it is not one). */
@@ -470,7 +491,8 @@ static const struct mfmt F_CACHE = { 8, 3, " %" }; /* of all cache refs */
 /* Another metric for the same event: a new line under the first one. */
 static void continue_line(struct printer *p, const struct stat_line *l)
 {
-	int fields = 3 + (l->cpu >= 0 || l->tid > 0); /* value, unit, event, aggr */
+	/* value, unit, event, aggr; perf counts the cgroup only when there is one */
+	int fields = 3 + (l->cpu >= 0 || l->tid > 0) + (*cgroup_of(l) != '\0');
 
 	switch (p->o->format) {
 	case STAT_FORMAT_HUMAN:

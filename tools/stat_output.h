@@ -53,6 +53,12 @@ struct stat_line {
 	int tid;               /* > 0 for a per-thread line, else 0 */
 	const char *comm;      /* the thread's name when tid > 0 */
 	/*
+	 * -G: the cgroup the event counted in, as the user named it; NULL or
+	 * "" for an event in no cgroup.  Printed only when o->cgroups is set;
+	 * metrics pair only events of the same cgroup, as perf's do.
+	 */
+	const char *cgroup;
+	/*
 	 * How the event was opened: perf picks the metric by type, config and
 	 * the exclude_* bits (instructions:u pairs only with cycles:u).  NULL
 	 * classifies perf's generic names ("cycles", "task-clock:u", ...).
@@ -70,6 +76,8 @@ struct stat_output_opts {
 	                          * "'true'", "'sleep 1'", "process id '123'",
 	                          * "thread id '5'", "'system wide'", "'CPU(s) 0,2'" */
 	int interval;            /* non-zero in -I mode */
+	int cgroups;             /* -G was given: every line gets a cgroup column
+	                          * after the event name ("" where none) */
 	enum stat_aggr aggr;     /* for the -I column header */
 	/*
 	 * Width of the unit column: perf uses the longest unit among the

@@ -1,6 +1,7 @@
 /*
- * stat_session.h - the events of one `peo stat` run: parsed, opened as
- * their groups on one target, read, and reported per event, CPU or thread.
+ * stat_session.h - the events of one `peo stat` run: parsed, given their
+ * -G cgroups, opened as their groups, read, and reported per event, CPU or
+ * thread.
  * Built only on libpeo's public API.
  */
 #ifndef PEO_TOOLS_STAT_SESSION_H
@@ -13,14 +14,30 @@ struct stat_event {
 	struct peo_group *group; /* NULL when the event could not be opened */
 	size_t member;           /* its index in the group */
 	int open_errno;          /* why it could not be opened, or 0 */
+	char *cgroup;            /* -G: the cgroup it counts in, or NULL */
+};
+
+/* One -G option: its comma list and where on the command line it stood. */
+struct stat_cgroup_arg {
+	const char *names;  /* "a,b", "a,,c"; an empty name means no cgroup */
+	size_t events_len;  /* strlen of the joined -e text given before it */
+};
+
+/* A target the session made, and the cgroup it names (NULL: none). */
+struct stat_target {
+	char *cgroup;
+	struct peo_target *target;
 };
 
 struct stat_session {
 	struct peo_event_list *list;
+	const char *text;  /* the event text parsed (not owned) */
 	struct stat_event *events;
 	size_t nevents;
 	struct peo_group **groups;
 	size_t ngroups;
+	struct stat_target *targets; /* while open: the CPUs, then one per cgroup */
+	size_t ntargets;
 	/* What the last open's target named, kept after it is freed: */
 	int *cpus;         /* its CPUs (-1: any) */
 	size_t ncpus;
@@ -33,11 +50,22 @@ struct stat_session {
 int stat_session_parse(struct stat_session *s, const char *events);
 
 /*
- * Open every group on @target.  Events the machine lacks (ENOENT,
+ * Give the events the cgroups of @n -G options, as perf does: each -G's
+ * names go to the events given before it, in order, continuing where the
+ * previous -G stopped; a lone first name goes to every event before it.
+ * Returns 0, or prints what is wrong (more names than events, a group
+ * split over cgroups) and returns -1.
+ */
+int stat_session_set_cgroups(struct stat_session *s, const struct stat_cgroup_arg *args,
+			     size_t n);
+
+/*
+ * Open every group on the target @where names (the event's cgroup, if it
+ * has one, on @where's CPUs).  Events the machine lacks (ENOENT,
  * EOPNOTSUPP, ENODEV, ENXIO) are kept as unsupported; any other failure
  * is printed and returns -1.
  */
-int stat_session_open(struct stat_session *s, const struct peo_target *target,
+int stat_session_open(struct stat_session *s, const struct peo_target_opts *where,
 		      const struct peo_counter_opts *opts);
 
 /* Enable or disable every open group; -1 (printed) on failure. */
@@ -50,7 +78,7 @@ int stat_session_read(struct stat_session *s);
 void stat_session_count(const struct stat_session *s, size_t i, enum peo_count_by by,
 			size_t index, struct peo_count *out);
 
-/* Close the groups (the parse stays for the next run). */
+/* Close the groups and targets (the parse and cgroups stay for the next run). */
 void stat_session_close(struct stat_session *s);
 
 /* Close and free everything. */
