@@ -22,6 +22,8 @@
  */
 PEO_HIDDEN int peo_ring_over_memory(struct peo_ring **out, void *mem, size_t data_bytes,
 				    int overwrite);
+/* peo_ring_snapshot() without the pause and resume (the fd may be -1). */
+PEO_HIDDEN long peo_ring_copy_newest(struct peo_ring *ring, void *buf, size_t cap);
 
 /* error.c: set this thread's sentence; returns -err so callers can `return`. */
 PEO_HIDDEN int peo_fail(int err, const char *fmt, ...) PEO_PRINTF(2, 3);

@@ -455,10 +455,40 @@ static int walk_backward_ring(const struct peo_ring *r, uint64_t head, uint64_t 
 	return 0;
 }
 
+long peo_ring_copy_newest(struct peo_ring *r, void *buf, size_t cap)
+{
+	uint64_t head = __atomic_load_n(&control(r)->data_head, __ATOMIC_ACQUIRE), end = 0, take = 0;
+	uint64_t written;
+	int err;
+
+	if (head % 8)
+		return peo_fail(EPROTO, "overwrite ring of fd %d: data_head %llu is not 8-byte "
+				"aligned, which no kernel writes", r->fd, (unsigned long long)head);
+	err = walk_backward_ring(r, head, &end);
+	if (err)
+		return err;
+	/* Keep the newest whole records that fit; distances from head, as a
+	 * backward ring's offsets wrap past 2^64. */
+	while (take < end - head) {
+		uint16_t size = ((const struct peo_event_header *)(r->data +
+					((head + take) & (r->size - 1))))->size;
+
+		if (take + size > cap)
+			break;
+		take += size;
+	}
+	copy_out(r, head, buf, (size_t)take);
+	written = -head; /* a backward ring's head counts down from 0 */
+	if (written - r->snap_head > r->size)
+		r->stats.overruns++;
+	r->snap_head = written;
+	return (long)take;
+}
+
 long peo_ring_snapshot(struct peo_ring *r, void *buf, size_t cap)
 {
-	uint64_t head, end = 0, written, take;
-	int err, perr;
+	long got;
+	int perr;
 
 	if (!r || (!buf && cap))
 		return peo_fail(EINVAL, "peo_ring_snapshot: argument '%s' is NULL", r ? "buf" : "ring");
@@ -468,31 +498,9 @@ long peo_ring_snapshot(struct peo_ring *r, void *buf, size_t cap)
 	perr = peo_sys_ioc_pause_output(r->fd, 1);
 	if (perr < 0)
 		return perr;
-	head = __atomic_load_n(&control(r)->data_head, __ATOMIC_ACQUIRE);
-	err = walk_backward_ring(r, head, &end);
-	take = 0;
-	if (!err) {
-		/* Keep the newest whole records that fit. */
-		/* Distances from head: a backward ring's offsets wrap past 2^64. */
-		while (take < end - head) {
-			uint16_t size = ((const struct peo_event_header *)(r->data +
-						((head + take) & (r->size - 1))))->size;
-
-			if (take + size > cap)
-				break;
-			take += size;
-		}
-		copy_out(r, head, buf, (size_t)take);
-		/* A backward ring's head counts down from 0: -head bytes written. */
-		written = -head;
-		if (written - r->snap_head > r->size)
-			r->stats.overruns++;
-		r->snap_head = written;
-	}
+	got = peo_ring_copy_newest(r, buf, cap);
 	perr = peo_sys_ioc_pause_output(r->fd, 0);
-	if (err)
-		return err;
-	return perr < 0 ? perr : (long)take;
+	return got < 0 || perr >= 0 ? got : perr;
 }
 
 int peo_ring_aux(const struct peo_ring *r, const void **data, size_t *size)
