@@ -270,6 +270,10 @@ static int check_header(const struct peo_ring *r, const struct peo_event_header 
 				"has size %u, which no kernel writes (under 8 or not a multiple of "
 				"8): the ring is corrupt", r->fd, (unsigned long long)pos,
 				(unsigned long long)(pos & (r->size - 1)), h->size);
+	if (h->size > r->size)
+		return peo_fail(EPROTO, "ring of fd %d: record at stream offset %llu has size %u, "
+				"larger than the ring's %llu bytes: the ring is corrupt", r->fd,
+				(unsigned long long)pos, h->size, (unsigned long long)r->size);
 	if (h->size > head - pos)
 		return peo_fail(EPROTO, "ring of fd %d: record at stream offset %llu has size %u but "
 				"only %llu bytes were written up to data_head %llu: the ring is "

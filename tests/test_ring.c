@@ -539,6 +539,30 @@ static void wakeups_timeouts_and_hangup(void **state)
 	peo_ring_unmap(r);
 	close(fd);
 
+	/* wakeup_events = 10: nine samples wake nobody, the tenth does. */
+	{
+		char why[256];
+		struct peo_attr a;
+
+		peo_attr_init(&a);
+		a.type = PEO_TYPE_TRACEPOINT;
+		a.config = (uint64_t)peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why,
+							    sizeof(why));
+		a.sample_period = 1;
+		a.sample_type = PEO_SAMPLE_TID;
+		a.wakeup_events = 10;
+		fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+		assert_true(fd >= 0);
+		r = map_or_fail(fd, 8, 0);
+		for (int i = 0; i < 9; i++)
+			getppid();
+		assert_int_equal(peo_ring_wait(r, 0), 0);
+		getppid();
+		assert_int_equal(peo_ring_wait(r, 1000), 1);
+		peo_ring_unmap(r);
+		close(fd);
+	}
+
 	/* A child's event: POLLHUP once it has exited and its ring is read. */
 	child = child_making_getppid(10, &go);
 	fd = open_tracepoint("sys_enter_getppid", child, -1, 0, 0);
@@ -729,6 +753,21 @@ static void corrupt_header_is_an_error_with_its_offset(void **state)
 	put_header(data, size, size + 8, PEO_RECORD_SAMPLE, 64);
 	assert_int_equal(peo_ring_next(r, &rec, NULL, 0), -EPROTO);
 	assert_error_contains("only 8 bytes were written");
+	/* A record larger than the whole ring (head far enough ahead). */
+	{
+		unsigned char *big = calloc(1, page + 64), *bdata = big + page;
+		struct peo_mmap_page *bctl = (struct peo_mmap_page *)big;
+		struct peo_ring *br;
+
+		assert_non_null(big);
+		put_header(bdata, 64, 0, PEO_RECORD_SAMPLE, 128);
+		bctl->data_head = 64;
+		assert_int_equal(peo_ring_over_memory(&br, big, 64, 0), 0);
+		assert_int_equal(peo_ring_next(br, &rec, NULL, 0), -EPROTO);
+		assert_error_contains("larger than the ring's 64 bytes");
+		peo_ring_unmap(br);
+		free(big);
+	}
 	/* A head more than a ring ahead of the reader. */
 	peo_ring_unmap(r);
 	ctl->data_tail = 0;
