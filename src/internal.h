@@ -25,6 +25,17 @@ PEO_HIDDEN int peo_ring_over_memory(struct peo_ring **out, void *mem, size_t dat
 /* peo_ring_snapshot() without the pause and resume (the fd may be -1). */
 PEO_HIDDEN long peo_ring_copy_newest(struct peo_ring *ring, void *buf, size_t cap);
 
+/*
+ * attr_host.c: the attr at @bytes (@avail bytes, its own size field says how
+ * many it has), written in the other byte order when @swap, as a host-order
+ * struct: fields swapped, the flags bitfield word reversed end for end
+ * (bitfields are laid out from the other end on a big-endian writer).
+ */
+PEO_HIDDEN void peo_attr_to_host(const void *bytes, size_t avail, int swap,
+				 struct peo_attr *out);
+/* A bitfield word read as a host value, in host bit layout. */
+PEO_HIDDEN uint64_t peo_bitfield_word(uint64_t host_value, int swapped);
+
 /* error.c: set this thread's sentence; returns -err so callers can `return`. */
 PEO_HIDDEN int peo_fail(int err, const char *fmt, ...) PEO_PRINTF(2, 3);
 /* Append to the current sentence (for causes found after the first part). */

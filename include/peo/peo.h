@@ -10,5 +10,6 @@
 #include "event.h"
 #include "counter.h"
 #include "ring.h"
+#include "record.h"
 
 #endif /* PEO_PEO_H */

@@ -1,0 +1,270 @@
+/*
+ * peo/record.h - the record layer: every record the kernel writes into a
+ * ring (and perf.data keeps), parsed with bounds checks, in either byte
+ * order, without copying.
+ *
+ * A parser is configured from the attrs of the events whose records it
+ * will see.  peo_record_parse() fills a struct peo_record whose pointers
+ * point into the caller's bytes; arrays whose elements may be in a foreign
+ * byte order are read through the accessors below.
+ *
+ * Thread safety: a configured parser may be used from many threads at once.
+ */
+#ifndef PEO_RECORD_H
+#define PEO_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi.h"
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct peo_record_parser;
+
+/* The byte order of the records a parser reads. */
+enum peo_byte_order {
+	PEO_BYTE_ORDER_NATIVE = 0,
+	PEO_BYTE_ORDER_LITTLE = 1,
+	PEO_BYTE_ORDER_BIG = 2
+};
+
+/* Initialise with PEO_OPTS(peo_record_parser_opts, o, ...). */
+struct peo_record_parser_opts {
+	size_t sz;
+	enum peo_byte_order byte_order; /* of the records and of the attrs given */
+};
+
+/**
+ * peo_record_parser_new() - an empty parser.
+ * @out:  receives it; free with peo_record_parser_free().
+ * @opts: NULL for native byte order.
+ * Returns 0, or -EINVAL (bad opts, E2BIG for unknown non-zero bytes) or -ENOMEM.
+ */
+PEO_API int peo_record_parser_new(struct peo_record_parser **out,
+				  const struct peo_record_parser_opts *opts);
+
+/** peo_record_parser_free() - free the parser; NULL is ignored. */
+PEO_API void peo_record_parser_free(struct peo_record_parser *p);
+
+/**
+ * peo_record_parser_add() - records of the event opened with @attr will be
+ * parsed: its sample_type, read_format, sample_id_all, branch_sample_type
+ * and sample_regs_user/intr decide the layout.
+ * @attr: in the parser's byte order (as read from a file), at least
+ *        PEO_ATTR_SIZE_VER0 bytes as attr->size says; copied.
+ * @ids:  the event ids (PERF_EVENT_IOC_ID, or a perf.data attr's ids) whose
+ *        records use this attr; may be NULL when it is the only attr.
+ * @nids: how many.
+ *
+ * With several attrs, every record must say whose it is: all attrs need
+ * PEO_SAMPLE_IDENTIFIER, or PEO_SAMPLE_ID at the same place in each (as perf
+ * requires); otherwise -EINVAL says which attr breaks the rule.
+ * Returns 0, -EINVAL or -ENOMEM.
+ */
+PEO_API int peo_record_parser_add(struct peo_record_parser *p, const struct peo_attr *attr,
+				  const uint64_t *ids, size_t nids);
+
+/* The sample_id trailer (sample_id_all), or the same fields of a sample. */
+struct peo_sample_id {
+	uint64_t fields; /* the PEO_SAMPLE_* bits present: TID TIME ID STREAM_ID CPU IDENTIFIER */
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t id;
+	uint64_t stream_id;
+	uint32_t cpu, cpu_res;
+	uint64_t identifier;
+};
+
+/* A read_format block (READ records and READ samples). */
+struct peo_read {
+	uint64_t format;  /* the attr's read_format */
+	uint64_t nr;      /* values: 1, or the group's members */
+	uint64_t time_enabled, time_running;
+	const void *values; /* nr entries of value[, id][, lost]: peo_read_value() */
+	const void *single_tail; /* without PEO_FORMAT_GROUP: its [id][, lost] words */
+};
+
+struct peo_read_value {
+	uint64_t value, id, lost;
+};
+
+/* A branch stack entry, its flags word decoded. */
+struct peo_branch {
+	uint64_t from, to;
+	unsigned mispred : 1, predicted : 1, in_tx : 1, abort : 1;
+	unsigned cycles : 16;
+	unsigned type : 4;     /* enum peo_branch_type */
+	unsigned spec : 2;     /* enum peo_branch_spec */
+	unsigned new_type : 4; /* enum peo_branch_new_type */
+	unsigned priv : 3;     /* enum peo_branch_priv */
+};
+
+struct peo_sample {
+	uint64_t identifier, ip;
+	uint32_t pid, tid;
+	uint64_t time, addr, id, stream_id;
+	uint32_t cpu, cpu_res;
+	uint64_t period;
+	struct peo_read read;
+	uint64_t callchain_nr;
+	const void *callchain;       /* callchain_nr u64: peo_record_u64() */
+	uint32_t raw_size;
+	const void *raw;             /* the tracepoint or PMU payload, raw_size bytes */
+	uint64_t branch_nr, branch_hw_idx; /* hw_idx only with PEO_SAMPLE_BRANCH_HW_INDEX */
+	const void *branches;        /* branch_nr entries: peo_sample_branch() */
+	const void *branch_counters; /* branch_nr u64 with PEO_SAMPLE_BRANCH_COUNTERS, else NULL */
+	uint64_t regs_user_abi;      /* enum peo_sample_regs_abi; no regs when NONE */
+	uint32_t regs_user_nr;
+	const void *regs_user;       /* regs_user_nr u64, in mask bit order */
+	uint64_t stack_user_size, stack_user_dyn_size;
+	const void *stack_user;      /* stack_user_size bytes; dyn_size of them valid */
+	uint64_t weight;             /* WEIGHT, or WEIGHT_STRUCT as one u64 */
+	uint32_t weight_var1;        /* WEIGHT_STRUCT: var1_dw, var2_w, var3_w */
+	uint16_t weight_var2, weight_var3;
+	uint64_t data_src;           /* peo_data_src_decode() */
+	uint64_t transaction;        /* PEO_TXN_* bits, abort code above bit 32 */
+	uint64_t regs_intr_abi;
+	uint32_t regs_intr_nr;
+	const void *regs_intr;
+	uint64_t phys_addr, cgroup, data_page_size, code_page_size;
+	uint64_t aux_size;
+	const void *aux;
+};
+
+/* Non-sample records: the fields of each type, in the kernel's order. */
+struct peo_rec_mmap {  /* MMAP and MMAP2 */
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t maj, min;   /* MMAP2 without PEO_RECORD_MISC_MMAP_BUILD_ID */
+	uint64_t ino, ino_generation;
+	uint8_t build_id_size; /* MMAP2 with PEO_RECORD_MISC_MMAP_BUILD_ID */
+	const uint8_t *build_id;
+	uint32_t prot, flags;
+	const char *filename; /* NUL-terminated inside the record */
+};
+struct peo_rec_lost { uint64_t id, lost; };
+struct peo_rec_comm { uint32_t pid, tid; const char *comm; int exec; };
+struct peo_rec_task { uint32_t pid, ppid, tid, ptid; uint64_t time; }; /* FORK and EXIT */
+struct peo_rec_throttle { uint64_t time, id, stream_id; };
+struct peo_rec_read { uint32_t pid, tid; struct peo_read read; };
+struct peo_rec_aux { uint64_t aux_offset, aux_size, flags; }; /* PEO_AUX_FLAG_* */
+struct peo_rec_itrace_start { uint32_t pid, tid; };
+struct peo_rec_lost_samples { uint64_t lost; };
+struct peo_rec_switch { int out, preempt; uint32_t next_prev_pid, next_prev_tid; };
+struct peo_rec_namespaces { uint32_t pid, tid; uint64_t nr; const void *entries; }; /* {dev, inode} */
+struct peo_rec_ksymbol { uint64_t addr; uint32_t len; uint16_t ksym_type, flags; const char *name; };
+struct peo_rec_bpf_event { uint16_t type, flags; uint32_t id; const uint8_t *tag; /* 8 bytes */ };
+struct peo_rec_cgroup { uint64_t id; const char *path; };
+struct peo_rec_text_poke { uint64_t addr; uint16_t old_len, new_len; const uint8_t *old_bytes, *new_bytes; };
+struct peo_rec_aux_output_hw_id { uint64_t hw_id; };
+struct peo_rec_callchain_deferred { uint64_t cookie, nr; const void *ips; };
+
+struct peo_record {
+	struct peo_event_header header; /* in host order */
+	const void *bytes;              /* the whole record, in the caller's buffer */
+	const struct peo_attr *attr;    /* whose record (host order copy), or NULL */
+	/* Written in the other byte order: arrays are swapped by the accessors,
+	 * and bitfield words (branch flags) were laid out from the other end. */
+	int swapped;
+	union {
+		struct peo_sample sample;
+		struct peo_rec_mmap mmap;
+		struct peo_rec_lost lost;
+		struct peo_rec_comm comm;
+		struct peo_rec_task task;
+		struct peo_rec_throttle throttle;
+		struct peo_rec_read read;
+		struct peo_rec_aux aux;
+		struct peo_rec_itrace_start itrace_start;
+		struct peo_rec_lost_samples lost_samples;
+		struct peo_rec_switch sw;
+		struct peo_rec_namespaces namespaces;
+		struct peo_rec_ksymbol ksymbol;
+		struct peo_rec_bpf_event bpf_event;
+		struct peo_rec_cgroup cgroup;
+		struct peo_rec_text_poke text_poke;
+		struct peo_rec_aux_output_hw_id aux_output_hw_id;
+		struct peo_rec_callchain_deferred callchain_deferred;
+	} u;
+	struct peo_sample_id sample_id; /* the trailer; fields == 0 when absent */
+	int unknown;                    /* a type peo does not know: only bytes and header */
+};
+
+/**
+ * peo_record_parse() - parse the record at @bytes.
+ * @p:     a parser that knows the attr of every event in the stream.
+ * @bytes: the record, header first, @len bytes (at least header.size).
+ * @out:   receives it; its pointers point into @bytes.
+ *
+ * An unknown record type is not an error: out->unknown is set and only
+ * the header and bytes are filled.  Returns 0, or -EPROTO for a record
+ * whose fields run past its size or whose counts are impossible (the
+ * sentence names the record type, the field and its byte offset), or
+ * -ENOENT when no attr matches the record's id (the id is named).
+ */
+PEO_API int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_t len,
+			     struct peo_record *out);
+
+/**
+ * peo_record_parse_segments() - parse a record given as two pieces (a ring
+ * record that wraps the end): copied into @scratch only when seg1 is not
+ * NULL, then parsed there.
+ * @scratch: at least len0 + len1 bytes when the record is split, else unused.
+ * Returns as peo_record_parse(), or -ENOSPC when @cap is too small.
+ */
+PEO_API int peo_record_parse_segments(const struct peo_record_parser *p, const void *seg0,
+				      size_t len0, const void *seg1, size_t len1, void *scratch,
+				      size_t cap, struct peo_record *out);
+
+/** peo_record_u64() - element @i of a u64 array of @r (callchain, regs...), in host order. */
+PEO_API uint64_t peo_record_u64(const struct peo_record *r, const void *array, size_t i);
+
+/** peo_read_value() - entry @i of a read block of @r.  Returns 0, or -ERANGE. */
+PEO_API int peo_read_value(const struct peo_record *r, const struct peo_read *read, size_t i,
+			   struct peo_read_value *out);
+
+/** peo_sample_branch() - branch entry @i of a sample.  Returns 0, or -ERANGE. */
+PEO_API int peo_sample_branch(const struct peo_record *r, size_t i, struct peo_branch *out);
+
+/* DATA_SRC, decoded (the PERF_MEM_* values of each field). */
+struct peo_data_src {
+	unsigned op, lvl, snoop, lock, dtlb, lvl_num, remote, snoopx, blk, hops;
+};
+
+/** peo_data_src_decode() - split a DATA_SRC value (host order) into its fields. */
+PEO_API void peo_data_src_decode(uint64_t data_src, struct peo_data_src *out);
+
+/*
+ * Walking a callchain: each ip with the context it belongs to (the
+ * PERF_CONTEXT_* marker before it); markers are not handed out as ips.
+ * A PEO_CONTEXT_USER_DEFERRED marker is followed by a cookie, handed out
+ * with context PEO_CONTEXT_USER_DEFERRED.
+ */
+struct peo_callchain_iter {
+	const struct peo_record *r;
+	const void *ips;
+	uint64_t nr, i;
+	int64_t context; /* the current PEO_CONTEXT_*, 0 before any marker */
+};
+
+/** peo_callchain_begin() - start walking a sample's callchain. */
+PEO_API void peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record *r);
+
+/**
+ * peo_callchain_next() - the next ip and its context.
+ * Returns 1 with *ip and *context set, or 0 at the end.
+ */
+PEO_API int peo_callchain_next(struct peo_callchain_iter *it, uint64_t *ip, int64_t *context);
+
+/** peo_record_type_name() - "MMAP", "SAMPLE"... or "UNKNOWN". */
+PEO_API const char *peo_record_type_name(uint32_t type);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PEO_RECORD_H */

@@ -1,0 +1,495 @@
+/*
+ * record.c - the record parser: its attrs, finding a record's attr by id,
+ * the sample_id trailer, and every record type but SAMPLE (record_sample.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record_internal.h"
+
+static int host_is_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one == 0;
+}
+
+int peo_record_parser_new(struct peo_record_parser **out, const struct peo_record_parser_opts *opts)
+{
+	struct peo_record_parser_opts o = { .sz = sizeof(o) };
+	struct peo_record_parser *p;
+	int err;
+
+	if (!out)
+		return peo_fail(EINVAL, "peo_record_parser_new: argument 'out' is NULL");
+	*out = NULL;
+	err = peo_opts_check(opts, sizeof(o), "peo_record_parser_opts");
+	if (err)
+		return err;
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (o.byte_order > PEO_BYTE_ORDER_BIG)
+		return peo_fail(EINVAL, "peo_record_parser_new: byte_order %d is not an enum "
+				"peo_byte_order value", (int)o.byte_order);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return peo_fail(ENOMEM, "out of memory for a record parser");
+	p->swap = o.byte_order != PEO_BYTE_ORDER_NATIVE &&
+		  (o.byte_order == PEO_BYTE_ORDER_BIG) != host_is_big_endian();
+	*out = p;
+	return 0;
+}
+
+void peo_record_parser_free(struct peo_record_parser *p)
+{
+	if (!p)
+		return;
+	free(p->attrs);
+	free(p->ids);
+	free(p);
+}
+
+/* Where a sample's ID is, counted in u64 from the start of its fields (-1: none). */
+static int sample_id_pos(uint64_t st)
+{
+	if (st & PEO_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PEO_SAMPLE_ID))
+		return -1;
+	return !!(st & PEO_SAMPLE_IP) + !!(st & PEO_SAMPLE_TID) + !!(st & PEO_SAMPLE_TIME) +
+	       !!(st & PEO_SAMPLE_ADDR);
+}
+
+/* Where a trailer's ID is, counted in u64 back from the record's end (0: none). */
+static int trailer_id_pos(uint64_t st)
+{
+	if (st & PEO_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PEO_SAMPLE_ID))
+		return 0;
+	return 1 + !!(st & PEO_SAMPLE_STREAM_ID) + !!(st & PEO_SAMPLE_CPU);
+}
+
+int peo_record_parser_add(struct peo_record_parser *p, const struct peo_attr *attr,
+			  const uint64_t *ids, size_t nids)
+{
+	struct parse_attr *attrs, *a;
+	struct id_entry *more;
+
+	if (!p || !attr)
+		return peo_fail(EINVAL, "peo_record_parser_add: argument '%s' is NULL", p ? "attr" : "p");
+	if (nids && !ids)
+		return peo_fail(EINVAL, "peo_record_parser_add: nids is %zu but ids is NULL", nids);
+	attrs = realloc(p->attrs, (p->nattrs + 1) * sizeof(*attrs));
+	if (!attrs)
+		return peo_fail(ENOMEM, "out of memory for a parser attr");
+	p->attrs = attrs;
+	a = &attrs[p->nattrs];
+	peo_attr_to_host(attr, sizeof(*attr), p->swap, &a->attr);
+	if (a->attr.size < PEO_ATTR_SIZE_VER0)
+		return peo_fail(EINVAL, "peo_record_parser_add: attr %zu has size %u, under the "
+				"first published %d bytes (wrong byte order?)", p->nattrs,
+				a->attr.size, PEO_ATTR_SIZE_VER0);
+	a->sample_id_pos = sample_id_pos(a->attr.sample_type);
+	a->trailer_id_pos = a->attr.sample_id_all ? trailer_id_pos(a->attr.sample_type) : 0;
+	a->trailer_bytes = a->attr.sample_id_all ? peo_sample_id_bytes(a->attr.sample_type) : 0;
+	if (p->nattrs && (a->sample_id_pos != p->attrs[0].sample_id_pos || a->sample_id_pos < 0 ||
+			  a->trailer_id_pos != p->attrs[0].trailer_id_pos))
+		return peo_fail(EINVAL, "peo_record_parser_add: attr %zu's sample_type 0x%llx puts "
+				"the event id elsewhere than attr 0's 0x%llx; with several attrs "
+				"every one needs PEO_SAMPLE_IDENTIFIER (or ID at the same place) "
+				"so each record can say whose it is", p->nattrs,
+				(unsigned long long)a->attr.sample_type,
+				(unsigned long long)p->attrs[0].attr.sample_type);
+	more = realloc(p->ids, (p->nids + nids + 1) * sizeof(*more));
+	if (!more)
+		return peo_fail(ENOMEM, "out of memory for %zu ids", nids);
+	p->ids = more;
+	for (size_t i = 0; i < nids; i++) {
+		p->ids[p->nids + i].id = ids[i];
+		p->ids[p->nids + i].attr = p->nattrs;
+	}
+	p->nids += nids;
+	p->nattrs++;
+	return 0;
+}
+
+size_t peo_sample_id_bytes(uint64_t st)
+{
+	return 8 * (size_t)(!!(st & PEO_SAMPLE_TID) + !!(st & PEO_SAMPLE_TIME) +
+			    !!(st & PEO_SAMPLE_ID) + !!(st & PEO_SAMPLE_STREAM_ID) +
+			    !!(st & PEO_SAMPLE_CPU) + !!(st & PEO_SAMPLE_IDENTIFIER));
+}
+
+static uint64_t load_u64(const unsigned char *at, int swap)
+{
+	uint64_t v;
+
+	memcpy(&v, at, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+/* Whose record: by id when there are several attrs; the index, or -1. */
+static int find_attr(const struct peo_record_parser *p, const unsigned char *rec, uint32_t type,
+		     size_t size, uint64_t *id_out)
+{
+	const struct parse_attr *a0 = &p->attrs[0];
+	size_t at;
+	uint64_t id;
+
+	if (p->nattrs == 1)
+		return 0;
+	if (type == PEO_RECORD_SAMPLE) {
+		at = 8 + 8 * (size_t)a0->sample_id_pos;
+	} else {
+		if (!a0->trailer_id_pos)
+			return 0; /* nothing says whose: perf takes the first attr too */
+		at = size - 8 * (size_t)a0->trailer_id_pos;
+	}
+	if (at < 8 || at + 8 > size)
+		return -2; /* too short to hold the id */
+	id = load_u64(rec + at, p->swap);
+	*id_out = id;
+	for (size_t i = 0; i < p->nids; i++)
+		if (p->ids[i].id == id)
+			return (int)p->ids[i].attr;
+	return -1;
+}
+
+void peo_cursor_fail(struct cursor *c, const char *field, uint64_t need)
+{
+	c->err = peo_fail(EPROTO, "%s record: field '%s' at byte %zu needs %s%llu bytes, but the "
+			  "record has %zu there", peo_record_type_name(c->type), field, c->off,
+			  need == UINT64_MAX ? "more than " : "",
+			  (unsigned long long)(need == UINT64_MAX ? c->end - c->off : need),
+			  c->off <= c->end ? c->end - c->off : 0);
+}
+
+const char *peo_cursor_string(struct cursor *c, const char *field)
+{
+	const char *s = (const char *)c->p + c->off;
+
+	if (c->err || c->off >= c->end || !memchr(s, '\0', c->end - c->off)) {
+		if (!c->err)
+			c->err = peo_fail(EPROTO, "%s record: field '%s' at byte %zu has no NUL "
+					  "before byte %zu", peo_record_type_name(c->type), field,
+					  c->off, c->end);
+		return NULL;
+	}
+	c->off = c->end; /* the string and its padding fill the fields */
+	return s;
+}
+
+/* The sample_id trailer: the last trailer_bytes of the record. */
+static void parse_trailer(struct cursor *c, uint64_t st, struct peo_sample_id *id)
+{
+	id->fields = st & (PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_ID | PEO_SAMPLE_STREAM_ID |
+			   PEO_SAMPLE_CPU | PEO_SAMPLE_IDENTIFIER);
+	if (st & PEO_SAMPLE_TID) {
+		id->pid = cursor_u32(c, "sample_id.pid");
+		id->tid = cursor_u32(c, "sample_id.tid");
+	}
+	if (st & PEO_SAMPLE_TIME)
+		id->time = cursor_u64(c, "sample_id.time");
+	if (st & PEO_SAMPLE_ID)
+		id->id = cursor_u64(c, "sample_id.id");
+	if (st & PEO_SAMPLE_STREAM_ID)
+		id->stream_id = cursor_u64(c, "sample_id.stream_id");
+	if (st & PEO_SAMPLE_CPU) {
+		id->cpu = cursor_u32(c, "sample_id.cpu");
+		id->cpu_res = cursor_u32(c, "sample_id.res");
+	}
+	if (st & PEO_SAMPLE_IDENTIFIER)
+		id->identifier = cursor_u64(c, "sample_id.identifier");
+}
+
+void peo_parse_read(struct cursor *c, uint64_t fmt, struct peo_read *r)
+{
+	size_t per = 1 + !!(fmt & PEO_FORMAT_ID) + !!(fmt & PEO_FORMAT_LOST);
+
+	r->format = fmt;
+	if (fmt & PEO_FORMAT_GROUP) {
+		r->nr = cursor_u64(c, "read.nr");
+		if (fmt & PEO_FORMAT_TOTAL_TIME_ENABLED)
+			r->time_enabled = cursor_u64(c, "read.time_enabled");
+		if (fmt & PEO_FORMAT_TOTAL_TIME_RUNNING)
+			r->time_running = cursor_u64(c, "read.time_running");
+		r->values = cursor_array(c, "read.values", r->nr, 8 * per);
+		return;
+	}
+	/* One value: value, [enabled], [running], [id], [lost]; kept in the
+	 * group layout's order by reading the times first. */
+	r->nr = 1;
+	r->values = cursor_bytes(c, "read.value", 8);
+	if (fmt & PEO_FORMAT_TOTAL_TIME_ENABLED)
+		r->time_enabled = cursor_u64(c, "read.time_enabled");
+	if (fmt & PEO_FORMAT_TOTAL_TIME_RUNNING)
+		r->time_running = cursor_u64(c, "read.time_running");
+	r->single_tail = cursor_bytes(c, "read.id/lost", 8 * (per - 1));
+}
+
+static void parse_mmap(struct cursor *c, struct peo_record *r, int two)
+{
+	struct peo_rec_mmap *m = &r->u.mmap;
+
+	m->pid = cursor_u32(c, "pid");
+	m->tid = cursor_u32(c, "tid");
+	m->addr = cursor_u64(c, "addr");
+	m->len = cursor_u64(c, "len");
+	m->pgoff = cursor_u64(c, "pgoff");
+	if (two && (r->header.misc & PEO_RECORD_MISC_MMAP_BUILD_ID)) {
+		const uint8_t *b = cursor_bytes(c, "build_id", 24);
+
+		if (b) {
+			m->build_id_size = b[0] > 20 ? 20 : b[0];
+			m->build_id = b + 4;
+		}
+	} else if (two) {
+		m->maj = cursor_u32(c, "maj");
+		m->min = cursor_u32(c, "min");
+		m->ino = cursor_u64(c, "ino");
+		m->ino_generation = cursor_u64(c, "ino_generation");
+	}
+	if (two) {
+		m->prot = cursor_u32(c, "prot");
+		m->flags = cursor_u32(c, "flags");
+	}
+	m->filename = peo_cursor_string(c, "filename");
+}
+
+static void parse_task(struct cursor *c, struct peo_rec_task *t)
+{
+	t->pid = cursor_u32(c, "pid");
+	t->ppid = cursor_u32(c, "ppid");
+	t->tid = cursor_u32(c, "tid");
+	t->ptid = cursor_u32(c, "ptid");
+	t->time = cursor_u64(c, "time");
+}
+
+static void parse_text_poke(struct cursor *c, struct peo_rec_text_poke *t)
+{
+	t->addr = cursor_u64(c, "addr");
+	t->old_len = cursor_u16(c, "old_len");
+	t->new_len = cursor_u16(c, "new_len");
+	t->old_bytes = cursor_bytes(c, "bytes (old)", t->old_len);
+	t->new_bytes = cursor_bytes(c, "bytes (new)", t->new_len);
+	c->off = c->err ? c->off : c->end; /* padding */
+}
+
+/* Every record type but SAMPLE; unknown types only flag themselves. */
+static void parse_other(struct cursor *c, struct peo_record *r, const struct peo_attr *attr)
+{
+	switch (r->header.type) {
+	case PEO_RECORD_MMAP:
+	case PEO_RECORD_MMAP2:
+		parse_mmap(c, r, r->header.type == PEO_RECORD_MMAP2);
+		break;
+	case PEO_RECORD_LOST:
+		r->u.lost.id = cursor_u64(c, "id");
+		r->u.lost.lost = cursor_u64(c, "lost");
+		break;
+	case PEO_RECORD_COMM:
+		r->u.comm.pid = cursor_u32(c, "pid");
+		r->u.comm.tid = cursor_u32(c, "tid");
+		r->u.comm.exec = !!(r->header.misc & PEO_RECORD_MISC_COMM_EXEC);
+		r->u.comm.comm = peo_cursor_string(c, "comm");
+		break;
+	case PEO_RECORD_EXIT:
+	case PEO_RECORD_FORK:
+		parse_task(c, &r->u.task);
+		break;
+	case PEO_RECORD_THROTTLE:
+	case PEO_RECORD_UNTHROTTLE:
+		r->u.throttle.time = cursor_u64(c, "time");
+		r->u.throttle.id = cursor_u64(c, "id");
+		r->u.throttle.stream_id = cursor_u64(c, "stream_id");
+		break;
+	case PEO_RECORD_READ:
+		r->u.read.pid = cursor_u32(c, "pid");
+		r->u.read.tid = cursor_u32(c, "tid");
+		peo_parse_read(c, attr ? attr->read_format : 0, &r->u.read.read);
+		break;
+	case PEO_RECORD_AUX:
+		r->u.aux.aux_offset = cursor_u64(c, "aux_offset");
+		r->u.aux.aux_size = cursor_u64(c, "aux_size");
+		r->u.aux.flags = cursor_u64(c, "flags");
+		break;
+	case PEO_RECORD_ITRACE_START:
+		r->u.itrace_start.pid = cursor_u32(c, "pid");
+		r->u.itrace_start.tid = cursor_u32(c, "tid");
+		break;
+	case PEO_RECORD_LOST_SAMPLES:
+		r->u.lost_samples.lost = cursor_u64(c, "lost");
+		break;
+	case PEO_RECORD_SWITCH:
+	case PEO_RECORD_SWITCH_CPU_WIDE:
+		r->u.sw.out = !!(r->header.misc & PEO_RECORD_MISC_SWITCH_OUT);
+		r->u.sw.preempt = !!(r->header.misc & PEO_RECORD_MISC_SWITCH_OUT_PREEMPT);
+		if (r->header.type == PEO_RECORD_SWITCH_CPU_WIDE) {
+			r->u.sw.next_prev_pid = cursor_u32(c, "next_prev_pid");
+			r->u.sw.next_prev_tid = cursor_u32(c, "next_prev_tid");
+		}
+		break;
+	case PEO_RECORD_NAMESPACES:
+		r->u.namespaces.pid = cursor_u32(c, "pid");
+		r->u.namespaces.tid = cursor_u32(c, "tid");
+		r->u.namespaces.nr = cursor_u64(c, "nr_namespaces");
+		r->u.namespaces.entries = cursor_array(c, "link_info", r->u.namespaces.nr, 16);
+		break;
+	case PEO_RECORD_KSYMBOL:
+		r->u.ksymbol.addr = cursor_u64(c, "addr");
+		r->u.ksymbol.len = cursor_u32(c, "len");
+		r->u.ksymbol.ksym_type = cursor_u16(c, "ksym_type");
+		r->u.ksymbol.flags = cursor_u16(c, "flags");
+		r->u.ksymbol.name = peo_cursor_string(c, "name");
+		break;
+	case PEO_RECORD_BPF_EVENT:
+		r->u.bpf_event.type = cursor_u16(c, "type");
+		r->u.bpf_event.flags = cursor_u16(c, "flags");
+		r->u.bpf_event.id = cursor_u32(c, "id");
+		r->u.bpf_event.tag = cursor_bytes(c, "tag", 8);
+		break;
+	case PEO_RECORD_CGROUP:
+		r->u.cgroup.id = cursor_u64(c, "id");
+		r->u.cgroup.path = peo_cursor_string(c, "path");
+		break;
+	case PEO_RECORD_TEXT_POKE:
+		parse_text_poke(c, &r->u.text_poke);
+		break;
+	case PEO_RECORD_AUX_OUTPUT_HW_ID:
+		r->u.aux_output_hw_id.hw_id = cursor_u64(c, "hw_id");
+		break;
+	case PEO_RECORD_CALLCHAIN_DEFERRED:
+		r->u.callchain_deferred.cookie = cursor_u64(c, "cookie");
+		r->u.callchain_deferred.nr = cursor_u64(c, "nr");
+		r->u.callchain_deferred.ips = cursor_array(c, "ips", r->u.callchain_deferred.nr, 8);
+		break;
+	default:
+		r->unknown = 1;
+		break;
+	}
+}
+
+int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_t len,
+		     struct peo_record *out)
+{
+	struct cursor c = { 0 };
+	const struct parse_attr *pa = NULL;
+	struct peo_event_header h;
+	uint64_t id = 0;
+	int who;
+
+	if (!p || !bytes || !out)
+		return peo_fail(EINVAL, "peo_record_parse: argument '%s' is NULL",
+				!p ? "p" : !bytes ? "bytes" : "out");
+	memset(out, 0, sizeof(*out));
+	if (len < sizeof(h))
+		return peo_fail(EPROTO, "record: %zu bytes cannot hold the 8-byte header", len);
+	memcpy(&h, bytes, sizeof(h));
+	if (p->swap) {
+		h.type = __builtin_bswap32(h.type);
+		h.misc = __builtin_bswap16(h.misc);
+		h.size = __builtin_bswap16(h.size);
+	}
+	out->header = h;
+	out->bytes = bytes;
+	out->swapped = p->swap;
+	if (h.size < sizeof(h) || h.size > len)
+		return peo_fail(EPROTO, "%s record: header.size %u is %s", peo_record_type_name(h.type),
+				h.size, h.size < sizeof(h) ? "under the header's own 8 bytes"
+							    : "more than the bytes given");
+	if (!p->nattrs && (h.type == PEO_RECORD_SAMPLE || h.type == PEO_RECORD_READ))
+		return peo_fail(EINVAL, "%s record: the parser has no attr; add one with "
+				"peo_record_parser_add()", peo_record_type_name(h.type));
+	if (p->nattrs) {
+		who = find_attr(p, bytes, h.type, h.size, &id);
+		if (who == -2)
+			return peo_fail(EPROTO, "%s record of %u bytes is too short to hold the event id",
+					peo_record_type_name(h.type), h.size);
+		if (who < 0)
+			return peo_fail(ENOENT, "%s record: id %llu belongs to no attr the parser was "
+					"given", peo_record_type_name(h.type), (unsigned long long)id);
+		pa = &p->attrs[who];
+		out->attr = &pa->attr;
+	}
+	c.p = bytes;
+	c.off = sizeof(h);
+	c.end = h.size;
+	c.swap = p->swap;
+	c.type = h.type;
+	if (h.type == PEO_RECORD_SAMPLE) {
+		peo_parse_sample(&c, pa, out);
+		return c.err;
+	}
+	if (pa && pa->trailer_bytes && h.type < PEO_RECORD_MAX) {
+		struct cursor t = c;
+
+		if (pa->trailer_bytes > h.size - sizeof(h))
+			return peo_fail(EPROTO, "%s record of %u bytes cannot hold its %zu-byte "
+					"sample_id trailer", peo_record_type_name(h.type), h.size,
+					pa->trailer_bytes);
+		t.off = h.size - pa->trailer_bytes;
+		parse_trailer(&t, pa->attr.sample_type, &out->sample_id);
+		c.end = h.size - pa->trailer_bytes;
+	}
+	parse_other(&c, out, pa ? &pa->attr : NULL);
+	return c.err;
+}
+
+int peo_record_parse_segments(const struct peo_record_parser *p, const void *seg0, size_t len0,
+			      const void *seg1, size_t len1, void *scratch, size_t cap,
+			      struct peo_record *out)
+{
+	if (!seg1 || !len1)
+		return peo_record_parse(p, seg0, len0, out);
+	if (!scratch || cap < len0 + len1)
+		return peo_fail(ENOSPC, "peo_record_parse_segments: the record is split %zu + %zu "
+				"bytes; the scratch buffer holds %zu", len0, len1, scratch ? cap : 0);
+	memcpy(scratch, seg0, len0);
+	memcpy((char *)scratch + len0, seg1, len1);
+	return peo_record_parse(p, scratch, len0 + len1, out);
+}
+
+uint64_t peo_record_u64(const struct peo_record *r, const void *array, size_t i)
+{
+	return load_u64((const unsigned char *)array + 8 * i, r->swapped);
+}
+
+int peo_read_value(const struct peo_record *r, const struct peo_read *read, size_t i,
+		   struct peo_read_value *out)
+{
+	int has_id = !!(read->format & PEO_FORMAT_ID), has_lost = !!(read->format & PEO_FORMAT_LOST);
+	const unsigned char *tail;
+
+	if (!read->values || i >= read->nr)
+		return peo_fail(ERANGE, "peo_read_value: entry %zu of %llu", i,
+				(unsigned long long)read->nr);
+	memset(out, 0, sizeof(*out));
+	if (read->format & PEO_FORMAT_GROUP) {
+		const unsigned char *e = (const unsigned char *)read->values + 8 * i * (1 + has_id + has_lost);
+
+		out->value = load_u64(e, r->swapped);
+		tail = e + 8;
+	} else {
+		out->value = load_u64(read->values, r->swapped);
+		tail = read->single_tail;
+	}
+	if (has_id)
+		out->id = load_u64(tail, r->swapped);
+	if (has_lost)
+		out->lost = load_u64(tail + 8 * has_id, r->swapped);
+	return 0;
+}
+
+const char *peo_record_type_name(uint32_t type)
+{
+	static const char *const names[] = {
+		NULL, "MMAP", "LOST", "COMM", "EXIT", "THROTTLE", "UNTHROTTLE", "FORK", "READ",
+		"SAMPLE", "MMAP2", "AUX", "ITRACE_START", "LOST_SAMPLES", "SWITCH",
+		"SWITCH_CPU_WIDE", "NAMESPACES", "KSYMBOL", "BPF_EVENT", "CGROUP", "TEXT_POKE",
+		"AUX_OUTPUT_HW_ID", "CALLCHAIN_DEFERRED",
+	};
+
+	return type < PEO_ARRAY_SIZE(names) && names[type] ? names[type] : "UNKNOWN";
+}

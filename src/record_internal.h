@@ -1,0 +1,37 @@
+/*
+ * record_internal.h - what the record parser's files share.
+ */
+#ifndef PEO_RECORD_INTERNAL_H
+#define PEO_RECORD_INTERNAL_H
+
+#include "record_cursor.h"
+
+struct parse_attr {
+	struct peo_attr attr; /* host order */
+	int sample_id_pos;    /* u64 index of the id in a sample, -1 none */
+	int trailer_id_pos;   /* u64s back from a record's end to its id, 0 none */
+	size_t trailer_bytes; /* the sample_id trailer's size (sample_id_all) */
+};
+
+struct id_entry {
+	uint64_t id;
+	size_t attr;
+};
+
+struct peo_record_parser {
+	int swap;
+	struct parse_attr *attrs;
+	size_t nattrs;
+	struct id_entry *ids;
+	size_t nids;
+};
+
+/* The sample_id trailer's size for @sample_type. */
+PEO_HIDDEN size_t peo_sample_id_bytes(uint64_t sample_type);
+/* A read_format block at the cursor. */
+PEO_HIDDEN void peo_parse_read(struct cursor *c, uint64_t read_format, struct peo_read *r);
+/* record_sample.c: a SAMPLE record's fields (@pa NULL: no attr, an error). */
+PEO_HIDDEN void peo_parse_sample(struct cursor *c, const struct parse_attr *pa,
+				 struct peo_record *r);
+
+#endif
