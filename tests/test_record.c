@@ -448,6 +448,8 @@ static void kernel_samples_match_what_the_test_did(void **state)
 	volatile uint64_t canary[4] = { CANARY, CANARY, CANARY, CANARY };
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 64);
 	static unsigned char scratch[70000];
+	struct peo_tp_format *fmt;
+	const struct peo_tp_field *f_offset, *f_fd, *f_pid;
 
 	(void)state;
 	if (tp < 0 || off < 0)
@@ -478,6 +480,16 @@ static void kernel_samples_match_what_the_test_did(void **state)
 	assert_int_equal(peo_ring_map(&ring, fd, &ro), 0);
 	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
 	assert_int_equal(peo_record_parser_add(p, &a, &id, 1), 0);
+	assert_int_equal(peo_tp_format_load(&fmt, NULL, "syscalls", "sys_enter_lseek"), 0);
+	assert_string_equal(peo_tp_format_name(fmt), "sys_enter_lseek");
+	assert_int_equal(peo_tp_format_id(fmt), tp);
+	assert_non_null(f_offset = peo_tp_format_find(fmt, "offset"));
+	assert_int_equal(f_offset->offset, off);
+	assert_int_equal(f_offset->size, 8);
+	assert_non_null(f_fd = peo_tp_format_find(fmt, "fd"));
+	assert_non_null(f_pid = peo_tp_format_find(fmt, "common_pid"));
+	assert_true(f_pid->common && f_pid->is_signed);
+	assert_null(peo_tp_format_find(fmt, "no_such_field"));
 	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
 	for (int i = 0; i < 20; i++)
 		syscall(SYS_lseek, -1, (long)(1000 + i), SEEK_SET);
@@ -518,10 +530,22 @@ static void kernel_samples_match_what_the_test_did(void **state)
 		assert_int_equal(ip, s->ip);
 		while (peo_callchain_next(&it, &ip, &ctx) == 1)
 			assert_int_equal(ctx, PEO_CONTEXT_USER);
-		/* The syscall's argument, decoded from the raw payload. */
-		assert_true(s->raw_size >= (uint32_t)off + 8);
-		memcpy(&arg, (const char *)s->raw + off, 8);
-		assert_int_equal(arg, 1000 + n);
+		/* The syscall's arguments, decoded from the raw payload by name. */
+		{
+			int64_t v;
+
+			assert_true(s->raw_size >= (uint32_t)off + 8);
+			memcpy(&arg, (const char *)s->raw + off, 8);
+			assert_int_equal(arg, 1000 + n);
+			assert_int_equal(peo_tp_field_int(f_offset, &r, s->raw, s->raw_size, 0, &v), 0);
+			assert_int_equal(v, 1000 + (int64_t)n);
+			assert_int_equal(peo_tp_field_int(f_fd, &r, s->raw, s->raw_size, 0, &v), 0);
+			assert_int_equal((uint32_t)v, (uint32_t)-1); /* the -1 we passed */
+			assert_int_equal(peo_tp_field_int(f_pid, &r, s->raw, s->raw_size, 0, &v), 0);
+			assert_int_equal(v, getpid());
+			assert_int_equal(peo_tp_field_int(f_offset, &r, s->raw, 20, 0, &v), -EPROTO);
+			assert_error_contains("field 'offset' element 0 at offset");
+		}
 		/* User registers: the ip the sample reports, and the stack pointer. */
 		assert_int_equal(s->regs_user_abi, PEO_SAMPLE_REGS_ABI_64);
 		assert_int_equal(s->regs_user_nr, 2);
@@ -550,6 +574,7 @@ static void kernel_samples_match_what_the_test_did(void **state)
 		n++;
 	}
 	assert_int_equal(n, 20);
+	peo_tp_format_free(fmt);
 	peo_record_parser_free(p);
 	peo_ring_unmap(ring);
 	close(fd);
@@ -571,6 +596,9 @@ static void task_records_of_a_child(void **state)
 		       seen_ns = 0, seen_cgroup = 0;
 	pid_t child, grandchild = 0;
 	uint64_t last_time = 0;
+	struct peo_ring *exec_ring = NULL;
+	struct peo_record_parser *exec_parser = NULL;
+	int exec_fd = -1;
 
 	(void)state;
 	peo_cgroup_root(root, sizeof(root));
@@ -607,6 +635,26 @@ static void task_records_of_a_child(void **state)
 	assert_int_equal(peo_ring_map(&ring, fd, &ro), 0);
 	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
 	assert_int_equal(peo_record_parser_add(p, &a, NULL, 0), 0);
+	/* The exec tracepoint too: its filename is a __data_loc string. */
+	{
+		char why[256];
+		long long tp = peo_test_tracepoint_id("sched", "sched_process_exec", why, sizeof(why));
+
+		if (tp >= 0) {
+			struct peo_attr e;
+
+			peo_attr_init(&e);
+			e.type = PEO_TYPE_TRACEPOINT;
+			e.config = (uint64_t)tp;
+			e.sample_period = 1;
+			e.sample_type = PEO_SAMPLE_RAW;
+			exec_fd = peo_sys_open(&e, child, -1, -1, PEO_FLAG_FD_CLOEXEC);
+			assert_true(exec_fd >= 0);
+			assert_int_equal(peo_ring_map(&exec_ring, exec_fd, &ro), 0);
+			assert_int_equal(peo_record_parser_new(&exec_parser, NULL), 0);
+			assert_int_equal(peo_record_parser_add(exec_parser, &e, NULL, 0), 0);
+		}
+	}
 	assert_int_equal(write(go[1], "g", 1), 1);
 	close(go[1]);
 	assert_int_equal(waitpid(child, NULL, 0), child);
@@ -672,9 +720,112 @@ static void task_records_of_a_child(void **state)
 		print_message("note: no CGROUP record (mkdir %s failed or cgroup v1)\n", dir);
 	else
 		assert_int_equal(seen_cgroup, 1);
+	if (exec_ring) {
+		struct peo_ring_record rec;
+		struct peo_tp_format *fmt;
+		struct peo_record r;
+		const void *name;
+		size_t len;
+		int64_t pid;
+
+		assert_int_equal(peo_tp_format_load(&fmt, NULL, "sched", "sched_process_exec"), 0);
+		assert_int_equal(peo_ring_next(exec_ring, &rec, NULL, 0), 1);
+		assert_int_equal(peo_record_parse(exec_parser, rec.data, rec.header.size, &r), 0);
+		assert_int_equal(peo_tp_field_bytes(peo_tp_format_find(fmt, "filename"), &r,
+						    r.u.sample.raw, r.u.sample.raw_size, &name, &len), 0);
+		assert_int_equal(len, strlen("/bin/true"));
+		assert_memory_equal(name, "/bin/true", len);
+		assert_int_equal(peo_tp_field_int(peo_tp_format_find(fmt, "pid"), &r, r.u.sample.raw,
+						  r.u.sample.raw_size, 0, &pid), 0);
+		assert_int_equal(pid, child);
+		peo_tp_format_free(fmt);
+		peo_record_parser_free(exec_parser);
+		peo_ring_unmap(exec_ring);
+		close(exec_fd);
+	}
 	peo_record_parser_free(p);
 	peo_ring_unmap(ring);
 	close(fd);
+}
+
+/* A format file's text as another machine's perf.data would carry it. */
+static const char synthetic_format[] =
+	"name: demo_event\n"
+	"ID: 4242\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:short deltas[3];\toffset:8;\tsize:6;\tsigned:1;\n"
+	"\tfield:char comm[8];\toffset:14;\tsize:8;\tsigned:0;\n"
+	"\tfield:__data_loc char[] path;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:__rel_loc char[] note;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%s\", __get_str(path)\n";
+
+static void tracepoint_fields_by_name_either_order(void **state)
+{
+	struct peo_tp_format *f;
+	const struct peo_tp_field *deltas, *comm, *path, *note;
+
+	(void)state;
+	assert_int_equal(peo_tp_format_parse(&f, synthetic_format), 0);
+	assert_string_equal(peo_tp_format_name(f), "demo_event");
+	assert_int_equal(peo_tp_format_id(f), 4242);
+	assert_int_equal(peo_tp_format_count(f), 6);
+	deltas = peo_tp_format_find(f, "deltas");
+	comm = peo_tp_format_find(f, "comm");
+	path = peo_tp_format_find(f, "path");
+	note = peo_tp_format_find(f, "note");
+	assert_non_null(deltas);
+	assert_int_equal(deltas->array_len, 3);
+	assert_string_equal(deltas->type, "short");
+	assert_int_equal(comm->array_len, 8);
+	assert_int_equal(path->data_loc, 1);
+	assert_string_equal(path->type, "__data_loc char[]");
+	assert_int_equal(note->data_loc, 2);
+	for (int big = 0; big < 2; big++) {
+		struct vec v = { .big = big };
+		struct peo_record rec = { .swapped = big }; /* this host is little-endian */
+		const void *bytes;
+		size_t len;
+		int64_t x;
+
+		put16(&v, 7); put16(&v, 0); put32(&v, (uint32_t)-5);
+		put16(&v, (uint16_t)-2); put16(&v, 300); put16(&v, (uint16_t)-32768);
+		put_bytes(&v, "abc\0\0\0\0\0", 8);
+		put16(&v, 0); /* pad to 24 */
+		put32(&v, 32 | 6u << 16);            /* path: at 32, 6 bytes */
+		put32(&v, 6 | 3u << 16);             /* note: 6 past its own end (32) = 38 */
+		put_bytes(&v, "/a/b\0\0", 6);
+		put_bytes(&v, "hi\0", 3);
+		assert_int_equal(peo_tp_field_int(peo_tp_format_find(f, "common_pid"), &rec, v.b, v.n, 0, &x), 0);
+		assert_int_equal(x, -5);
+		assert_int_equal(peo_tp_field_int(deltas, &rec, v.b, v.n, 0, &x), 0);
+		assert_int_equal(x, -2);
+		assert_int_equal(peo_tp_field_int(deltas, &rec, v.b, v.n, 1, &x), 0);
+		assert_int_equal(x, 300);
+		assert_int_equal(peo_tp_field_int(deltas, &rec, v.b, v.n, 2, &x), 0);
+		assert_int_equal(x, -32768);
+		assert_int_equal(peo_tp_field_int(deltas, &rec, v.b, v.n, 3, &x), -EPROTO);
+		assert_int_equal(peo_tp_field_bytes(comm, &rec, v.b, v.n, &bytes, &len), 0);
+		assert_int_equal(len, 3);
+		assert_memory_equal(bytes, "abc", 3);
+		assert_int_equal(peo_tp_field_bytes(path, &rec, v.b, v.n, &bytes, &len), 0);
+		assert_int_equal(len, 4);
+		assert_memory_equal(bytes, "/a/b", 4);
+		assert_int_equal(peo_tp_field_bytes(note, &rec, v.b, v.n, &bytes, &len), 0);
+		assert_int_equal(len, 2);
+		assert_memory_equal(bytes, "hi", 2);
+		/* A data_loc that points past the payload. */
+		assert_int_equal(peo_tp_field_bytes(path, &rec, v.b, 35, &bytes, &len), -EPROTO);
+		assert_error_contains("field 'path': its data at offset 32 (6 bytes) lies past");
+	}
+	peo_tp_format_free(f);
+	assert_int_equal(peo_tp_format_parse(&f, "name: x\nformat:\n\tfield:int a;\toffset:zz;\n"), -EPROTO);
+	assert_error_contains("line 3");
+	assert_int_equal(peo_tp_format_load(&f, NULL, "syscalls", "no_such_event_here"), -ENOENT);
+	assert_error_contains("no_such_event_here");
 }
 
 int main(void)
@@ -684,6 +835,7 @@ int main(void)
 		PEO_TEST(other_records_from_the_abi),
 		PEO_TEST(kernel_samples_match_what_the_test_did),
 		PEO_TEST(task_records_of_a_child),
+		PEO_TEST(tracepoint_fields_by_name_either_order),
 	};
 
 	return PEO_TEST_MAIN("record", tests);

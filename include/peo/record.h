@@ -263,6 +263,82 @@ PEO_API int peo_callchain_next(struct peo_callchain_iter *it, uint64_t *ip, int6
 /** peo_record_type_name() - "MMAP", "SAMPLE"... or "UNKNOWN". */
 PEO_API const char *peo_record_type_name(uint32_t type);
 
+/* ------------------------------------------------ tracepoint payloads */
+
+/*
+ * A tracepoint's format (tracefs events/SYS/NAME/format, or the same text
+ * from a perf.data file), for decoding a sample's RAW payload by field name.
+ */
+struct peo_tp_format;
+
+struct peo_tp_field {
+	const char *name;   /* "offset", "comm", "common_pid" */
+	const char *type;   /* "off_t", "char", "__data_loc char[]" */
+	uint32_t offset, size;
+	int is_signed;
+	uint32_t array_len; /* elements of a fixed array (char comm[16]: 16), else 0 */
+	int data_loc;       /* 1: __data_loc (u32: offset | length << 16), 2: __rel_loc */
+	int common;         /* a common_* field */
+};
+
+/**
+ * peo_tp_format_parse() - parse a format file's text.
+ * @out:  receives the format; free with peo_tp_format_free().
+ * @text: the whole file, NUL-terminated.
+ * Returns 0, or -EPROTO naming the line that is not a field (its number),
+ * -EINVAL for NULL arguments, -ENOMEM.
+ */
+PEO_API int peo_tp_format_parse(struct peo_tp_format **out, const char *text);
+
+/**
+ * peo_tp_format_load() - read and parse SYS:NAME's format from tracefs.
+ * @tracefs: the tracefs directory, or NULL for /sys/kernel/tracing (or the
+ *           debugfs one).
+ * Returns 0, -ENOENT (no such tracepoint, or tracefs not mounted: the
+ * sentence says which), -EACCES, or what peo_tp_format_parse() returns.
+ */
+PEO_API int peo_tp_format_load(struct peo_tp_format **out, const char *tracefs, const char *sys,
+			       const char *name);
+
+/** peo_tp_format_free() - free it; NULL is ignored. */
+PEO_API void peo_tp_format_free(struct peo_tp_format *f);
+
+/** peo_tp_format_name() - the tracepoint's name line ("sched_switch"). */
+PEO_API const char *peo_tp_format_name(const struct peo_tp_format *f);
+
+/** peo_tp_format_id() - its ID line (the attr.config of the event), or -1. */
+PEO_API long long peo_tp_format_id(const struct peo_tp_format *f);
+
+/** peo_tp_format_count() - how many fields, common ones included. */
+PEO_API size_t peo_tp_format_count(const struct peo_tp_format *f);
+
+/** peo_tp_format_field() - field @i, or NULL past the end. */
+PEO_API const struct peo_tp_field *peo_tp_format_field(const struct peo_tp_format *f, size_t i);
+
+/** peo_tp_format_find() - the field called @name, or NULL. */
+PEO_API const struct peo_tp_field *peo_tp_format_find(const struct peo_tp_format *f,
+						       const char *name);
+
+/**
+ * peo_tp_field_int() - an integer field of a RAW payload, sign-extended
+ * when the format says signed; element @index of an array field.
+ * @rec: the record the payload came from (for its byte order), or NULL
+ *       for host order.
+ * Returns 0, or -EPROTO when the field lies past @raw_size (sentence with
+ * the field and its offset), -EINVAL for a size other than 1, 2, 4, 8.
+ */
+PEO_API int peo_tp_field_int(const struct peo_tp_field *field, const struct peo_record *rec,
+			     const void *raw, size_t raw_size, size_t index, int64_t *out);
+
+/**
+ * peo_tp_field_bytes() - where a field's bytes are in a RAW payload: the
+ * field itself, or for __data_loc/__rel_loc the data it points to.
+ * A char array or string gives its bytes up to the first NUL in *@len.
+ * Returns 0, or -EPROTO when the field or its data lies past @raw_size.
+ */
+PEO_API int peo_tp_field_bytes(const struct peo_tp_field *field, const struct peo_record *rec,
+			       const void *raw, size_t raw_size, const void **bytes, size_t *len);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
