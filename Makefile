@@ -38,6 +38,7 @@ bench: all
 	@$(BUILD)/bench/bench_counter
 	@bash bench/stat_vs_perf.sh $(BUILD)/peo
 	@$(BUILD)/bench/bench_ring $(BUILD)/tests/workload
+	@$(BUILD)/bench/bench_record
 
 install: deps
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
