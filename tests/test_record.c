@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -828,6 +829,187 @@ static void tracepoint_fields_by_name_either_order(void **state)
 	assert_error_contains("no_such_event_here");
 }
 
+/* Page faults sampled with the address fields: the pages the test touched. */
+static void page_fault_samples_carry_their_addresses(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), npages = 16, n = 0;
+	PEO_OPTS(peo_ring_opts, ro, .data_pages = 16);
+	struct peo_record_parser *p;
+	struct peo_ring *ring;
+	struct peo_ring_record rec;
+	struct peo_attr a;
+	unsigned char *mem;
+	int fd;
+
+	(void)state;
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_SOFTWARE;
+	a.config = PEO_COUNT_SW_PAGE_FAULTS_MIN;
+	a.sample_period = 1;
+	a.sample_type = PEO_SAMPLE_TID | PEO_SAMPLE_ADDR | PEO_SAMPLE_WEIGHT | PEO_SAMPLE_DATA_SRC |
+			PEO_SAMPLE_TRANSACTION | PEO_SAMPLE_REGS_INTR | PEO_SAMPLE_PHYS_ADDR |
+			PEO_SAMPLE_DATA_PAGE_SIZE;
+	a.sample_regs_intr = 1ULL << 8; /* x86 IP */
+	a.exclude_kernel = 0;
+	a.disabled = 1;
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		print_error("%s\n", peo_last_error());
+	assert_true(fd >= 0);
+	assert_int_equal(peo_ring_map(&ring, fd, &ro), 0);
+	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
+	assert_int_equal(peo_record_parser_add(p, &a, NULL, 0), 0);
+	mem = mmap(NULL, npages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(mem != MAP_FAILED);
+	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
+	for (size_t i = 0; i < npages; i++)
+		mem[i * page + 123] = 1;
+	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
+	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
+		struct peo_record r;
+		const struct peo_sample *s = &r.u.sample;
+		uint64_t at;
+
+		assert_int_equal(peo_record_parse(p, rec.data, rec.header.size, &r), 0);
+		if (r.header.type != PEO_RECORD_SAMPLE || s->addr < (uintptr_t)mem ||
+		    s->addr >= (uintptr_t)mem + npages * page)
+			continue; /* a fault of the test's own code or stack */
+		at = s->addr - (uintptr_t)mem;
+		assert_int_equal(at % page, 123);
+		assert_int_equal(at / page, n); /* in the order touched */
+		assert_int_equal(s->tid, syscall(SYS_gettid));
+		assert_int_equal(s->data_page_size, page);
+		assert_int_equal(s->regs_intr_abi, PEO_SAMPLE_REGS_ABI_64);
+		assert_int_equal(s->regs_intr_nr, 1);
+		assert_true(in_text(peo_record_u64(&r, s->regs_intr, 0)));
+		if (s->phys_addr) /* root sees physical addresses: same offset in the page */
+			assert_int_equal(s->phys_addr % page, 123);
+		n++;
+	}
+	assert_int_equal(n, npages);
+	munmap(mem, npages * page);
+	peo_record_parser_free(p);
+	peo_ring_unmap(ring);
+	close(fd);
+}
+
+/* A context switch is sampled inside the kernel: its chain starts there. */
+static void kernel_callchains_start_with_the_kernel_marker(void **state)
+{
+	PEO_OPTS(peo_ring_opts, ro, .data_pages = 16);
+	struct peo_record_parser *p;
+	struct peo_ring *ring;
+	struct peo_ring_record rec;
+	struct peo_attr a;
+	size_t n = 0;
+	int fd;
+
+	(void)state;
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_SOFTWARE;
+	a.config = PEO_COUNT_SW_CONTEXT_SWITCHES;
+	a.sample_period = 1;
+	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_CALLCHAIN;
+	a.disabled = 1;
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(peo_ring_map(&ring, fd, &ro), 0);
+	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
+	assert_int_equal(peo_record_parser_add(p, &a, NULL, 0), 0);
+	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
+	for (int i = 0; i < 5; i++)
+		usleep(1000);
+	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
+	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
+		struct peo_record r;
+		struct peo_callchain_iter it;
+		uint64_t ip;
+		int64_t ctx, last = 0;
+		int kernel = 0, user = 0;
+
+		assert_int_equal(peo_record_parse(p, rec.data, rec.header.size, &r), 0);
+		if (r.header.type != PEO_RECORD_SAMPLE)
+			continue;
+		assert_int_equal(peo_record_u64(&r, r.u.sample.callchain, 0),
+				 PEO_CONTEXT_ENTRY(PEO_CONTEXT_KERNEL));
+		peo_callchain_begin(&it, &r);
+		while (peo_callchain_next(&it, &ip, &ctx) == 1) {
+			kernel += ctx == PEO_CONTEXT_KERNEL && ip >= 0xffff800000000000ull;
+			user += ctx == PEO_CONTEXT_USER && in_text(ip);
+			assert_true(ctx == PEO_CONTEXT_KERNEL || ctx == PEO_CONTEXT_USER);
+			assert_true(!(last == PEO_CONTEXT_USER && ctx == PEO_CONTEXT_KERNEL));
+			last = ctx;
+		}
+		assert_true(kernel > 0);
+		assert_true(user > 0); /* usleep's caller: this test */
+		n++;
+	}
+	assert_true(n >= 5);
+	peo_record_parser_free(p);
+	peo_ring_unmap(ring);
+	close(fd);
+}
+
+/* Several attrs in one stream: each record finds its own by IDENTIFIER. */
+static void records_find_their_attr_by_id(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		PEO_OPTS(peo_record_parser_opts, o, .byte_order = big ? PEO_BYTE_ORDER_BIG
+								       : PEO_BYTE_ORDER_LITTLE);
+		struct peo_record_parser *p;
+		struct peo_attr a1, a2, f1, f2, only_id;
+		uint64_t id1[] = { 100, 101 }, id2[] = { 200 };
+		struct peo_record r;
+		struct vec v;
+
+		base_attr(&a1, PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_IP);
+		base_attr(&a2, PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_TID | PEO_SAMPLE_PERIOD);
+		foreign_attr(&f1, &a1, big);
+		foreign_attr(&f2, &a2, big);
+		assert_int_equal(peo_record_parser_new(&p, &o), 0);
+		assert_int_equal(peo_record_parser_add(p, &f1, id1, 2), 0);
+		assert_int_equal(peo_record_parser_add(p, &f2, id2, 1), 0);
+		/* An attr whose id would be elsewhere cannot join. */
+		base_attr(&only_id, PEO_SAMPLE_IP | PEO_SAMPLE_ID);
+		foreign_attr(&only_id, &only_id, big);
+		assert_int_equal(peo_record_parser_add(p, &only_id, id2, 1), -EINVAL);
+		assert_error_contains("PEO_SAMPLE_IDENTIFIER");
+
+		begin(&v, big, PEO_RECORD_SAMPLE, 0);
+		put64(&v, 200); put32(&v, 7); put32(&v, 8); put64(&v, 5000);
+		finish(&v);
+		parse_ok(p, &v, &r);
+		assert_int_equal(r.attr->sample_type, a2.sample_type);
+		assert_int_equal(r.u.sample.tid, 8);
+		assert_int_equal(r.u.sample.period, 5000);
+
+		begin(&v, big, PEO_RECORD_SAMPLE, 0);
+		put64(&v, 101); put64(&v, 0xdead);
+		finish(&v);
+		parse_ok(p, &v, &r);
+		assert_int_equal(r.attr->sample_type, a1.sample_type);
+		assert_int_equal(r.u.sample.ip, 0xdead);
+
+		/* A LOST record's trailer names its attr from the end. */
+		begin(&v, big, PEO_RECORD_LOST, 0);
+		put64(&v, 200); put64(&v, 3);
+		put32(&v, 7); put32(&v, 8); put64(&v, 200); /* trailer: tid, identifier */
+		finish(&v);
+		parse_ok(p, &v, &r);
+		assert_int_equal(r.u.lost.lost, 3);
+		assert_int_equal(r.sample_id.tid, 8);
+		assert_int_equal(r.sample_id.identifier, 200);
+
+		begin(&v, big, PEO_RECORD_SAMPLE, 0);
+		put64(&v, 999); put64(&v, 1);
+		finish(&v);
+		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -ENOENT);
+		assert_error_contains("id 999 belongs to no attr");
+		peo_record_parser_free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -836,6 +1018,9 @@ int main(void)
 		PEO_TEST(kernel_samples_match_what_the_test_did),
 		PEO_TEST(task_records_of_a_child),
 		PEO_TEST(tracepoint_fields_by_name_either_order),
+		PEO_TEST(page_fault_samples_carry_their_addresses),
+		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
+		PEO_TEST(records_find_their_attr_by_id),
 	};
 
 	return PEO_TEST_MAIN("record", tests);
