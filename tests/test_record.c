@@ -1010,6 +1010,64 @@ static void records_find_their_attr_by_id(void **state)
 	}
 }
 
+/* CPU-wide switch records name the task on the other side of each switch. */
+static void cpu_wide_switch_records(void **state)
+{
+	PEO_OPTS(peo_ring_opts, ro, .data_pages = 64);
+	struct peo_record_parser *p;
+	struct peo_ring *ring;
+	struct peo_ring_record rec;
+	struct peo_attr a;
+	cpu_set_t set, all;
+	int cpu, fd, outs = 0, ins = 0;
+	pid_t me = (pid_t)syscall(SYS_gettid);
+
+	(void)state;
+	cpu = sched_getcpu();
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_SOFTWARE;
+	a.config = PEO_COUNT_SW_DUMMY;
+	a.context_switch = 1;
+	a.sample_id_all = 1;
+	a.sample_type = PEO_SAMPLE_TID | PEO_SAMPLE_CPU;
+	a.disabled = 1;
+	fd = peo_sys_open(&a, -1, cpu, -1, PEO_FLAG_FD_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(peo_ring_map(&ring, fd, &ro), 0);
+	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
+	assert_int_equal(peo_record_parser_add(p, &a, NULL, 0), 0);
+	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
+	for (int i = 0; i < 5; i++)
+		usleep(1000);
+	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
+	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
+		struct peo_record r;
+
+		assert_int_equal(peo_record_parse(p, rec.data, rec.header.size, &r), 0);
+		if (r.header.type != PEO_RECORD_SWITCH_CPU_WIDE)
+			continue;
+		assert_int_equal(r.sample_id.cpu, cpu);
+		/* Out: the trailer is us, next_prev the next task; in: the reverse. */
+		if (r.u.sw.out && (pid_t)r.sample_id.tid == me) {
+			assert_true((pid_t)r.u.sw.next_prev_tid != me);
+			outs++;
+		}
+		if (!r.u.sw.out && (pid_t)r.sample_id.tid == me) {
+			assert_true((pid_t)r.u.sw.next_prev_tid != me);
+			ins++;
+		}
+	}
+	assert_true(outs >= 5 && ins >= 5);
+	sched_setaffinity(0, sizeof(all), &all);
+	peo_record_parser_free(p);
+	peo_ring_unmap(ring);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1079,7 @@ int main(void)
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
 		PEO_TEST(records_find_their_attr_by_id),
+		PEO_TEST(cpu_wide_switch_records),
 	};
 
 	return PEO_TEST_MAIN("record", tests);
