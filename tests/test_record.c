@@ -368,6 +368,24 @@ static void other_records_from_the_abi(void **state)
 		assert_string_equal(r.u.mmap.filename, "/usr/bin/x");
 		CHECK_TRAILER();
 
+		/* MMAP carries the trailer too (perf-event-data assumed not). */
+		begin(&v, big, PEO_RECORD_MMAP, PEO_RECORD_MISC_USER);
+		put32(&v, 7); put32(&v, 8); put64(&v, 0x400000); put64(&v, 0x2000); put64(&v, 0x1000);
+		put_bytes(&v, "/lib/libc.so.6", 15); pad8(&v);
+		TRAILER();
+		parse_ok(p, &v, &r);
+		assert_int_equal(r.u.mmap.len, 0x2000);
+		assert_int_equal(r.u.mmap.pgoff, 0x1000);
+		assert_string_equal(r.u.mmap.filename, "/lib/libc.so.6");
+		CHECK_TRAILER();
+
+		/* SWITCH: nothing but its misc bits and the trailer. */
+		begin(&v, big, PEO_RECORD_SWITCH, PEO_RECORD_MISC_SWITCH_OUT);
+		TRAILER();
+		parse_ok(p, &v, &r);
+		assert_true(r.u.sw.out && !r.u.sw.preempt);
+		CHECK_TRAILER();
+
 		/* A type from the future: its bytes, no error. */
 		begin(&v, big, 99, 0);
 		put64(&v, 1);
