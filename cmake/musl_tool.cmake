@@ -7,6 +7,15 @@
 set(musl_dir ${CMAKE_BINARY_DIR}/musl)
 set(musl_flags ${PEO_WARNINGS} -O2 -g -std=gnu11 -D_GNU_SOURCE
     -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/tools)
+set(musl_libs -lm)
+# zstd: its two headers alone (the rest of /usr/include is glibc's), and the
+# static archive, which is plain C and links under musl.
+if(PEO_ZSTD_INCLUDE AND PEO_ZSTD_STATIC_LIB)
+  file(COPY ${PEO_ZSTD_INCLUDE}/zstd.h ${PEO_ZSTD_INCLUDE}/zstd_errors.h
+       DESTINATION ${musl_dir}/include)
+  list(APPEND musl_flags -DPEO_HAVE_ZSTD -I${musl_dir}/include)
+  list(PREPEND musl_libs ${PEO_ZSTD_STATIC_LIB})
+endif()
 set(musl_objects)
 foreach(src ${PEO_SOURCES} ${PEO_TOOL_SOURCES})
   file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${src})
@@ -26,7 +35,7 @@ endforeach()
 # for the library target "peo".
 set(PEO_TOOL_PATH ${CMAKE_BINARY_DIR}/peo)
 add_custom_command(OUTPUT ${musl_dir}/peo
-  COMMAND ${PEO_MUSL_GCC} -static -o ${musl_dir}/peo ${musl_objects} -lm
+  COMMAND ${PEO_MUSL_GCC} -static -o ${musl_dir}/peo ${musl_objects} ${musl_libs}
   COMMAND ${CMAKE_COMMAND} -E copy ${musl_dir}/peo ${PEO_TOOL_PATH}
   DEPENDS ${musl_objects}
   COMMENT "musl-gcc -static peo"

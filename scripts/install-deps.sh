@@ -15,6 +15,7 @@ have_cmd clang || need+=(clang)
 have_cmd musl-gcc || need+=(musl-tools) # the peo command links statically against musl
 have_cmd pkg-config || need+=(pkg-config)
 have_pkg libcmocka-dev || need+=(libcmocka-dev)
+have_pkg libzstd-dev || need+=(libzstd-dev) # compressed perf.data (perf record -z)
 have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
 have_pkg linux-libc-dev || need+=(linux-libc-dev)
 have_cmd perf || need+=(linux-perf) # the oracle peo's encodings are compared with

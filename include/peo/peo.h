@@ -11,5 +11,6 @@
 #include "counter.h"
 #include "ring.h"
 #include "record.h"
+#include "perfdata.h"
 
 #endif /* PEO_PEO_H */

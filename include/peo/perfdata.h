@@ -1,0 +1,191 @@
+/*
+ * peo/perfdata.h - the perf.data layer: reading the files perf record
+ * writes (file mode and pipe mode, either byte order), record by record,
+ * with memory bounded whatever the file's size.
+ *
+ * Thread safety: one thread uses a reader at a time.
+ */
+#ifndef PEO_PERFDATA_H
+#define PEO_PERFDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi.h"
+#include "common.h"
+#include "record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* perf's own record types (64 and up), as they appear in perf.data. */
+enum peo_user_record_type {
+	PEO_RECORD_HEADER_ATTR = 64,
+	PEO_RECORD_HEADER_EVENT_TYPE = 65,
+	PEO_RECORD_HEADER_TRACING_DATA = 66,
+	PEO_RECORD_HEADER_BUILD_ID = 67,
+	PEO_RECORD_FINISHED_ROUND = 68,
+	PEO_RECORD_ID_INDEX = 69,
+	PEO_RECORD_AUXTRACE_INFO = 70,
+	PEO_RECORD_AUXTRACE = 71,
+	PEO_RECORD_AUXTRACE_ERROR = 72,
+	PEO_RECORD_THREAD_MAP = 73,
+	PEO_RECORD_CPU_MAP = 74,
+	PEO_RECORD_STAT_CONFIG = 75,
+	PEO_RECORD_STAT = 76,
+	PEO_RECORD_STAT_ROUND = 77,
+	PEO_RECORD_EVENT_UPDATE = 78,
+	PEO_RECORD_TIME_CONV = 79,
+	PEO_RECORD_HEADER_FEATURE = 80,
+	PEO_RECORD_COMPRESSED = 81,
+	PEO_RECORD_FINISHED_INIT = 82,
+	PEO_RECORD_COMPRESSED2 = 83,
+	PEO_RECORD_BPF_METADATA = 84,
+	PEO_RECORD_SCHEDSTAT_CPU = 85,
+	PEO_RECORD_SCHEDSTAT_DOMAIN = 86,
+	PEO_RECORD_USER_MAX /* not ABI */
+};
+
+/* Feature section bits of the file header. */
+enum peo_feature_bit {
+	PEO_FEAT_TRACING_DATA = 1,
+	PEO_FEAT_BUILD_ID = 2,
+	PEO_FEAT_HOSTNAME = 3,
+	PEO_FEAT_OSRELEASE = 4,
+	PEO_FEAT_VERSION = 5,
+	PEO_FEAT_ARCH = 6,
+	PEO_FEAT_NRCPUS = 7,
+	PEO_FEAT_CPUDESC = 8,
+	PEO_FEAT_CPUID = 9,
+	PEO_FEAT_TOTAL_MEM = 10,
+	PEO_FEAT_CMDLINE = 11,
+	PEO_FEAT_EVENT_DESC = 12,
+	PEO_FEAT_CPU_TOPOLOGY = 13,
+	PEO_FEAT_NUMA_TOPOLOGY = 14,
+	PEO_FEAT_BRANCH_STACK = 15,
+	PEO_FEAT_PMU_MAPPINGS = 16,
+	PEO_FEAT_GROUP_DESC = 17,
+	PEO_FEAT_AUXTRACE = 18,
+	PEO_FEAT_STAT = 19,
+	PEO_FEAT_CACHE = 20,
+	PEO_FEAT_SAMPLE_TIME = 21,
+	PEO_FEAT_MEM_TOPOLOGY = 22,
+	PEO_FEAT_CLOCKID = 23,
+	PEO_FEAT_DIR_FORMAT = 24,
+	PEO_FEAT_BPF_PROG_INFO = 25,
+	PEO_FEAT_BPF_BTF = 26,
+	PEO_FEAT_COMPRESSED = 27,
+	PEO_FEAT_CPU_PMU_CAPS = 28,
+	PEO_FEAT_CLOCK_DATA = 29,
+	PEO_FEAT_HYBRID_TOPOLOGY = 30,
+	PEO_FEAT_PMU_CAPS = 31,
+	PEO_FEAT_MAX = 256 /* bits in the header's bitmap */
+};
+
+struct peo_perfdata;
+
+/* Initialise with PEO_OPTS(peo_perfdata_opts, o, ...). */
+struct peo_perfdata_opts {
+	size_t sz;
+	/* Bytes read from the file at a time (at least 128 KiB, the largest
+	 * record and its neighbour); 0 means 4 MiB.  Memory stays at about
+	 * this whatever the file's size. */
+	size_t window;
+};
+
+/**
+ * peo_perfdata_open() - open a perf.data file, or "-" for standard input
+ * (pipe mode, as `perf record -o -` writes it).
+ * @out:  receives the reader; close it with peo_perfdata_close().
+ * @path: the file, or "-".
+ * @opts: NULL for the defaults.
+ *
+ * Reads the header and, in file mode, the attrs with their ids and the
+ * feature index.  Returns 0, or a negative errno: -ENOENT/-EACCES for the
+ * path; -EPROTO for a file that is not perf.data or is malformed (the
+ * sentence gives the byte offset and what was wrong).
+ */
+PEO_API int peo_perfdata_open(struct peo_perfdata **out, const char *path,
+			      const struct peo_perfdata_opts *opts);
+
+/**
+ * peo_perfdata_open_fd() - as peo_perfdata_open() on an open fd (a file,
+ * or a pipe); the reader does not close it.
+ */
+PEO_API int peo_perfdata_open_fd(struct peo_perfdata **out, int fd,
+				 const struct peo_perfdata_opts *opts);
+
+/** peo_perfdata_close() - free the reader (and close the file it opened). */
+PEO_API void peo_perfdata_close(struct peo_perfdata *f);
+
+/** peo_perfdata_is_pipe() - 1 for pipe mode, 0 for a file. */
+PEO_API int peo_perfdata_is_pipe(const struct peo_perfdata *f);
+
+/** peo_perfdata_byte_order() - PEO_BYTE_ORDER_LITTLE or _BIG, the writer's. */
+PEO_API enum peo_byte_order peo_perfdata_byte_order(const struct peo_perfdata *f);
+
+/**
+ * peo_perfdata_attr_count() - events in the file so far (pipe mode learns
+ * them from HEADER_ATTR records as they arrive).
+ */
+PEO_API size_t peo_perfdata_attr_count(const struct peo_perfdata *f);
+
+/** peo_perfdata_attr() - event @i's attr in host order, or NULL. */
+PEO_API const struct peo_attr *peo_perfdata_attr(const struct peo_perfdata *f, size_t i);
+
+/** peo_perfdata_attr_ids() - event @i's ids (*n of them), in host order. */
+PEO_API const uint64_t *peo_perfdata_attr_ids(const struct peo_perfdata *f, size_t i, size_t *n);
+
+/**
+ * peo_perfdata_event_name() - event @i's name as perf recorded it
+ * (EVENT_DESC), or NULL when the file does not say.
+ */
+PEO_API const char *peo_perfdata_event_name(const struct peo_perfdata *f, size_t i);
+
+/** peo_perfdata_event_of() - the index of the event @attr belongs to, or -1. */
+PEO_API int peo_perfdata_event_of(const struct peo_perfdata *f, const struct peo_attr *attr);
+
+/**
+ * peo_perfdata_feature() - the raw bytes of feature section @bit (in the
+ * writer's byte order), read into memory the reader owns until it closes.
+ * Returns 0, -ENOENT when the file has no such section, -EPROTO when the
+ * section lies outside the file.
+ */
+PEO_API int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **bytes,
+				 size_t *size);
+
+/**
+ * peo_perfdata_feature_string() - a string feature (HOSTNAME, OSRELEASE,
+ * VERSION, ARCH, CPUDESC, CPUID) as a NUL-terminated string the reader owns.
+ * Returns 0, -ENOENT, or -EPROTO for a string that overruns its section.
+ */
+PEO_API int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char **s);
+
+/* One record from the data section. */
+struct peo_perfdata_record {
+	struct peo_record rec;   /* parsed: kernel types fully, user types header and bytes */
+	uint64_t offset;         /* where it starts in the file (or stream) */
+	const void *payload;     /* AUXTRACE/TRACING_DATA: their data after the record, or NULL */
+	uint64_t payload_size;   /* its size (the payload is skipped when too large to hold) */
+};
+
+/**
+ * peo_perfdata_next() - the next record of the data section, in file
+ * order.  Compressed records are expanded into the records they hold.
+ * @rec: valid until the next call.
+ *
+ * Returns 1 with a record, 0 at the end, or a negative errno: -EPROTO with
+ * the byte offset of a malformed record, -EIO for a read error, -ENOTSUP
+ * for compressed data when peo was built without zstd.
+ */
+PEO_API int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *rec);
+
+/** peo_user_record_type_name() - "FINISHED_ROUND"... for types 64 and up, else the kernel's. */
+PEO_API const char *peo_user_record_type_name(uint32_t type);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PEO_PERFDATA_H */

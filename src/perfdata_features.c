@@ -1,0 +1,116 @@
+/*
+ * perfdata_features.c - feature sections: their bytes, strings, and the
+ * event names of EVENT_DESC.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata_internal.h"
+
+int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **bytes, size_t *size)
+{
+	const struct pd_section *s;
+	int err;
+
+	if (!f || !bytes || !size)
+		return peo_fail(EINVAL, "peo_perfdata_feature: a NULL argument");
+	if (bit >= PEO_FEAT_MAX || !f->has_feature[bit])
+		return peo_fail(ENOENT, "perf.data: no feature section %u", bit);
+	s = &f->features[bit];
+	if (!f->feature_bytes[bit]) {
+		void *b = malloc(s->size ? (size_t)s->size : 1);
+
+		if (!b)
+			return peo_fail(ENOMEM, "out of memory for feature %u (%llu bytes)", bit,
+					(unsigned long long)s->size);
+		err = peo_pd_read_at(f, s->offset, b, (size_t)s->size, "a feature section");
+		if (err) {
+			free(b);
+			return err;
+		}
+		f->feature_bytes[bit] = b;
+	}
+	*bytes = f->feature_bytes[bit];
+	*size = (size_t)s->size;
+	return 0;
+}
+
+/*
+ * A perf_header_string at @p (@avail bytes): u32 len, then len bytes
+ * holding a NUL-terminated string (padded).  Returns its bytes used, or 0.
+ */
+static size_t header_string(const struct peo_perfdata *f, const unsigned char *p, size_t avail,
+			    const char **s)
+{
+	uint32_t len;
+
+	if (avail < 4)
+		return 0;
+	len = peo_pd_u32(f, p);
+	if (len == 0 || len > avail - 4 || !memchr(p + 4, '\0', len))
+		return 0;
+	*s = (const char *)p + 4;
+	return 4 + (size_t)len;
+}
+
+int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char **s)
+{
+	const void *b;
+	size_t n;
+	int err = peo_perfdata_feature(f, bit, &b, &n);
+
+	if (err)
+		return err;
+	if (!header_string(f, b, n, s))
+		return peo_fail(EPROTO, "perf.data: feature %u at offset %llu: its string runs past "
+				"the section's %zu bytes or has no NUL", bit,
+				(unsigned long long)f->features[bit].offset, n);
+	return 0;
+}
+
+/* EVENT_DESC: u32 nr, attr_size; then per event: attr, u32 nr_ids, string, ids. */
+static void read_event_names(struct peo_perfdata *f)
+{
+	const unsigned char *p;
+	const void *b;
+	size_t n, at = 8;
+	uint32_t nr, attr_size;
+
+	f->names_read = 1;
+	if (peo_perfdata_feature(f, PEO_FEAT_EVENT_DESC, &b, &n) || n < 8)
+		return;
+	p = b;
+	nr = peo_pd_u32(f, p);
+	attr_size = peo_pd_u32(f, p + 4);
+	for (uint32_t i = 0; i < nr && i < f->nevents; i++) {
+		const char *name;
+		size_t used;
+		uint32_t nids;
+
+		if (attr_size > n - at || n - at - attr_size < 4)
+			return;
+		at += attr_size;
+		nids = peo_pd_u32(f, p + at);
+		at += 4;
+		used = header_string(f, p + at, n - at, &name);
+		if (!used)
+			return;
+		at += used;
+		if (nids > (n - at) / 8)
+			return;
+		at += 8 * (size_t)nids;
+		f->events[i].name = strdup(name);
+	}
+}
+
+const char *peo_perfdata_event_name(const struct peo_perfdata *f, size_t i)
+{
+	struct peo_perfdata *m = (struct peo_perfdata *)(uintptr_t)f; /* names are read lazily */
+
+	if (!f || i >= f->nevents)
+		return NULL;
+	if (!m->names_read)
+		read_event_names(m);
+	return f->events[i].name;
+}

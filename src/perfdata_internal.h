@@ -1,0 +1,62 @@
+/*
+ * perfdata_internal.h - what the perf.data reader's files share.
+ */
+#ifndef PEO_PERFDATA_INTERNAL_H
+#define PEO_PERFDATA_INTERNAL_H
+
+#include "record_internal.h"
+
+struct pd_section {
+	uint64_t offset, size;
+};
+
+struct pd_event {
+	struct peo_attr attr; /* host order */
+	uint64_t *ids;        /* host order */
+	size_t nids;
+	char *name;           /* from EVENT_DESC, or NULL */
+};
+
+struct pd_inflate; /* perfdata_zstd.c */
+
+struct peo_perfdata {
+	int fd, own_fd;
+	int pipe;
+	int swap;       /* the file is in the other byte order */
+	int big_endian; /* the writer's order */
+	uint64_t file_size;
+	struct pd_section data;
+	struct pd_section features[PEO_FEAT_MAX];
+	unsigned char has_feature[PEO_FEAT_MAX];
+	void *feature_bytes[PEO_FEAT_MAX];
+	int names_read;
+	struct pd_event *events;
+	size_t nevents;
+	struct peo_record_parser *parser;
+	/* The read window over the data: buf[0, len) holds file bytes from buf_pos. */
+	unsigned char *buf;
+	size_t window, len, at;
+	uint64_t buf_pos;
+	uint64_t pos, end; /* next record's offset; the data's end */
+	struct pd_inflate *inflate; /* records expanded from COMPRESSED ones */
+};
+
+PEO_HIDDEN uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p);
+PEO_HIDDEN uint32_t peo_pd_u32(const struct peo_perfdata *f, const void *p);
+PEO_HIDDEN int peo_pd_read_at(struct peo_perfdata *f, uint64_t off, void *buf, size_t n,
+			      const char *what);
+/* Add an event: attr bytes in file order, ids (taken over) in host order. */
+PEO_HIDDEN int peo_pd_add_event(struct peo_perfdata *f, const void *raw, size_t n, uint64_t *ids,
+				size_t nids, uint64_t where);
+/* The parser's host-order copy of event @i's attr (what records point to). */
+static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdata *f, size_t i)
+{
+	return i < f->parser->nattrs ? &f->parser->attrs[i].attr : NULL;
+}
+/* perfdata_zstd.c: records inside a COMPRESSED/COMPRESSED2 record. */
+PEO_HIDDEN int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *r,
+					  uint64_t offset);
+PEO_HIDDEN int peo_perfdata_inflate_next(struct peo_perfdata *f, const void **rec, size_t *len);
+PEO_HIDDEN void peo_perfdata_inflate_free(struct peo_perfdata *f);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * perfdata_read.c - the data section, record by record, through a read
+ * window of fixed size: file offsets are read with pread(), a pipe is read
+ * in order and what is consumed is dropped.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfdata_internal.h"
+
+/* Make buf hold [f->pos, f->pos + need); returns 1, 0 at a clean end, -errno. */
+static int fill(struct peo_perfdata *f, size_t need, const char *what)
+{
+	size_t keep, room;
+
+	if (f->pos >= f->buf_pos && f->pos - f->buf_pos <= f->len &&
+	    f->len - (f->pos - f->buf_pos) >= need)
+		return 1;
+	if (need > f->window)
+		return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %zu bytes, more than the "
+				"%zu-byte read window", what, (unsigned long long)f->pos, need,
+				f->window);
+	if (!f->pipe) {
+		uint64_t left = f->end - f->pos;
+		size_t want = left < f->window ? (size_t)left : f->window;
+		int err;
+
+		if (want < need)
+			return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %zu bytes, but "
+					"the data section ends %llu bytes later", what,
+					(unsigned long long)f->pos, need, (unsigned long long)left);
+		err = peo_pd_read_at(f, f->pos, f->buf, want, "the data section");
+		if (err)
+			return err;
+		f->buf_pos = f->pos;
+		f->len = want;
+		return 1;
+	}
+	/* Pipe: keep the unread tail, then read until there is enough. */
+	keep = f->pos - f->buf_pos <= f->len ? f->len - (size_t)(f->pos - f->buf_pos) : 0;
+	memmove(f->buf, f->buf + (f->len - keep), keep);
+	f->buf_pos = f->pos;
+	f->len = keep;
+	while (f->len < need) {
+		ssize_t r;
+
+		room = f->window - f->len;
+		r = read(f->fd, f->buf + f->len, room);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return peo_fail(EIO, "perf.data: reading the stream at offset %llu: %s",
+					(unsigned long long)(f->buf_pos + f->len), strerror(errno));
+		if (r == 0) {
+			if (f->len == 0)
+				return 0;
+			return peo_fail(EPROTO, "perf.data: the stream ends inside %s at offset %llu "
+					"(%zu of %zu bytes)", what, (unsigned long long)f->pos, f->len,
+					need);
+		}
+		f->len += (size_t)r;
+	}
+	return 1;
+}
+
+/* Skip @n bytes after the current record (payloads kept outside header.size). */
+static int skip(struct peo_perfdata *f, uint64_t n, const char *what)
+{
+	while (f->pipe && n) {
+		size_t have = f->len - (size_t)(f->pos - f->buf_pos);
+		size_t step = n < have ? (size_t)n : have;
+		int r;
+
+		f->pos += step;
+		n -= step;
+		if (!n)
+			break;
+		r = fill(f, 1, what);
+		if (r <= 0)
+			return r ? r : peo_fail(EPROTO, "perf.data: the stream ends inside %s", what);
+	}
+	if (!f->pipe) {
+		if (n > f->end - f->pos)
+			return peo_fail(EPROTO, "perf.data: %s of %llu bytes at offset %llu runs past the "
+					"data section's end", what, (unsigned long long)n,
+					(unsigned long long)f->pos);
+		f->pos += n;
+	}
+	return 0;
+}
+
+/* HEADER_ATTR (pipe mode): the attr, then the ids of its events. */
+static int add_header_attr(struct peo_perfdata *f, const struct peo_record *r, uint64_t offset)
+{
+	const unsigned char *p = (const unsigned char *)r->bytes + 8;
+	size_t n = r->header.size - 8, asize, nids;
+	uint64_t *ids = NULL;
+
+	if (n < 8)
+		return peo_fail(EPROTO, "perf.data: HEADER_ATTR at offset %llu is too short",
+				(unsigned long long)offset);
+	asize = peo_pd_u32(f, p + 4);
+	if (asize < PEO_ATTR_SIZE_VER0 || asize > n || (n - asize) % 8)
+		return peo_fail(EPROTO, "perf.data: HEADER_ATTR at offset %llu: attr.size %zu does "
+				"not fit its %zu bytes", (unsigned long long)offset, asize, n);
+	nids = (n - asize) / 8;
+	if (nids && !(ids = malloc(nids * 8)))
+		return peo_fail(ENOMEM, "out of memory for %zu ids", nids);
+	for (size_t i = 0; i < nids; i++)
+		ids[i] = peo_pd_u64(f, p + asize + 8 * i);
+	return peo_pd_add_event(f, p, asize, ids, nids, offset + 8);
+}
+
+/* Parse the record at @bytes (@len) into @out; user types keep header and bytes. */
+static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t offset,
+		 struct peo_perfdata_record *out)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->offset = offset;
+	err = peo_record_parse(f->parser, bytes, len, &out->rec);
+	if (err == -ENOENT && out->rec.header.type == PEO_RECORD_SAMPLE)
+		return peo_fail(EPROTO, "perf.data: record at offset %llu: %s",
+				(unsigned long long)offset, peo_last_error());
+	if (err && err != -ENOENT)
+		return peo_fail(-err, "perf.data: record at offset %llu: %s",
+				(unsigned long long)offset, peo_last_error());
+	if (out->rec.header.type >= PEO_RECORD_HEADER_ATTR)
+		out->rec.unknown = out->rec.header.type >= PEO_RECORD_USER_MAX;
+	return 0;
+}
+
+int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
+{
+	struct peo_event_header h;
+	const unsigned char *at;
+	uint64_t offset;
+	int got, err;
+
+	if (!f || !out)
+		return peo_fail(EINVAL, "peo_perfdata_next: argument '%s' is NULL", f ? "rec" : "f");
+	for (;;) {
+		const void *inner;
+		size_t inner_len;
+
+		if (f->inflate) {
+			got = peo_perfdata_inflate_next(f, &inner, &inner_len);
+			if (got < 0)
+				return got;
+			if (got)
+				return (err = parse(f, inner, inner_len, f->pos, out)) ? err : 1;
+		}
+		if (!f->pipe && f->pos >= f->end)
+			return 0;
+		got = fill(f, sizeof(h), "a record header");
+		if (got <= 0)
+			return got;
+		at = f->buf + (f->pos - f->buf_pos);
+		memcpy(&h, at, sizeof(h));
+		if (f->swap) {
+			h.type = __builtin_bswap32(h.type);
+			h.size = __builtin_bswap16(h.size);
+		}
+		offset = f->pos;
+		if (h.size < sizeof(h))
+			return peo_fail(EPROTO, "perf.data: record at offset %llu has size %u, under "
+					"its own 8-byte header (type %u)", (unsigned long long)offset,
+					h.size, h.type);
+		got = fill(f, h.size, "a record");
+		if (got <= 0)
+			return got ? got : peo_fail(EPROTO, "perf.data: the stream ends inside a record");
+		at = f->buf + (f->pos - f->buf_pos);
+		err = parse(f, at, h.size, offset, out);
+		if (err)
+			return err;
+		f->pos += h.size;
+		switch (h.type) {
+		case PEO_RECORD_HEADER_ATTR:
+			if (f->pipe && (err = add_header_attr(f, &out->rec, offset)))
+				return err;
+			break;
+		case PEO_RECORD_HEADER_TRACING_DATA: /* u32 size; the data follows, padded */
+			if (h.size >= 12) {
+				out->payload_size = (peo_pd_u32(f, at + 8) + 7ULL) & ~7ULL;
+				err = skip(f, out->payload_size, "TRACING_DATA's data");
+			}
+			break;
+		case PEO_RECORD_AUXTRACE: /* u64 size first; the data follows */
+			if (h.size >= 16) {
+				out->payload_size = peo_pd_u64(f, at + 8);
+				err = skip(f, out->payload_size, "AUXTRACE's data");
+			}
+			break;
+		case PEO_RECORD_COMPRESSED:
+		case PEO_RECORD_COMPRESSED2:
+			err = peo_perfdata_inflate_start(f, &out->rec, offset);
+			if (err)
+				return err;
+			continue; /* hand out what it holds */
+		}
+		return err ? err : 1;
+	}
+}
+
+const char *peo_user_record_type_name(uint32_t type)
+{
+	static const char *const names[] = {
+		"HEADER_ATTR", "HEADER_EVENT_TYPE", "HEADER_TRACING_DATA", "HEADER_BUILD_ID",
+		"FINISHED_ROUND", "ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR",
+		"THREAD_MAP", "CPU_MAP", "STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE",
+		"TIME_CONV", "HEADER_FEATURE", "COMPRESSED", "FINISHED_INIT", "COMPRESSED2",
+		"BPF_METADATA", "SCHEDSTAT_CPU", "SCHEDSTAT_DOMAIN",
+	};
+
+	if (type >= PEO_RECORD_HEADER_ATTR && type < PEO_RECORD_USER_MAX)
+		return names[type - PEO_RECORD_HEADER_ATTR];
+	return peo_record_type_name(type);
+}

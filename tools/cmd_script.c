@@ -1,0 +1,450 @@
+/*
+ * cmd_script.c - peo script: the records of a perf.data file as perf
+ * script prints them (text), as JSON Lines, or counted as perf report
+ * --stats counts them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <peo/peo.h>
+
+#include "commands.h"
+#include "script_threads.h"
+
+enum field {
+	F_COMM = 1 << 0, F_PID = 1 << 1, F_TID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
+	F_EVENT = 1 << 5, F_IP = 1 << 6, F_ADDR = 1 << 7, F_PERIOD = 1 << 8,
+	F_TRACE = 1 << 9,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} field_names[] = {
+	{ "comm", F_COMM }, { "pid", F_PID }, { "tid", F_TID }, { "cpu", F_CPU },
+	{ "time", F_TIME }, { "event", F_EVENT }, { "ip", F_IP }, { "addr", F_ADDR },
+	{ "period", F_PERIOD }, { "trace", F_TRACE },
+};
+
+struct script_args {
+	const char *input;
+	unsigned fields; /* 0: perf's default for the event */
+	int json, stats, header, ns, show_task, show_mmap;
+};
+
+struct script {
+	struct script_args a;
+	struct peo_perfdata *f;
+	struct script_threads threads;
+	uint64_t counts[PEO_RECORD_USER_MAX], total;
+	uint64_t *event_samples; /* per event */
+	size_t nevents;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: peo script [-i FILE|-] [-F FIELDS] [--json] [--stats] [--header]\n"
+		"                  [--show-task-events] [--show-mmap-events] [--ns]\n"
+		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
+		"  -F, --fields LIST      comm,pid,tid,cpu,time,event,ip,addr,period,trace\n"
+		"  --json                 one JSON object per record (JSON Lines)\n"
+		"  --stats                record counts by type, as perf report --stats\n"
+		"  --header               the file's header features, then the records\n"
+		"  --show-task-events     COMM, FORK and EXIT records too\n"
+		"  --show-mmap-events     MMAP and MMAP2 records too\n"
+		"  --ns                   times with nanoseconds\n");
+}
+
+static int parse_fields(const char *list, unsigned *out)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -1;
+	*out = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (!strcmp(tok, field_names[i].name))
+				break;
+		if (i == sizeof(field_names) / sizeof(field_names[0])) {
+			fprintf(stderr, "peo script: -F '%s': unknown field '%s'; the fields are "
+				"comm,pid,tid,cpu,time,event,ip,addr,period,trace\n", list, tok);
+			err = -1;
+		} else {
+			*out |= field_names[i].bit;
+		}
+	}
+	free(copy);
+	return err;
+}
+
+static int parse_args(int argc, char **argv, struct script_args *a)
+{
+	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP };
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "stats", no_argument, NULL, O_STATS },
+		{ "header", no_argument, NULL, O_HEADER },
+		{ "ns", no_argument, NULL, O_NS },
+		{ "show-task-events", no_argument, NULL, O_TASK },
+		{ "show-mmap-events", no_argument, NULL, O_MMAP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->input = "perf.data";
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+i:F:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': a->input = optarg; break;
+		case 'F':
+			if (parse_fields(optarg, &a->fields))
+				return 2;
+			break;
+		case O_JSON: a->json = 1; break;
+		case O_STATS: a->stats = 1; break;
+		case O_HEADER: a->header = 1; break;
+		case O_NS: a->ns = 1; break;
+		case O_TASK: a->show_task = 1; break;
+		case O_MMAP: a->show_mmap = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "peo script: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	return -1;
+}
+
+/* ---------------------------------------------------------------- text */
+
+static const char *event_name(struct script *s, const struct peo_record *r, char *buf, size_t cap)
+{
+	int i = peo_perfdata_event_of(s->f, r->attr);
+	const char *name = i >= 0 ? peo_perfdata_event_name(s->f, (size_t)i) : NULL;
+
+	if (name)
+		return name;
+	snprintf(buf, cap, "%s", i >= 0 ? "event" : "unknown");
+	return buf;
+}
+
+static uint64_t sample_period(const struct peo_record *r)
+{
+	if (r->attr && (r->attr->sample_type & PEO_SAMPLE_PERIOD))
+		return r->u.sample.period;
+	return r->attr && !r->attr->freq ? r->attr->sample_period : 0;
+}
+
+static void print_time(FILE *out, uint64_t ns, int with_ns)
+{
+	if (with_ns)
+		fprintf(out, "%5" PRIu64 ".%09" PRIu64 ": ", ns / 1000000000u, ns % 1000000000u);
+	else
+		fprintf(out, "%5" PRIu64 ".%06" PRIu64 ": ", ns / 1000000000u, ns % 1000000000u / 1000);
+}
+
+static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap)
+{
+	const char *c = script_threads_comm(&s->threads, tid);
+
+	if (c)
+		return c;
+	snprintf(buf, cap, ":%u", tid);
+	return buf;
+}
+
+/* perf script's sample line for the fields asked (perf's order, whatever -F's). */
+static void print_sample_text(struct script *s, const struct peo_record *r)
+{
+	const struct peo_sample *smp = &r->u.sample;
+	uint64_t st = r->attr ? r->attr->sample_type : 0;
+	unsigned fl = s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
+	char name[64], cbuf[32];
+	FILE *out = stdout;
+
+	if (fl & F_COMM)
+		fprintf(out, "%16s ", comm_of(s, smp->tid, cbuf, sizeof(cbuf)));
+	if ((fl & F_PID) && (fl & F_TID))
+		fprintf(out, "%5u/%-5u ", smp->pid, smp->tid);
+	else if (fl & F_PID)
+		fprintf(out, "%5u ", smp->pid);
+	else if (fl & F_TID)
+		fprintf(out, "%5u ", smp->tid);
+	if ((fl & F_CPU) && (st & PEO_SAMPLE_CPU))
+		fprintf(out, "[%03u] ", smp->cpu);
+	if ((fl & F_TIME) && (st & PEO_SAMPLE_TIME))
+		print_time(out, smp->time, s->a.ns);
+	if (fl & F_PERIOD) /* a fixed period (-c) is not sampled: the attr has it */
+		fprintf(out, "%10" PRIu64 " ", sample_period(r));
+	if (fl & F_EVENT)
+		fprintf(out, "%s: ", event_name(s, r, name, sizeof(name)));
+	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
+		fprintf(out, "%16" PRIx64 " ", smp->addr);
+	if ((fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN) && smp->callchain_nr) {
+		struct peo_callchain_iter it;
+		uint64_t ip;
+		int64_t ctx;
+
+		fputc('\n', out);
+		peo_callchain_begin(&it, r);
+		while (peo_callchain_next(&it, &ip, &ctx))
+			fprintf(out, "\t%16" PRIx64 "\n", ip);
+		return; /* perf ends a callchain sample with its own blank line */
+	}
+	if ((fl & F_IP) && (st & PEO_SAMPLE_IP))
+		fprintf(out, " %16" PRIx64, smp->ip);
+	fputc('\n', out);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_hex(FILE *out, const char *key, uint64_t v)
+{
+	fprintf(out, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
+}
+
+static void print_sample_json(struct script *s, const struct peo_record *r)
+{
+	const struct peo_sample *smp = &r->u.sample;
+	uint64_t st = r->attr ? r->attr->sample_type : 0;
+	char name[64];
+	FILE *out = stdout;
+
+	fputs("{\"type\":\"SAMPLE\",\"event\":", out);
+	json_print_string(out, event_name(s, r, name, sizeof(name)));
+	if (st & PEO_SAMPLE_TID)
+		fprintf(out, ",\"pid\":%u,\"tid\":%u", smp->pid, smp->tid);
+	if (st & PEO_SAMPLE_TIME)
+		fprintf(out, ",\"time\":%" PRIu64, smp->time);
+	if (st & PEO_SAMPLE_CPU)
+		fprintf(out, ",\"cpu\":%u", smp->cpu);
+	if (st & PEO_SAMPLE_IP)
+		json_hex(out, "ip", smp->ip);
+	if (st & PEO_SAMPLE_ADDR)
+		json_hex(out, "addr", smp->addr);
+	fprintf(out, ",\"period\":%" PRIu64, sample_period(r));
+	if (st & PEO_SAMPLE_ID)
+		fprintf(out, ",\"id\":%" PRIu64, smp->id);
+	if (st & PEO_SAMPLE_CALLCHAIN) {
+		struct peo_callchain_iter it;
+		uint64_t ip;
+		int64_t ctx;
+		int first = 1;
+
+		fputs(",\"callchain\":[", out);
+		peo_callchain_begin(&it, r);
+		while (peo_callchain_next(&it, &ip, &ctx)) {
+			fprintf(out, "%s\"0x%" PRIx64 "\"", first ? "" : ",", ip);
+			first = 0;
+		}
+		fputc(']', out);
+	}
+	if (st & PEO_SAMPLE_RAW)
+		fprintf(out, ",\"raw_size\":%u", smp->raw_size);
+	fputs("}\n", out);
+}
+
+static void print_other_json(const struct peo_record *r)
+{
+	FILE *out = stdout;
+
+	fprintf(out, "{\"type\":\"%s\"", peo_user_record_type_name(r->header.type));
+	switch (r->header.type) {
+	case PEO_RECORD_COMM:
+		fprintf(out, ",\"pid\":%u,\"tid\":%u,\"comm\":", r->u.comm.pid, r->u.comm.tid);
+		json_print_string(out, r->u.comm.comm);
+		fprintf(out, ",\"exec\":%s", r->u.comm.exec ? "true" : "false");
+		break;
+	case PEO_RECORD_FORK:
+	case PEO_RECORD_EXIT:
+		fprintf(out, ",\"pid\":%u,\"ppid\":%u,\"tid\":%u,\"ptid\":%u,\"time\":%" PRIu64,
+			r->u.task.pid, r->u.task.ppid, r->u.task.tid, r->u.task.ptid, r->u.task.time);
+		break;
+	case PEO_RECORD_MMAP:
+	case PEO_RECORD_MMAP2:
+		fprintf(out, ",\"pid\":%u,\"tid\":%u", r->u.mmap.pid, r->u.mmap.tid);
+		json_hex(out, "addr", r->u.mmap.addr);
+		json_hex(out, "len", r->u.mmap.len);
+		json_hex(out, "pgoff", r->u.mmap.pgoff);
+		fputs(",\"filename\":", out);
+		json_print_string(out, r->u.mmap.filename);
+		break;
+	case PEO_RECORD_LOST:
+		fprintf(out, ",\"id\":%" PRIu64 ",\"lost\":%" PRIu64, r->u.lost.id, r->u.lost.lost);
+		break;
+	}
+	if (r->sample_id.fields & PEO_SAMPLE_TIME)
+		fprintf(out, ",\"sample_time\":%" PRIu64, r->sample_id.time);
+	fputs("}\n", out);
+}
+
+/* ------------------------------------------------------------- records */
+
+static void track_threads(struct script *s, const struct peo_record *r)
+{
+	if (r->header.type == PEO_RECORD_COMM)
+		script_threads_set(&s->threads, r->u.comm.tid, r->u.comm.comm);
+	else if (r->header.type == PEO_RECORD_FORK) {
+		const char *parent = script_threads_comm(&s->threads, r->u.task.ptid);
+
+		if (parent)
+			script_threads_set(&s->threads, r->u.task.tid, parent);
+	}
+}
+
+static void print_task_text(struct script *s, const struct peo_record *r)
+{
+	char cbuf[32];
+	uint32_t tid = r->header.type == PEO_RECORD_COMM ? r->u.comm.tid : r->u.task.tid;
+
+	printf("%16s %5u ", comm_of(s, tid, cbuf, sizeof(cbuf)), tid);
+	if (r->sample_id.fields & PEO_SAMPLE_TIME)
+		print_time(stdout, r->sample_id.time, s->a.ns);
+	if (r->header.type == PEO_RECORD_COMM)
+		printf("PERF_RECORD_COMM%s: %s:%u/%u\n", r->u.comm.exec ? " exec" : "", r->u.comm.comm,
+		       r->u.comm.pid, r->u.comm.tid);
+	else
+		printf("PERF_RECORD_%s(%u:%u):(%u:%u)\n", r->header.type == PEO_RECORD_FORK ? "FORK"
+											  : "EXIT",
+		       r->u.task.pid, r->u.task.tid, r->u.task.ppid, r->u.task.ptid);
+}
+
+static int count_record(struct script *s, const struct peo_record *r)
+{
+	s->total++;
+	if (r->header.type < PEO_RECORD_USER_MAX)
+		s->counts[r->header.type]++;
+	if (r->header.type == PEO_RECORD_SAMPLE) {
+		int i = peo_perfdata_event_of(s->f, r->attr);
+
+		if (i >= 0 && (size_t)i >= s->nevents) {
+			uint64_t *more = realloc(s->event_samples, ((size_t)i + 1) * sizeof(*more));
+
+			if (!more)
+				return -1;
+			memset(more + s->nevents, 0, ((size_t)i + 1 - s->nevents) * sizeof(*more));
+			s->event_samples = more;
+			s->nevents = (size_t)i + 1;
+		}
+		if (i >= 0)
+			s->event_samples[i]++;
+	}
+	return 0;
+}
+
+static void handle(struct script *s, const struct peo_record *r)
+{
+	uint32_t t = r->header.type;
+
+	track_threads(s, r);
+	if (s->a.stats)
+		return;
+	if (t == PEO_RECORD_SAMPLE) {
+		(s->a.json ? print_sample_json : print_sample_text)(s, r);
+	} else if (s->a.json) {
+		if ((t != PEO_RECORD_COMM && t != PEO_RECORD_FORK && t != PEO_RECORD_EXIT &&
+		     t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2) ||
+		    ((t == PEO_RECORD_MMAP || t == PEO_RECORD_MMAP2) ? s->a.show_mmap : s->a.show_task))
+			print_other_json(r);
+	} else if (s->a.show_task && (t == PEO_RECORD_COMM || t == PEO_RECORD_FORK ||
+				      t == PEO_RECORD_EXIT)) {
+		print_task_text(s, r);
+	}
+}
+
+/* perf report --stats's layout: by type number, then per event. */
+static void print_stats(struct script *s)
+{
+	printf("\nAggregated stats:\n");
+	printf("%16s events: %10" PRIu64 "\n", "TOTAL", s->total);
+	for (uint32_t t = 0; t < PEO_RECORD_USER_MAX; t++)
+		if (s->counts[t])
+			printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", peo_user_record_type_name(t),
+			       s->counts[t], 100.0 * (double)s->counts[t] / (double)s->total);
+	for (size_t i = 0; i < s->nevents; i++) {
+		const char *name = peo_perfdata_event_name(s->f, i);
+
+		printf("%s stats:\n", name ? name : "event");
+		printf("%16s events: %10" PRIu64 "\n", "SAMPLE", s->event_samples[i]);
+	}
+}
+
+static void print_header(struct script *s)
+{
+	static const struct {
+		unsigned bit;
+		const char *label;
+	} strings[] = {
+		{ PEO_FEAT_HOSTNAME, "hostname" }, { PEO_FEAT_OSRELEASE, "os release" },
+		{ PEO_FEAT_VERSION, "perf version" }, { PEO_FEAT_ARCH, "arch" },
+		{ PEO_FEAT_CPUDESC, "cpudesc" }, { PEO_FEAT_CPUID, "cpuid" },
+	};
+
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		const char *v;
+
+		if (!peo_perfdata_feature_string(s->f, strings[i].bit, &v))
+			printf("# %s : %s\n", strings[i].label, v);
+	}
+	for (size_t i = 0; i < peo_perfdata_attr_count(s->f); i++) {
+		const char *name = peo_perfdata_event_name(s->f, i);
+		size_t nids;
+
+		peo_perfdata_attr_ids(s->f, i, &nids);
+		printf("# event : name = %s, type = %u, config = 0x%" PRIx64 ", ids = %zu\n",
+		       name ? name : "?", peo_perfdata_attr(s->f, i)->type,
+		       peo_perfdata_attr(s->f, i)->config, nids);
+	}
+}
+
+int cmd_script(int argc, char **argv)
+{
+	struct script s;
+	struct peo_perfdata_record rec;
+	int ret = parse_args(argc, argv, &s.a), got;
+
+	if (ret >= 0)
+		return ret;
+	memset(&s.threads, 0, sizeof(s.threads));
+	memset(s.counts, 0, sizeof(s.counts));
+	s.total = 0;
+	s.event_samples = NULL;
+	s.nevents = 0;
+	if (peo_perfdata_open(&s.f, s.a.input, NULL)) {
+		fprintf(stderr, "peo script: %s\n", peo_last_error());
+		return 1;
+	}
+	if (s.a.header)
+		print_header(&s);
+	while ((got = peo_perfdata_next(s.f, &rec)) == 1) {
+		if (count_record(&s, &rec.rec)) {
+			fprintf(stderr, "peo script: out of memory\n");
+			got = -ENOMEM;
+			break;
+		}
+		handle(&s, &rec.rec);
+	}
+	if (got < 0)
+		fprintf(stderr, "peo script: %s\n", peo_last_error());
+	else if (s.a.stats)
+		print_stats(&s);
+	script_threads_free(&s.threads);
+	free(s.event_samples);
+	peo_perfdata_close(s.f);
+	return got < 0 ? 1 : 0;
+}

@@ -1,0 +1,80 @@
+/*
+ * script_threads.c - the comm of every thread as the records tell it
+ * (COMM, FORK, and EXIT), for peo script's comm column.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "script_threads.h"
+
+#define INITIAL_SLOTS 1024
+
+struct slot {
+	uint32_t tid; /* 0: empty */
+	char comm[16];
+};
+
+static size_t hash(uint32_t tid, size_t cap)
+{
+	return (tid * 2654435761u) & (cap - 1);
+}
+
+static struct slot *find(struct script_threads *t, uint32_t tid)
+{
+	size_t i = hash(tid, t->cap);
+
+	while (t->slots[i].tid && t->slots[i].tid != tid)
+		i = (i + 1) & (t->cap - 1);
+	return &t->slots[i];
+}
+
+static int grow(struct script_threads *t)
+{
+	struct script_threads bigger = { .cap = t->cap ? t->cap * 2 : INITIAL_SLOTS };
+
+	bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+	if (!bigger.slots)
+		return -1;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slots[i].tid)
+			*find(&bigger, t->slots[i].tid) = t->slots[i];
+	bigger.n = t->n;
+	free(t->slots);
+	*t = bigger;
+	return 0;
+}
+
+int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm)
+{
+	struct slot *s;
+
+	if (!tid)
+		return 0; /* the idle task: perf calls it swapper, see script_threads_comm */
+	if ((t->n + 1) * 2 > t->cap && grow(t))
+		return -1;
+	s = find(t, tid);
+	if (!s->tid) {
+		s->tid = tid;
+		t->n++;
+	}
+	snprintf(s->comm, sizeof(s->comm), "%s", comm);
+	return 0;
+}
+
+const char *script_threads_comm(struct script_threads *t, uint32_t tid)
+{
+	struct slot *s;
+
+	if (!tid)
+		return "swapper";
+	if (!t->cap)
+		return ":-1";
+	s = find(t, tid);
+	return s->tid ? s->comm : NULL;
+}
+
+void script_threads_free(struct script_threads *t)
+{
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
