@@ -40,7 +40,7 @@ int peo_pd_read_at(struct peo_perfdata *f, uint64_t off, void *buf, size_t n, co
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = f->pipe ? read(f->fd, (char *)buf + got, n - got)
+		ssize_t r = f->sequential ? read(f->fd, (char *)buf + got, n - got)
 				    : pread(f->fd, (char *)buf + got, n - got, (off_t)(off + got));
 
 		if (r < 0 && errno == EINTR)
@@ -222,8 +222,9 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 	f->fd = fd;
 	f->own_fd = -1;
 	f->window = o.window ? (o.window < MIN_WINDOW ? MIN_WINDOW : o.window) : DEFAULT_WINDOW;
-	f->pipe = fstat(fd, &st) == 0 && !S_ISREG(st.st_mode);
-	f->file_size = f->pipe ? UINT64_MAX : (uint64_t)st.st_size;
+	f->sequential = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode);
+	f->pipe = f->sequential;
+	f->file_size = f->sequential ? UINT64_MAX : (uint64_t)st.st_size;
 	err = peo_pd_read_at(f, 0, first, sizeof(first), "the header");
 	if (!err) {
 		memcpy(&magic, first, 8);
@@ -252,7 +253,7 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 			f->pipe = 1; /* a pipe-mode stream, even when saved to a file */
 			f->pos = PIPE_HEADER_BYTES;
 			f->end = f->file_size;
-		} else if (size >= FILE_HEADER_BYTES && !f->pipe) {
+		} else if (size >= FILE_HEADER_BYTES && !f->sequential) {
 			err = open_file_mode(f, first);
 		} else {
 			err = peo_fail(EPROTO, "perf.data: header size %llu at offset 8 is neither "
@@ -262,6 +263,8 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 	}
 	if (!err && !(f->buf = malloc(f->window)))
 		err = peo_fail(ENOMEM, "out of memory for a %zu-byte read window", f->window);
+	if (!err && o.ordered)
+		err = peo_pd_order_new(f);
 	if (err) {
 		peo_perfdata_close(f);
 		return err;
@@ -307,6 +310,7 @@ void peo_perfdata_close(struct peo_perfdata *f)
 	free(f->events);
 	free(f->buf);
 	peo_perfdata_inflate_free(f);
+	peo_pd_order_free(f);
 	peo_record_parser_free(f->parser);
 	if (f->own_fd >= 0)
 		close(f->own_fd);

@@ -18,6 +18,8 @@ int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **byte
 	if (bit >= PEO_FEAT_MAX || !f->has_feature[bit])
 		return peo_fail(ENOENT, "perf.data: no feature section %u", bit);
 	s = &f->features[bit];
+	if (f->pipe && !f->feature_bytes[bit]) /* pipe mode keeps what arrived */
+		return peo_fail(ENOENT, "perf.data: no feature section %u", bit);
 	if (!f->feature_bytes[bit]) {
 		void *b = malloc(s->size ? (size_t)s->size : 1);
 
@@ -78,7 +80,8 @@ static void read_event_names(struct peo_perfdata *f)
 	uint32_t nr, attr_size;
 
 	f->names_read = 1;
-	if (peo_perfdata_feature(f, PEO_FEAT_EVENT_DESC, &b, &n) || n < 8)
+	if (!f->has_feature[PEO_FEAT_EVENT_DESC] ||
+	    peo_perfdata_feature(f, PEO_FEAT_EVENT_DESC, &b, &n) || n < 8)
 		return;
 	p = b;
 	nr = peo_pd_u32(f, p);
@@ -100,7 +103,8 @@ static void read_event_names(struct peo_perfdata *f)
 		if (nids > (n - at) / 8)
 			return;
 		at += 8 * (size_t)nids;
-		f->events[i].name = strdup(name);
+		if (!f->events[i].name)
+			f->events[i].name = strdup(name);
 	}
 }
 

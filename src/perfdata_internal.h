@@ -21,7 +21,8 @@ struct pd_inflate; /* perfdata_zstd.c */
 
 struct peo_perfdata {
 	int fd, own_fd;
-	int pipe;
+	int pipe;       /* pipe-mode format: attrs and features arrive as records */
+	int sequential; /* read(), not pread(): a pipe or terminal */
 	int swap;       /* the file is in the other byte order */
 	int big_endian; /* the writer's order */
 	uint64_t file_size;
@@ -39,6 +40,7 @@ struct peo_perfdata {
 	uint64_t buf_pos;
 	uint64_t pos, end; /* next record's offset; the data's end */
 	struct pd_inflate *inflate; /* records expanded from COMPRESSED ones */
+	struct pd_order *order;     /* time ordering (opts.ordered), or NULL */
 };
 
 PEO_HIDDEN uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p);
@@ -53,6 +55,13 @@ static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdat
 {
 	return i < f->parser->nattrs ? &f->parser->attrs[i].attr : NULL;
 }
+/* perfdata_read.c: the next record in file order. */
+PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
+/* perfdata_order.c */
+struct pd_order;
+PEO_HIDDEN int peo_pd_order_new(struct peo_perfdata *f);
+PEO_HIDDEN void peo_pd_order_free(struct peo_perfdata *f);
+
 /* perfdata_zstd.c: records inside a COMPRESSED/COMPRESSED2 record. */
 PEO_HIDDEN int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *r,
 					  uint64_t offset);

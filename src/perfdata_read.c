@@ -4,6 +4,7 @@
  * in order and what is consumed is dropped.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,7 +23,7 @@ static int fill(struct peo_perfdata *f, size_t need, const char *what)
 		return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %zu bytes, more than the "
 				"%zu-byte read window", what, (unsigned long long)f->pos, need,
 				f->window);
-	if (!f->pipe) {
+	if (!f->sequential) {
 		uint64_t left = f->end - f->pos;
 		size_t want = left < f->window ? (size_t)left : f->window;
 		int err;
@@ -68,7 +69,7 @@ static int fill(struct peo_perfdata *f, size_t need, const char *what)
 /* Skip @n bytes after the current record (payloads kept outside header.size). */
 static int skip(struct peo_perfdata *f, uint64_t n, const char *what)
 {
-	while (f->pipe && n) {
+	while (f->sequential && n) {
 		size_t have = f->len - (size_t)(f->pos - f->buf_pos);
 		size_t step = n < have ? (size_t)n : have;
 		int r;
@@ -81,7 +82,7 @@ static int skip(struct peo_perfdata *f, uint64_t n, const char *what)
 		if (r <= 0)
 			return r ? r : peo_fail(EPROTO, "perf.data: the stream ends inside %s", what);
 	}
-	if (!f->pipe) {
+	if (!f->sequential) {
 		if (n > f->end - f->pos)
 			return peo_fail(EPROTO, "perf.data: %s of %llu bytes at offset %llu runs past the "
 					"data section's end", what, (unsigned long long)n,
@@ -113,6 +114,44 @@ static int add_header_attr(struct peo_perfdata *f, const struct peo_record *r, u
 	return peo_pd_add_event(f, p, asize, ids, nids, offset + 8);
 }
 
+/* HEADER_FEATURE (pipe mode): u64 feature bit, then the section's bytes. */
+static int keep_feature(struct peo_perfdata *f, const unsigned char *rec, size_t size)
+{
+	uint64_t bit;
+	void *copy;
+
+	if (size < 16)
+		return 0;
+	bit = peo_pd_u64(f, rec + 8);
+	if (bit >= PEO_FEAT_MAX)
+		return 0; /* a feature from the future: nothing reads it */
+	copy = malloc(size - 16 ? size - 16 : 1);
+	if (!copy)
+		return peo_fail(ENOMEM, "out of memory for feature %llu", (unsigned long long)bit);
+	memcpy(copy, rec + 16, size - 16);
+	free(f->feature_bytes[bit]);
+	f->feature_bytes[bit] = copy;
+	f->features[bit].size = size - 16;
+	f->has_feature[bit] = 1;
+	if (bit == PEO_FEAT_EVENT_DESC)
+		f->names_read = 0;
+	return 0;
+}
+
+/* EVENT_UPDATE of type NAME (2): u64 type, u64 id, then the name. */
+static void name_from_update(struct peo_perfdata *f, const unsigned char *rec, size_t size)
+{
+	uint64_t id;
+
+	if (size <= 24 || peo_pd_u64(f, rec + 8) != 2 || !memchr(rec + 24, '\0', size - 24))
+		return;
+	id = peo_pd_u64(f, rec + 16);
+	for (size_t i = 0; i < f->nevents; i++)
+		for (size_t k = 0; k < f->events[i].nids; k++)
+			if (f->events[i].ids[k] == id && !f->events[i].name)
+				f->events[i].name = strdup((const char *)rec + 24);
+}
+
 /* Parse the record at @bytes (@len) into @out; user types keep header and bytes. */
 static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t offset,
 		 struct peo_perfdata_record *out)
@@ -122,18 +161,19 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 	memset(out, 0, sizeof(*out));
 	out->offset = offset;
 	err = peo_record_parse(f->parser, bytes, len, &out->rec);
-	if (err == -ENOENT && out->rec.header.type == PEO_RECORD_SAMPLE)
-		return peo_fail(EPROTO, "perf.data: record at offset %llu: %s",
-				(unsigned long long)offset, peo_last_error());
-	if (err && err != -ENOENT)
-		return peo_fail(-err, "perf.data: record at offset %llu: %s",
-				(unsigned long long)offset, peo_last_error());
+	if (err) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", peo_last_error()); /* peo_fail reuses its buffer */
+		return peo_fail(err == -ENOENT ? EPROTO : -err, "perf.data: record at offset %llu: %s",
+				(unsigned long long)offset, why);
+	}
 	if (out->rec.header.type >= PEO_RECORD_HEADER_ATTR)
 		out->rec.unknown = out->rec.header.type >= PEO_RECORD_USER_MAX;
 	return 0;
 }
 
-int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
+int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 {
 	struct peo_event_header h;
 	const unsigned char *at;
@@ -153,7 +193,7 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			if (got)
 				return (err = parse(f, inner, inner_len, f->pos, out)) ? err : 1;
 		}
-		if (!f->pipe && f->pos >= f->end)
+		if (!f->sequential && f->pos >= f->end)
 			return 0;
 		got = fill(f, sizeof(h), "a record header");
 		if (got <= 0)
@@ -182,6 +222,12 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			if (f->pipe && (err = add_header_attr(f, &out->rec, offset)))
 				return err;
 			break;
+		case PEO_RECORD_HEADER_FEATURE:
+			err = keep_feature(f, at, h.size);
+			break;
+		case PEO_RECORD_EVENT_UPDATE:
+			name_from_update(f, at, h.size);
+			break;
 		case PEO_RECORD_HEADER_TRACING_DATA: /* u32 size; the data follows, padded */
 			if (h.size >= 12) {
 				out->payload_size = (peo_pd_u32(f, at + 8) + 7ULL) & ~7ULL;
@@ -196,10 +242,9 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			break;
 		case PEO_RECORD_COMPRESSED:
 		case PEO_RECORD_COMPRESSED2:
+			/* Handed out itself (perf counts it), then what it holds. */
 			err = peo_perfdata_inflate_start(f, &out->rec, offset);
-			if (err)
-				return err;
-			continue; /* hand out what it holds */
+			break;
 		}
 		return err ? err : 1;
 	}
@@ -207,12 +252,13 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 
 const char *peo_user_record_type_name(uint32_t type)
 {
+	/* perf's own names, as perf report --stats prints them */
 	static const char *const names[] = {
-		"HEADER_ATTR", "HEADER_EVENT_TYPE", "HEADER_TRACING_DATA", "HEADER_BUILD_ID",
-		"FINISHED_ROUND", "ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR",
-		"THREAD_MAP", "CPU_MAP", "STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE",
-		"TIME_CONV", "HEADER_FEATURE", "COMPRESSED", "FINISHED_INIT", "COMPRESSED2",
-		"BPF_METADATA", "SCHEDSTAT_CPU", "SCHEDSTAT_DOMAIN",
+		"ATTR", "EVENT_TYPE", "TRACING_DATA", "BUILD_ID", "FINISHED_ROUND", "ID_INDEX",
+		"AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR", "THREAD_MAP", "CPU_MAP",
+		"STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE", "TIME_CONV", "FEATURE",
+		"COMPRESSED", "FINISHED_INIT", "COMPRESSED2", "BPF_METADATA", "SCHEDSTAT_CPU",
+		"SCHEDSTAT_DOMAIN",
 	};
 
 	if (type >= PEO_RECORD_HEADER_ATTR && type < PEO_RECORD_USER_MAX)

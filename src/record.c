@@ -154,7 +154,9 @@ static int find_attr(const struct peo_record_parser *p, const unsigned char *rec
 	for (size_t i = 0; i < p->nids; i++)
 		if (p->ids[i].id == id)
 			return (int)p->ids[i].attr;
-	return -1;
+	/* Records perf synthesizes (COMM, MMAP of running tasks) carry id 0 or
+	 * another event's: like perf, read them with the first attr. */
+	return type == PEO_RECORD_SAMPLE ? -1 : 0;
 }
 
 void peo_cursor_fail(struct cursor *c, const char *field, uint64_t need)
@@ -402,7 +404,7 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 	if (!p->nattrs && (h.type == PEO_RECORD_SAMPLE || h.type == PEO_RECORD_READ))
 		return peo_fail(EINVAL, "%s record: the parser has no attr; add one with "
 				"peo_record_parser_add()", peo_record_type_name(h.type));
-	if (p->nattrs) {
+	if (p->nattrs && h.type < PEO_RECORD_MAX) { /* perf's own types carry no id */
 		who = find_attr(p, bytes, h.type, h.size, &id);
 		if (who == -2)
 			return peo_fail(EPROTO, "%s record of %u bytes is too short to hold the event id",

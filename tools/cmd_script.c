@@ -13,6 +13,7 @@
 #include <peo/peo.h>
 
 #include "commands.h"
+#include "script_maps.h"
 #include "script_threads.h"
 
 enum field {
@@ -33,16 +34,18 @@ static const struct {
 struct script_args {
 	const char *input;
 	unsigned fields; /* 0: perf's default for the event */
-	int json, stats, header, ns, show_task, show_mmap;
+	int json, stats, header, ns, show_task, show_mmap, no_ordered;
 };
 
 struct script {
 	struct script_args a;
 	struct peo_perfdata *f;
 	struct script_threads threads;
+	struct script_maps maps;
 	uint64_t counts[PEO_RECORD_USER_MAX], total;
 	uint64_t *event_samples; /* per event */
 	size_t nevents;
+	int name_width; /* the longest event name, for the event column */
 };
 
 static void usage(FILE *out)
@@ -50,6 +53,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: peo script [-i FILE|-] [-F FIELDS] [--json] [--stats] [--header]\n"
 		"                  [--show-task-events] [--show-mmap-events] [--ns]\n"
+		"                  [--ordered|--no-ordered]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
 		"  -F, --fields LIST      comm,pid,tid,cpu,time,event,ip,addr,period,trace\n"
 		"  --json                 one JSON object per record (JSON Lines)\n"
@@ -57,7 +61,8 @@ static void usage(FILE *out)
 		"  --header               the file's header features, then the records\n"
 		"  --show-task-events     COMM, FORK and EXIT records too\n"
 		"  --show-mmap-events     MMAP and MMAP2 records too\n"
-		"  --ns                   times with nanoseconds\n");
+		"  --ns                   times with nanoseconds\n"
+		"  --no-ordered           file order instead of time order (perf's rounds)\n");
 }
 
 static int parse_fields(const char *list, unsigned *out)
@@ -88,7 +93,7 @@ static int parse_fields(const char *list, unsigned *out)
 
 static int parse_args(int argc, char **argv, struct script_args *a)
 {
-	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP };
+	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP, O_ORDERED, O_NO_ORDERED };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -98,6 +103,8 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		{ "ns", no_argument, NULL, O_NS },
 		{ "show-task-events", no_argument, NULL, O_TASK },
 		{ "show-mmap-events", no_argument, NULL, O_MMAP },
+		{ "ordered", no_argument, NULL, O_ORDERED },
+		{ "no-ordered", no_argument, NULL, O_NO_ORDERED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -119,6 +126,8 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		case O_NS: a->ns = 1; break;
 		case O_TASK: a->show_task = 1; break;
 		case O_MMAP: a->show_mmap = 1; break;
+		case O_ORDERED: a->no_ordered = 0; break;
+		case O_NO_ORDERED: a->no_ordered = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -141,6 +150,18 @@ static const char *event_name(struct script *s, const struct peo_record *r, char
 		return name;
 	snprintf(buf, cap, "%s", i >= 0 ? "event" : "unknown");
 	return buf;
+}
+
+static int name_width(struct script *s)
+{
+	if (!s->name_width)
+		for (size_t i = 0; i < peo_perfdata_attr_count(s->f); i++) {
+			const char *n = peo_perfdata_event_name(s->f, i);
+			int len = n ? (int)strlen(n) : 5;
+
+			s->name_width = len > s->name_width ? len : s->name_width;
+		}
+	return s->name_width;
 }
 
 static uint64_t sample_period(const struct peo_record *r)
@@ -191,10 +212,10 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 		print_time(out, smp->time, s->a.ns);
 	if (fl & F_PERIOD) /* a fixed period (-c) is not sampled: the attr has it */
 		fprintf(out, "%10" PRIu64 " ", sample_period(r));
-	if (fl & F_EVENT)
-		fprintf(out, "%s: ", event_name(s, r, name, sizeof(name)));
+	if (fl & F_EVENT) /* right-aligned to the longest event name, as perf */
+		fprintf(out, "%*s: ", name_width(s), event_name(s, r, name, sizeof(name)));
 	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
-		fprintf(out, "%16" PRIx64 " ", smp->addr);
+		fprintf(out, "%16" PRIx64, smp->addr);
 	if ((fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN) && smp->callchain_nr) {
 		struct peo_callchain_iter it;
 		uint64_t ip;
@@ -202,9 +223,17 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 
 		fputc('\n', out);
 		peo_callchain_begin(&it, r);
-		while (peo_callchain_next(&it, &ip, &ctx))
+		while (peo_callchain_next(&it, &ip, &ctx)) {
+			uint64_t off;
+
+			/* perf prints a user frame as its offset in the mapped file */
+			if (ctx == PEO_CONTEXT_USER &&
+			    script_maps_offset(&s->maps, smp->pid, ip, &off))
+				ip = off;
 			fprintf(out, "\t%16" PRIx64 "\n", ip);
-		return; /* perf ends a callchain sample with its own blank line */
+		}
+		fputc('\n', out); /* perf ends a callchain sample with a blank line */
+		return;
 	}
 	if ((fl & F_IP) && (st & PEO_SAMPLE_IP))
 		fprintf(out, " %16" PRIx64, smp->ip);
@@ -297,6 +326,11 @@ static void print_other_json(const struct peo_record *r)
 
 static void track_threads(struct script *s, const struct peo_record *r)
 {
+	if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
+		script_maps_add(&s->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
+				r->u.mmap.pgoff);
+	else if (r->header.type == PEO_RECORD_FORK && r->u.task.pid != r->u.task.ppid)
+		script_maps_fork(&s->maps, r->u.task.ppid, r->u.task.pid);
 	if (r->header.type == PEO_RECORD_COMM)
 		script_threads_set(&s->threads, r->u.comm.tid, r->u.comm.comm);
 	else if (r->header.type == PEO_RECORD_FORK) {
@@ -421,11 +455,15 @@ int cmd_script(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	memset(&s.threads, 0, sizeof(s.threads));
+	memset(&s.maps, 0, sizeof(s.maps));
 	memset(s.counts, 0, sizeof(s.counts));
 	s.total = 0;
 	s.event_samples = NULL;
 	s.nevents = 0;
-	if (peo_perfdata_open(&s.f, s.a.input, NULL)) {
+	s.name_width = 0;
+	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered);
+
+	if (peo_perfdata_open(&s.f, s.a.input, &po)) {
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 		return 1;
 	}
@@ -444,6 +482,7 @@ int cmd_script(int argc, char **argv)
 	else if (s.a.stats)
 		print_stats(&s);
 	script_threads_free(&s.threads);
+	script_maps_free(&s.maps);
 	free(s.event_samples);
 	peo_perfdata_close(s.f);
 	return got < 0 ? 1 : 0;

@@ -92,6 +92,11 @@ struct peo_perfdata_opts {
 	 * record and its neighbour); 0 means 4 MiB.  Memory stays at about
 	 * this whatever the file's size. */
 	size_t window;
+	/* Deliver records sorted by time as perf does: records are held until
+	 * a FINISHED_ROUND says every record up to the previous round's newest
+	 * time has arrived (memory: about two rounds), records without a time
+	 * and perf's own types (64 and up) pass at once.  0: file order. */
+	int ordered;
 };
 
 /**
@@ -172,7 +177,8 @@ struct peo_perfdata_record {
 
 /**
  * peo_perfdata_next() - the next record of the data section, in file
- * order.  Compressed records are expanded into the records they hold.
+ * order, or in time order with opts.ordered.  A COMPRESSED record comes
+ * out itself, then the records it holds.
  * @rec: valid until the next call.
  *
  * Returns 1 with a record, 0 at the end, or a negative errno: -EPROTO with

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# script_compare.sh PEO WORKLOAD - peo script against perf script and perf
+# report --stats, on files perf record really writes here.
+#
+# For each recording below (perf record with one set of options, on the
+# bundled workload), two checks:
+#   - `peo script -F FIELDS` prints exactly what `perf script -F FIELDS`
+#     prints (the sample sequence: pid, tid, time, cpu, ip or callchain,
+#     period, event, addr, as each recording carries them);
+#   - `peo script --stats` prints exactly what `perf report --stats` prints.
+# Pipe mode is read from standard input.  Prints PASS/FAIL per check; exits
+# 1 when any fails, 77 when perf cannot record here.
+set -u
+
+peo=${1:?usage: script_compare.sh PEO WORKLOAD}
+W=${2:?usage: script_compare.sh PEO WORKLOAD}
+export PERF_CONFIG=/dev/null LC_ALL=C
+
+if ! command -v perf >/dev/null 2>&1; then
+	echo "SKIP: perf is not installed; nothing to compare peo script with"
+	exit 77
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+if ! perf record -q -o "$tmp/probe.data" -e cpu-clock -- true >/dev/null 2>&1; then
+	echo "SKIP: perf record cannot record cpu-clock here"
+	exit 77
+fi
+
+passed=0 failed=0
+pass() { echo "PASS  $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL  $*"; failed=$((failed + 1)); }
+
+# same NAME WHAT PEO-OUT PERF-OUT: compare two outputs, show the first difference.
+same() {
+	local name=$1 what=$2
+	if cmp -s "$3" "$4"; then
+		pass "$name: $what identical ($(wc -l <"$3") lines)"
+	else
+		fail "$name: $what differ; first difference (< peo, > perf):"
+		diff "$3" "$4" | head -6 | sed 's/^/      /'
+	fi
+}
+
+# check NAME FIELDS RECORD-ARGS... -- COMMAND...: record, then compare.
+check() {
+	local name=$1 fields=$2 f="$tmp/$1.data"
+	shift 2
+	if ! perf record -q -o "$f" "$@" >"$tmp/$name.rec" 2>&1; then
+		fail "$name: perf record $* failed: $(head -2 "$tmp/$name.rec" | tr '\n' ' ')"
+		return
+	fi
+	"$peo" script -i "$f" -F "$fields" >"$tmp/$name.peo" 2>"$tmp/$name.peo.err" ||
+		fail "$name: peo script failed: $(head -2 "$tmp/$name.peo.err")"
+	perf script -i "$f" -F "$fields" >"$tmp/$name.perf" 2>/dev/null
+	same "$name" "-F $fields" "$tmp/$name.peo" "$tmp/$name.perf"
+	"$peo" script -i "$f" --stats >"$tmp/$name.pstats" 2>&1
+	perf report -i "$f" --stats >"$tmp/$name.fstats" 2>/dev/null
+	same "$name" "--stats" "$tmp/$name.pstats" "$tmp/$name.fstats"
+}
+
+tp=syscalls:sys_enter_getppid
+perf record -q -o "$tmp/tp.data" -e "$tp" -- true >/dev/null 2>&1 || tp=""
+
+check freq pid,tid,time,ip,period,event -e cpu-clock -F 10000 -- "$W" -s 50
+check period comm,pid,tid,time,ip,period,event -e cpu-clock -c 100000 -- "$W" -s 30
+check callchain tid,time,ip -g -e cpu-clock -c 200000 -- "$W" -s 20
+check dwarf pid,tid,time,period,event --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" -s 20
+check system-wide cpu,pid,tid,time,period,event,ip -a -e cpu-clock -c 500000 -- sleep 0.1
+check sample-cpu cpu,pid,tid,time,ip --sample-cpu -e cpu-clock -c 100000 -- "$W" -s 20
+check two-events pid,tid,time,event,period,ip -e cpu-clock,page-faults -c 1000 -- "$W" -s 10 -m 200
+check data-addr pid,tid,time,addr,event -d -e page-faults -c 1 -- "$W" -m 300
+check switch pid,tid,time,event --switch-events -e cpu-clock -c 100000 -- "$W" -s 20
+check namespaces pid,tid,time,event --namespaces -e cpu-clock -c 100000 -- "$W" -s 20
+check cgroups pid,tid,time,event --all-cgroups -e cpu-clock -c 100000 -- "$W" -s 20
+check timestamps pid,tid,time,event -T -e page-faults -c 10 -- "$W" -m 100
+check compressed pid,tid,time,ip,period,event -z -e cpu-clock -c 100000 -- "$W" -s 30
+if [ -n "$tp" ]; then
+	check tracepoint pid,tid,time,event,period -e "$tp" -c 1 -- "$W" -n 500
+else
+	echo "SKIP  tracepoint: perf cannot record $tp here"
+fi
+
+# Pipe mode: the stream saved by perf record -o -, read from standard input.
+if perf record -q -o - -e cpu-clock -c 100000 -- "$W" -s 20 >"$tmp/pipe.data" 2>/dev/null; then
+	"$peo" script -i - -F pid,tid,time,ip,event <"$tmp/pipe.data" >"$tmp/pipe.peo" 2>&1
+	perf script -i - -F pid,tid,time,ip,event <"$tmp/pipe.data" >"$tmp/pipe.perf" 2>/dev/null
+	same pipe "-i - -F pid,tid,time,ip,event" "$tmp/pipe.peo" "$tmp/pipe.perf"
+else
+	fail "pipe: perf record -o - failed"
+fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

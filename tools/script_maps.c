@@ -1,0 +1,141 @@
+/*
+ * script_maps.c - each process's memory maps from MMAP/MMAP2 records (and
+ * inherited at FORK), to turn a user address into its offset in the file
+ * mapped there, as perf script prints callchain addresses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "script_maps.h"
+
+struct map {
+	uint64_t start, end, pgoff;
+};
+
+struct proc {
+	uint32_t pid; /* 0: empty slot */
+	struct map *maps;
+	size_t n, cap;
+};
+
+static size_t slot_of(const struct script_maps *m, uint32_t pid)
+{
+	size_t i = (pid * 2654435761u) & (m->cap - 1);
+
+	while (m->procs[i].pid && m->procs[i].pid != pid)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int grow_table(struct script_maps *m)
+{
+	struct script_maps bigger = { .cap = m->cap ? m->cap * 2 : 256 };
+
+	bigger.procs = calloc(bigger.cap, sizeof(*bigger.procs));
+	if (!bigger.procs)
+		return -1;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->procs[i].pid)
+			bigger.procs[slot_of(&bigger, m->procs[i].pid)] = m->procs[i];
+	bigger.n = m->n;
+	free(m->procs);
+	*m = bigger;
+	return 0;
+}
+
+static struct proc *proc_of(struct script_maps *m, uint32_t pid, int create)
+{
+	size_t i;
+
+	if (!m->cap && (!create || grow_table(m)))
+		return NULL;
+	i = slot_of(m, pid);
+	if (m->procs[i].pid || !create)
+		return m->procs[i].pid ? &m->procs[i] : NULL;
+	if ((m->n + 1) * 2 > m->cap) {
+		if (grow_table(m))
+			return NULL;
+		i = slot_of(m, pid);
+	}
+	m->procs[i].pid = pid;
+	m->n++;
+	return &m->procs[i];
+}
+
+/* Insert keeping starts sorted; a new map replaces what it overlaps. */
+int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_t len,
+		    uint64_t pgoff)
+{
+	struct proc *p = proc_of(m, pid, 1);
+	uint64_t end = start + len;
+	size_t i, w = 0;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < p->n; i++) /* drop overlapped maps (perf splits; whole is enough here) */
+		if (p->maps[i].end <= start || p->maps[i].start >= end)
+			p->maps[w++] = p->maps[i];
+	p->n = w;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		struct map *more = realloc(p->maps, cap * sizeof(*more));
+
+		if (!more)
+			return -1;
+		p->maps = more;
+		p->cap = cap;
+	}
+	for (i = p->n; i > 0 && p->maps[i - 1].start > start; i--)
+		p->maps[i] = p->maps[i - 1];
+	p->maps[i] = (struct map){ start, end, pgoff };
+	p->n++;
+	return 0;
+}
+
+int script_maps_fork(struct script_maps *m, uint32_t parent, uint32_t child)
+{
+	struct proc *pp = proc_of(m, parent, 0), *cp;
+
+	if (!pp || parent == child)
+		return 0;
+	for (size_t i = 0; i < pp->n; i++) {
+		struct map mp;
+
+		pp = proc_of(m, parent, 0); /* the table may move while the child grows */
+		mp = pp->maps[i];
+		cp = proc_of(m, child, 1);
+		if (!cp || script_maps_add(m, child, mp.start, mp.end - mp.start, mp.pgoff))
+			return -1;
+	}
+	return 0;
+}
+
+int script_maps_offset(struct script_maps *m, uint32_t pid, uint64_t addr, uint64_t *off)
+{
+	struct proc *p = proc_of(m, pid, 0);
+	size_t lo = 0, hi;
+
+	if (!p)
+		return 0;
+	hi = p->n;
+	while (lo < hi) { /* the last map starting at or below addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (p->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= p->maps[lo - 1].end)
+		return 0;
+	*off = addr - p->maps[lo - 1].start + p->maps[lo - 1].pgoff;
+	return 1;
+}
+
+void script_maps_free(struct script_maps *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->procs[i].maps);
+	free(m->procs);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,30 @@
+/*
+ * script_maps.h - per-process memory maps from a perf.data's MMAP records.
+ */
+#ifndef PEO_TOOLS_SCRIPT_MAPS_H
+#define PEO_TOOLS_SCRIPT_MAPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct proc;
+
+/* Zero-initialise it. */
+struct script_maps {
+	struct proc *procs;
+	size_t cap, n;
+};
+
+/* Process @pid mapped [start, start + len) at file offset @pgoff.  0 or -1 (memory). */
+int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_t len,
+		    uint64_t pgoff);
+
+/* @child starts with a copy of @parent's maps (a FORK of a new process). */
+int script_maps_fork(struct script_maps *m, uint32_t parent, uint32_t child);
+
+/* 1 with *off = addr's offset in the file mapped there, or 0 when unmapped. */
+int script_maps_offset(struct script_maps *m, uint32_t pid, uint64_t addr, uint64_t *off);
+
+void script_maps_free(struct script_maps *m);
+
+#endif
