@@ -39,6 +39,7 @@ bench: all
 	@bash bench/stat_vs_perf.sh $(BUILD)/peo
 	@$(BUILD)/bench/bench_ring $(BUILD)/tests/workload
 	@$(BUILD)/bench/bench_record
+	@bash bench/script_vs_perf.sh $(BUILD)/peo $(BUILD)/tests/workload
 
 install: deps
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null

@@ -263,6 +263,8 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 	}
 	if (!err && !(f->buf = malloc(f->window)))
 		err = peo_fail(ENOMEM, "out of memory for a %zu-byte read window", f->window);
+	f->headers_only = !!o.headers_only;
+	f->parse_fields = !f->headers_only;
 	if (!err && o.ordered)
 		err = peo_pd_order_new(f);
 	if (err) {

@@ -41,6 +41,10 @@ struct peo_perfdata {
 	uint64_t pos, end; /* next record's offset; the data's end */
 	struct pd_inflate *inflate; /* records expanded from COMPRESSED ones */
 	struct pd_order *order;     /* time ordering (opts.ordered), or NULL */
+	int parse_fields;           /* 0: records are only peeked at (header, attr, time) */
+	int headers_only;           /* opts.headers_only */
+	uint64_t peek_time;         /* the last peeked record's time, */
+	int peek_has_time;          /* when it has one */
 };
 
 PEO_HIDDEN uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p);

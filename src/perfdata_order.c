@@ -1,8 +1,13 @@
 /*
  * perfdata_order.c - records in time order, by perf's FINISHED_ROUND rule:
  * a round's end means no record older than the newest one of the round
- * before it is still to come, so those can go out.  Held records are
- * copies in a min-heap on (time, arrival), so equal times keep file order.
+ * before it is still to come, so those can go out.
+ *
+ * Held records are copied into large chunks (reused once every record in
+ * them is out) and kept in sorted runs: a ring's records arrive in time
+ * order, so a new record joins a run whose last time is not newer, and the
+ * next record out is the smallest head of a few runs.  Equal times keep
+ * their order of arrival.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,110 +15,198 @@
 
 #include "perfdata_internal.h"
 
+#define CHUNK_BYTES (4u << 20)
+
 struct held {
 	uint64_t time, seq, offset;
-	size_t len;
 	unsigned char *bytes;
+	uint32_t len, chunk;
+};
+
+struct run {
+	struct held *v;
+	size_t head, n, cap;
+};
+
+struct chunk {
+	unsigned char *mem;
+	size_t used, cap, live;
 };
 
 struct pd_order {
-	struct held *heap;
-	size_t n, cap;
-	uint64_t seq;
-	uint64_t max_time;   /* newest time queued */
+	struct run *runs;
+	size_t nruns;
+	struct chunk *chunks;
+	size_t nchunks, cur;
+	uint64_t seq, held;
+	uint64_t max_time;   /* newest time held */
 	uint64_t next_flush; /* the newest time as of the last round's end */
 	uint64_t limit;      /* records up to this time may go out */
 	int draining;        /* the data ended: everything may go out */
-	unsigned char *out;  /* the record last handed out */
+	int have_out;        /* out is the record last handed out: release it next */
+	struct held out;
 };
 
 int peo_pd_order_new(struct peo_perfdata *f)
 {
 	f->order = calloc(1, sizeof(*f->order));
-	return f->order ? 0 : peo_fail(ENOMEM, "out of memory for time ordering");
+	if (!f->order)
+		return peo_fail(ENOMEM, "out of memory for time ordering");
+	f->parse_fields = 0; /* records are peeked at for their time; parsed on the way out */
+	return 0;
 }
 
 void peo_pd_order_free(struct peo_perfdata *f)
 {
-	if (!f->order)
+	struct pd_order *o = f->order;
+
+	if (!o)
 		return;
-	for (size_t i = 0; i < f->order->n; i++)
-		free(f->order->heap[i].bytes);
-	free(f->order->heap);
-	free(f->order->out);
-	free(f->order);
+	for (size_t i = 0; i < o->nruns; i++)
+		free(o->runs[i].v);
+	for (size_t i = 0; i < o->nchunks; i++)
+		free(o->chunks[i].mem);
+	free(o->runs);
+	free(o->chunks);
+	free(o);
 	f->order = NULL;
 }
 
-static int before(const struct held *a, const struct held *b)
+/* Room for @len bytes: the current chunk, a drained one, or a new one. */
+static unsigned char *place(struct pd_order *o, uint32_t len, uint32_t *chunk)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static int push(struct pd_order *o, const struct peo_perfdata_record *r, uint64_t time)
-{
-	struct held h = { time, o->seq++, r->offset, r->rec.header.size, NULL };
+	struct chunk *c = o->nchunks ? &o->chunks[o->cur] : NULL, *more;
 	size_t i;
 
-	if (o->n == o->cap) {
-		size_t cap = o->cap ? o->cap * 2 : 1024;
-		struct held *more = realloc(o->heap, cap * sizeof(*more));
+	if (c && c->cap - c->used >= len)
+		goto found;
+	for (i = 0; i < o->nchunks; i++)
+		if (!o->chunks[i].live && o->chunks[i].cap >= len)
+			break;
+	if (i == o->nchunks) {
+		more = realloc(o->chunks, (o->nchunks + 1) * sizeof(*more));
+		if (!more)
+			return NULL;
+		o->chunks = more;
+		o->chunks[i].cap = len > CHUNK_BYTES ? len : CHUNK_BYTES;
+		o->chunks[i].mem = malloc(o->chunks[i].cap);
+		if (!o->chunks[i].mem)
+			return NULL;
+		o->nchunks++;
+	}
+	o->cur = i;
+	c = &o->chunks[i];
+	c->used = 0;
+found:
+	*chunk = (uint32_t)o->cur;
+	c->live++;
+	c->used += (len + 7u) & ~7u;
+	return c->mem + c->used - ((len + 7u) & ~7u);
+}
+
+static int append(struct run *r, const struct held *h)
+{
+	if (r->n == r->cap && r->head >= r->n / 2) { /* reuse what went out */
+		memmove(r->v, r->v + r->head, (r->n - r->head) * sizeof(*r->v));
+		r->n -= r->head;
+		r->head = 0;
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		struct held *more = realloc(r->v, cap * sizeof(*more));
 
 		if (!more)
-			return peo_fail(ENOMEM, "out of memory holding %zu records for time order", o->n);
-		o->heap = more;
-		o->cap = cap;
+			return -1;
+		r->v = more;
+		r->cap = cap;
 	}
-	h.bytes = malloc(h.len);
+	r->v[r->n++] = *h;
+	return 0;
+}
+
+static int hold(struct pd_order *o, const struct peo_perfdata_record *r, uint64_t time)
+{
+	struct held h = { time, o->seq++, r->offset, NULL, r->rec.header.size, 0 };
+	struct run *target = NULL, *more;
+
+	h.bytes = place(o, h.len, &h.chunk);
 	if (!h.bytes)
-		return peo_fail(ENOMEM, "out of memory holding a record for time order");
+		return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
+				(unsigned long long)o->held);
 	memcpy(h.bytes, r->rec.bytes, h.len);
-	for (i = o->n++; i > 0 && before(&h, &o->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		o->heap[i] = o->heap[(i - 1) / 2];
-	o->heap[i] = h;
+	/* The newest run that this record does not go back in time from. */
+	for (size_t i = o->nruns; i-- > 0;)
+		if (o->runs[i].head < o->runs[i].n && o->runs[i].v[o->runs[i].n - 1].time <= time) {
+			target = &o->runs[i];
+			break;
+		}
+	for (size_t i = 0; !target && i < o->nruns; i++)
+		if (o->runs[i].head == o->runs[i].n) { /* an empty run to reuse */
+			o->runs[i].head = o->runs[i].n = 0;
+			target = &o->runs[i];
+		}
+	if (!target) {
+		more = realloc(o->runs, (o->nruns + 1) * sizeof(*more));
+		if (!more)
+			return peo_fail(ENOMEM, "out of memory for a run of records");
+		o->runs = more;
+		target = &o->runs[o->nruns++];
+		memset(target, 0, sizeof(*target));
+	}
+	if (append(target, &h))
+		return peo_fail(ENOMEM, "out of memory holding records for time order");
+	o->held++;
 	if (time > o->max_time)
 		o->max_time = time;
 	return 0;
 }
 
-static struct held pop(struct pd_order *o)
+/* The run whose head goes out next, or NULL when none may. */
+static struct run *next_run(struct pd_order *o)
 {
-	struct held top = o->heap[0], last = o->heap[--o->n];
-	size_t i = 0;
+	struct run *best = NULL;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
+	for (size_t i = 0; i < o->nruns; i++) {
+		struct run *r = &o->runs[i];
+		const struct held *h = r->head < r->n ? &r->v[r->head] : NULL;
 
-		if (c >= o->n)
-			break;
-		if (c + 1 < o->n && before(&o->heap[c + 1], &o->heap[c]))
-			c++;
-		if (!before(&o->heap[c], &last))
-			break;
-		o->heap[i] = o->heap[c];
-		i = c;
+		if (h && (!best || h->time < best->v[best->head].time ||
+			  (h->time == best->v[best->head].time && h->seq < best->v[best->head].seq)))
+			best = r;
 	}
-	if (o->n)
-		o->heap[i] = last;
-	return top;
+	if (best && !o->draining && best->v[best->head].time > o->limit)
+		return NULL;
+	return best;
 }
 
-/* The time a record is ordered by, or 0 when it has none (it goes at once). */
-static int record_time(const struct peo_record *r, uint64_t *t)
+/* The time a record is ordered by; 0 when it has none (it goes at once). */
+static int record_time(const struct peo_perfdata *f, const struct peo_record *r, uint64_t *t)
 {
-	if (r->header.type >= PEO_RECORD_MAX || !r->attr)
+	if (r->header.type >= PEO_RECORD_MAX || !f->peek_has_time)
 		return 0;
-	if (r->header.type == PEO_RECORD_SAMPLE) {
-		*t = r->u.sample.time;
-		return !!(r->attr->sample_type & PEO_SAMPLE_TIME);
+	*t = f->peek_time;
+	return 1;
+}
+
+static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perfdata_record *out)
+{
+	int got;
+
+	memset(out, 0, sizeof(*out));
+	out->offset = h->offset;
+	if (f->headers_only) {
+		uint64_t t;
+
+		return peo_record_peek(f->parser, h->bytes, h->len, &out->rec, &t) < 0 ? -EPROTO : 1;
 	}
-	*t = r->sample_id.time;
-	return !!(r->sample_id.fields & PEO_SAMPLE_TIME);
+	got = peo_record_parse(f->parser, h->bytes, h->len, &out->rec);
+	return got ? got : 1;
 }
 
 int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 {
 	struct pd_order *o;
+	struct run *r;
 	uint64_t t;
 	int got;
 
@@ -122,18 +215,16 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	o = f->order;
 	if (!o)
 		return peo_pd_next_raw(f, out);
-	free(o->out);
-	o->out = NULL;
+	if (o->have_out) {
+		o->chunks[o->out.chunk].live--;
+		o->have_out = 0;
+	}
 	for (;;) {
-		if (o->n && (o->draining || o->heap[0].time <= o->limit)) {
-			struct held h = pop(o);
-			int err;
-
-			o->out = h.bytes;
-			memset(out, 0, sizeof(*out));
-			out->offset = h.offset;
-			err = peo_record_parse(f->parser, h.bytes, h.len, &out->rec);
-			return err ? err : 1;
+		if ((r = next_run(o))) {
+			o->out = r->v[r->head++];
+			o->have_out = 1;
+			o->held--;
+			return deliver(f, &o->out, out);
 		}
 		if (o->draining)
 			return 0;
@@ -147,11 +238,16 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		if (out->rec.header.type == PEO_RECORD_FINISHED_ROUND) {
 			o->limit = o->next_flush;
 			o->next_flush = o->max_time;
+		}
+		if (!record_time(f, &out->rec, &t)) {
+			/* Passes at once; kernel records among them get their fields. */
+			if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
+			    (got = peo_record_parse(f->parser, out->rec.bytes, out->rec.header.size,
+						    &out->rec)))
+				return got;
 			return 1;
 		}
-		if (!record_time(&out->rec, &t))
-			return 1;
-		if ((got = push(o, out, t)))
+		if ((got = hold(o, out, t)))
 			return got;
 	}
 }

@@ -158,8 +158,15 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 {
 	int err;
 
-	memset(out, 0, sizeof(*out));
 	out->offset = offset;
+	out->payload = NULL;
+	out->payload_size = 0;
+	if (!f->parse_fields) { /* sorting or counting: header, attr and time only */
+		memset(&out->rec, 0, sizeof(out->rec));
+		err = peo_record_peek(f->parser, bytes, len, &out->rec, &f->peek_time);
+		f->peek_has_time = err == 1;
+		return err < 0 ? err : 0;
+	}
 	err = peo_record_parse(f->parser, bytes, len, &out->rec);
 	if (err) {
 		char why[512];

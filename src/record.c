@@ -439,6 +439,53 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 	return c.err;
 }
 
+int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t len,
+		    struct peo_record *out, uint64_t *time)
+{
+	const unsigned char *b = bytes;
+	const struct parse_attr *pa;
+	struct peo_event_header h;
+	uint64_t id = 0, st;
+	size_t at;
+	int who;
+
+	memcpy(&h, bytes, sizeof(h));
+	if (p->swap) {
+		h.type = __builtin_bswap32(h.type);
+		h.misc = __builtin_bswap16(h.misc);
+		h.size = __builtin_bswap16(h.size);
+	}
+	out->header = h;
+	out->bytes = bytes;
+	out->swapped = p->swap;
+	out->attr = NULL;
+	if (h.size < sizeof(h) || h.size > len)
+		return peo_fail(EPROTO, "%s record: header.size %u does not fit the %zu bytes given",
+				peo_record_type_name(h.type), h.size, len);
+	if (!p->nattrs || h.type >= PEO_RECORD_MAX)
+		return 0;
+	who = find_attr(p, b, h.type, h.size, &id);
+	if (who < 0)
+		return 0; /* the full parse reports it */
+	pa = &p->attrs[who];
+	out->attr = &pa->attr;
+	st = pa->attr.sample_type;
+	if (!(st & PEO_SAMPLE_TIME))
+		return 0;
+	if (h.type == PEO_RECORD_SAMPLE)
+		at = 8 + 8 * (size_t)(!!(st & PEO_SAMPLE_IDENTIFIER) + !!(st & PEO_SAMPLE_IP) +
+				      !!(st & PEO_SAMPLE_TID));
+	else if (pa->trailer_bytes && pa->trailer_bytes <= h.size - 8u)
+		at = h.size - 8 * (size_t)(1 + !!(st & PEO_SAMPLE_ID) + !!(st & PEO_SAMPLE_STREAM_ID) +
+					   !!(st & PEO_SAMPLE_CPU) + !!(st & PEO_SAMPLE_IDENTIFIER));
+	else
+		return 0;
+	if (at + 8 > h.size)
+		return 0;
+	*time = load_u64(b + at, p->swap);
+	return 1;
+}
+
 int peo_record_parse_segments(const struct peo_record_parser *p, const void *seg0, size_t len0,
 			      const void *seg1, size_t len1, void *scratch, size_t cap,
 			      struct peo_record *out)

@@ -65,6 +65,14 @@ perf record -q -o "$tmp/tp.data" -e "$tp" -- true >/dev/null 2>&1 || tp=""
 check freq pid,tid,time,ip,period,event -e cpu-clock -F 10000 -- "$W" -s 50
 check period comm,pid,tid,time,ip,period,event -e cpu-clock -c 100000 -- "$W" -s 30
 check callchain tid,time,ip -g -e cpu-clock -c 200000 -- "$W" -s 20
+# peo script's default fields: perf script's without symbols (comm unpadded before a callchain)
+"$peo" script -i "$tmp/callchain.data" >"$tmp/default.peo" 2>&1
+perf script -i "$tmp/callchain.data" -F comm,tid,time,period,event,ip >"$tmp/default.perf" 2>/dev/null
+same callchain "default fields (as -F comm,tid,time,period,event,ip)" "$tmp/default.peo" "$tmp/default.perf"
+# --no-ordered: file order holds the same samples
+"$peo" script -i "$tmp/callchain.data" --no-ordered -F tid,time,ip | sort >"$tmp/unordered.peo"
+sort "$tmp/callchain.perf" >"$tmp/sorted.perf"
+same callchain "--no-ordered (sorted lines)" "$tmp/unordered.peo" "$tmp/sorted.perf"
 check dwarf pid,tid,time,period,event --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" -s 20
 check system-wide cpu,pid,tid,time,period,event,ip -a -e cpu-clock -c 500000 -- sleep 0.1
 check sample-cpu cpu,pid,tid,time,ip --sample-cpu -e cpu-clock -c 100000 -- "$W" -s 20

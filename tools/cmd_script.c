@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "script_maps.h"
+#include "script_out.h"
 #include "script_threads.h"
 
 enum field {
@@ -46,6 +47,7 @@ struct script {
 	uint64_t *event_samples; /* per event */
 	size_t nevents;
 	int name_width; /* the longest event name, for the event column */
+	struct out out;  /* every record's line goes through it */
 };
 
 static void usage(FILE *out)
@@ -171,12 +173,15 @@ static uint64_t sample_period(const struct peo_record *r)
 	return r->attr && !r->attr->freq ? r->attr->sample_period : 0;
 }
 
-static void print_time(FILE *out, uint64_t ns, int with_ns)
+static void print_time(struct out *o, uint64_t ns, int with_ns)
 {
+	out_u64(o, ns / 1000000000u, 5);
+	out_char(o, '.');
 	if (with_ns)
-		fprintf(out, "%5" PRIu64 ".%09" PRIu64 ": ", ns / 1000000000u, ns % 1000000000u);
+		out_u64_zero(o, ns % 1000000000u, 9);
 	else
-		fprintf(out, "%5" PRIu64 ".%06" PRIu64 ": ", ns / 1000000000u, ns % 1000000000u / 1000);
+		out_u64_zero(o, ns % 1000000000u / 1000, 6);
+	out_str(o, ": ");
 }
 
 static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap)
@@ -196,32 +201,46 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
 	unsigned fl = s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
 	char name[64], cbuf[32];
-	FILE *out = stdout;
+	struct out *o = &s->out;
 
-	if (fl & F_COMM)
-		fprintf(out, "%16s ", comm_of(s, smp->tid, cbuf, sizeof(cbuf)));
-	if ((fl & F_PID) && (fl & F_TID))
-		fprintf(out, "%5u/%-5u ", smp->pid, smp->tid);
-	else if (fl & F_PID)
-		fprintf(out, "%5u ", smp->pid);
-	else if (fl & F_TID)
-		fprintf(out, "%5u ", smp->tid);
-	if ((fl & F_CPU) && (st & PEO_SAMPLE_CPU))
-		fprintf(out, "[%03u] ", smp->cpu);
+	if (fl & F_COMM) { /* perf pads it, unless a callchain follows the line */
+		int chain = (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN);
+
+		out_str_right(o, comm_of(s, smp->tid, cbuf, sizeof(cbuf)), chain ? 0 : 16);
+		out_char(o, ' ');
+	}
+	if ((fl & F_PID) && (fl & F_TID)) {
+		out_u64(o, smp->pid, 5);
+		out_char(o, '/');
+		out_u64(o, smp->tid, -5);
+		out_char(o, ' ');
+	} else if (fl & (F_PID | F_TID)) {
+		out_u64(o, (fl & F_PID) ? smp->pid : smp->tid, 5);
+		out_char(o, ' ');
+	}
+	if ((fl & F_CPU) && (st & PEO_SAMPLE_CPU)) {
+		out_char(o, '[');
+		out_u64_zero(o, smp->cpu, smp->cpu > 999 ? (smp->cpu > 9999 ? 5 : 4) : 3);
+		out_str(o, "] ");
+	}
 	if ((fl & F_TIME) && (st & PEO_SAMPLE_TIME))
-		print_time(out, smp->time, s->a.ns);
-	if (fl & F_PERIOD) /* a fixed period (-c) is not sampled: the attr has it */
-		fprintf(out, "%10" PRIu64 " ", sample_period(r));
-	if (fl & F_EVENT) /* right-aligned to the longest event name, as perf */
-		fprintf(out, "%*s: ", name_width(s), event_name(s, r, name, sizeof(name)));
+		print_time(o, smp->time, s->a.ns);
+	if (fl & F_PERIOD) { /* a fixed period (-c) is not sampled: the attr has it */
+		out_u64(o, sample_period(r), 10);
+		out_char(o, ' ');
+	}
+	if (fl & F_EVENT) { /* right-aligned to the longest event name, as perf */
+		out_str_right(o, event_name(s, r, name, sizeof(name)), name_width(s));
+		out_str(o, ": ");
+	}
 	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
-		fprintf(out, "%16" PRIx64, smp->addr);
+		out_hex(o, smp->addr, 16);
 	if ((fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN) && smp->callchain_nr) {
 		struct peo_callchain_iter it;
 		uint64_t ip;
 		int64_t ctx;
 
-		fputc('\n', out);
+		out_char(o, '\n');
 		peo_callchain_begin(&it, r);
 		while (peo_callchain_next(&it, &ip, &ctx)) {
 			uint64_t off;
@@ -230,21 +249,55 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 			if (ctx == PEO_CONTEXT_USER &&
 			    script_maps_offset(&s->maps, smp->pid, ip, &off))
 				ip = off;
-			fprintf(out, "\t%16" PRIx64 "\n", ip);
+			out_char(o, '\t');
+			out_hex(o, ip, 16);
+			out_char(o, '\n');
 		}
-		fputc('\n', out); /* perf ends a callchain sample with a blank line */
+		out_char(o, '\n'); /* perf ends a callchain sample with a blank line */
 		return;
 	}
-	if ((fl & F_IP) && (st & PEO_SAMPLE_IP))
-		fprintf(out, " %16" PRIx64, smp->ip);
-	fputc('\n', out);
+	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
+		out_char(o, ' ');
+		out_hex(o, smp->ip, 16);
+	}
+	out_char(o, '\n');
 }
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_hex(FILE *out, const char *key, uint64_t v)
+static void json_str(struct out *o, const char *s)
 {
-	fprintf(out, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
+	out_char(o, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			out_char(o, '\\');
+			out_char(o, (char)*p);
+		} else if (*p < 0x20) {
+			out_str(o, "\\u00");
+			out_hex(o, *p >> 4, 1);
+			out_hex(o, *p & 15, 1);
+		} else {
+			out_char(o, (char)*p);
+		}
+	}
+	out_char(o, '"');
+}
+
+static void json_u64(struct out *o, const char *key, uint64_t v)
+{
+	out_str(o, ",\"");
+	out_str(o, key);
+	out_str(o, "\":");
+	out_u64(o, v, 0);
+}
+
+static void json_hex(struct out *o, const char *key, uint64_t v)
+{
+	out_str(o, ",\"");
+	out_str(o, key);
+	out_str(o, "\":\"0x");
+	out_hex(o, v, 0);
+	out_char(o, '"');
 }
 
 static void print_sample_json(struct script *s, const struct peo_record *r)
@@ -252,74 +305,87 @@ static void print_sample_json(struct script *s, const struct peo_record *r)
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
 	char name[64];
-	FILE *out = stdout;
+	struct out *o = &s->out;
 
-	fputs("{\"type\":\"SAMPLE\",\"event\":", out);
-	json_print_string(out, event_name(s, r, name, sizeof(name)));
-	if (st & PEO_SAMPLE_TID)
-		fprintf(out, ",\"pid\":%u,\"tid\":%u", smp->pid, smp->tid);
+	out_str(o, "{\"type\":\"SAMPLE\",\"event\":");
+	json_str(o, event_name(s, r, name, sizeof(name)));
+	if (st & PEO_SAMPLE_TID) {
+		json_u64(o, "pid", smp->pid);
+		json_u64(o, "tid", smp->tid);
+	}
 	if (st & PEO_SAMPLE_TIME)
-		fprintf(out, ",\"time\":%" PRIu64, smp->time);
+		json_u64(o, "time", smp->time);
 	if (st & PEO_SAMPLE_CPU)
-		fprintf(out, ",\"cpu\":%u", smp->cpu);
+		json_u64(o, "cpu", smp->cpu);
 	if (st & PEO_SAMPLE_IP)
-		json_hex(out, "ip", smp->ip);
+		json_hex(o, "ip", smp->ip);
 	if (st & PEO_SAMPLE_ADDR)
-		json_hex(out, "addr", smp->addr);
-	fprintf(out, ",\"period\":%" PRIu64, sample_period(r));
+		json_hex(o, "addr", smp->addr);
+	json_u64(o, "period", sample_period(r));
 	if (st & PEO_SAMPLE_ID)
-		fprintf(out, ",\"id\":%" PRIu64, smp->id);
+		json_u64(o, "id", smp->id);
 	if (st & PEO_SAMPLE_CALLCHAIN) {
 		struct peo_callchain_iter it;
 		uint64_t ip;
 		int64_t ctx;
 		int first = 1;
 
-		fputs(",\"callchain\":[", out);
+		out_str(o, ",\"callchain\":[");
 		peo_callchain_begin(&it, r);
 		while (peo_callchain_next(&it, &ip, &ctx)) {
-			fprintf(out, "%s\"0x%" PRIx64 "\"", first ? "" : ",", ip);
+			out_str(o, first ? "\"0x" : ",\"0x");
+			out_hex(o, ip, 0);
+			out_char(o, '"');
 			first = 0;
 		}
-		fputc(']', out);
+		out_char(o, ']');
 	}
 	if (st & PEO_SAMPLE_RAW)
-		fprintf(out, ",\"raw_size\":%u", smp->raw_size);
-	fputs("}\n", out);
+		json_u64(o, "raw_size", smp->raw_size);
+	out_str(o, "}\n");
 }
 
-static void print_other_json(const struct peo_record *r)
+static void print_other_json(struct script *s, const struct peo_record *r)
 {
-	FILE *out = stdout;
+	struct out *o = &s->out;
 
-	fprintf(out, "{\"type\":\"%s\"", peo_user_record_type_name(r->header.type));
+	out_str(o, "{\"type\":\"");
+	out_str(o, peo_user_record_type_name(r->header.type));
+	out_char(o, '"');
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
-		fprintf(out, ",\"pid\":%u,\"tid\":%u,\"comm\":", r->u.comm.pid, r->u.comm.tid);
-		json_print_string(out, r->u.comm.comm);
-		fprintf(out, ",\"exec\":%s", r->u.comm.exec ? "true" : "false");
+		json_u64(o, "pid", r->u.comm.pid);
+		json_u64(o, "tid", r->u.comm.tid);
+		out_str(o, ",\"comm\":");
+		json_str(o, r->u.comm.comm);
+		out_str(o, r->u.comm.exec ? ",\"exec\":true" : ",\"exec\":false");
 		break;
 	case PEO_RECORD_FORK:
 	case PEO_RECORD_EXIT:
-		fprintf(out, ",\"pid\":%u,\"ppid\":%u,\"tid\":%u,\"ptid\":%u,\"time\":%" PRIu64,
-			r->u.task.pid, r->u.task.ppid, r->u.task.tid, r->u.task.ptid, r->u.task.time);
+		json_u64(o, "pid", r->u.task.pid);
+		json_u64(o, "ppid", r->u.task.ppid);
+		json_u64(o, "tid", r->u.task.tid);
+		json_u64(o, "ptid", r->u.task.ptid);
+		json_u64(o, "time", r->u.task.time);
 		break;
 	case PEO_RECORD_MMAP:
 	case PEO_RECORD_MMAP2:
-		fprintf(out, ",\"pid\":%u,\"tid\":%u", r->u.mmap.pid, r->u.mmap.tid);
-		json_hex(out, "addr", r->u.mmap.addr);
-		json_hex(out, "len", r->u.mmap.len);
-		json_hex(out, "pgoff", r->u.mmap.pgoff);
-		fputs(",\"filename\":", out);
-		json_print_string(out, r->u.mmap.filename);
+		json_u64(o, "pid", r->u.mmap.pid);
+		json_u64(o, "tid", r->u.mmap.tid);
+		json_hex(o, "addr", r->u.mmap.addr);
+		json_hex(o, "len", r->u.mmap.len);
+		json_hex(o, "pgoff", r->u.mmap.pgoff);
+		out_str(o, ",\"filename\":");
+		json_str(o, r->u.mmap.filename);
 		break;
 	case PEO_RECORD_LOST:
-		fprintf(out, ",\"id\":%" PRIu64 ",\"lost\":%" PRIu64, r->u.lost.id, r->u.lost.lost);
+		json_u64(o, "id", r->u.lost.id);
+		json_u64(o, "lost", r->u.lost.lost);
 		break;
 	}
 	if (r->sample_id.fields & PEO_SAMPLE_TIME)
-		fprintf(out, ",\"sample_time\":%" PRIu64, r->sample_id.time);
-	fputs("}\n", out);
+		json_u64(o, "sample_time", r->sample_id.time);
+	out_str(o, "}\n");
 }
 
 /* ------------------------------------------------------------- records */
@@ -343,19 +409,24 @@ static void track_threads(struct script *s, const struct peo_record *r)
 
 static void print_task_text(struct script *s, const struct peo_record *r)
 {
-	char cbuf[32];
+	char cbuf[32], line[160];
 	uint32_t tid = r->header.type == PEO_RECORD_COMM ? r->u.comm.tid : r->u.task.tid;
+	struct out *o = &s->out;
 
-	printf("%16s %5u ", comm_of(s, tid, cbuf, sizeof(cbuf)), tid);
+	out_str_right(o, comm_of(s, tid, cbuf, sizeof(cbuf)), 16);
+	out_char(o, ' ');
+	out_u64(o, tid, 5);
+	out_char(o, ' ');
 	if (r->sample_id.fields & PEO_SAMPLE_TIME)
-		print_time(stdout, r->sample_id.time, s->a.ns);
+		print_time(o, r->sample_id.time, s->a.ns);
 	if (r->header.type == PEO_RECORD_COMM)
-		printf("PERF_RECORD_COMM%s: %s:%u/%u\n", r->u.comm.exec ? " exec" : "", r->u.comm.comm,
-		       r->u.comm.pid, r->u.comm.tid);
+		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
+			 r->u.comm.exec ? " exec" : "", r->u.comm.comm, r->u.comm.pid, r->u.comm.tid);
 	else
-		printf("PERF_RECORD_%s(%u:%u):(%u:%u)\n", r->header.type == PEO_RECORD_FORK ? "FORK"
-											  : "EXIT",
-		       r->u.task.pid, r->u.task.tid, r->u.task.ppid, r->u.task.ptid);
+		snprintf(line, sizeof(line), "PERF_RECORD_%s(%u:%u):(%u:%u)\n",
+			 r->header.type == PEO_RECORD_FORK ? "FORK" : "EXIT", r->u.task.pid,
+			 r->u.task.tid, r->u.task.ppid, r->u.task.ptid);
+	out_str(o, line);
 }
 
 static int count_record(struct script *s, const struct peo_record *r)
@@ -385,16 +456,16 @@ static void handle(struct script *s, const struct peo_record *r)
 {
 	uint32_t t = r->header.type;
 
-	track_threads(s, r);
 	if (s->a.stats)
 		return;
+	track_threads(s, r);
 	if (t == PEO_RECORD_SAMPLE) {
 		(s->a.json ? print_sample_json : print_sample_text)(s, r);
 	} else if (s->a.json) {
 		if ((t != PEO_RECORD_COMM && t != PEO_RECORD_FORK && t != PEO_RECORD_EXIT &&
 		     t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2) ||
 		    ((t == PEO_RECORD_MMAP || t == PEO_RECORD_MMAP2) ? s->a.show_mmap : s->a.show_task))
-			print_other_json(r);
+			print_other_json(s, r);
 	} else if (s->a.show_task && (t == PEO_RECORD_COMM || t == PEO_RECORD_FORK ||
 				      t == PEO_RECORD_EXIT)) {
 		print_task_text(s, r);
@@ -461,14 +532,20 @@ int cmd_script(int argc, char **argv)
 	s.event_samples = NULL;
 	s.nevents = 0;
 	s.name_width = 0;
-	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered);
+	/* Counting needs neither order nor fields. */
+	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
+		 .headers_only = s.a.stats);
 
 	if (peo_perfdata_open(&s.f, s.a.input, &po)) {
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 		return 1;
 	}
+	s.out.fd = 1;
+	s.out.n = 0;
+	s.out.failed = 0;
 	if (s.a.header)
 		print_header(&s);
+	fflush(stdout); /* what stdio printed goes before the records */
 	while ((got = peo_perfdata_next(s.f, &rec)) == 1) {
 		if (count_record(&s, &rec.rec)) {
 			fprintf(stderr, "peo script: out of memory\n");
@@ -477,6 +554,7 @@ int cmd_script(int argc, char **argv)
 		}
 		handle(&s, &rec.rec);
 	}
+	out_flush(&s.out);
 	if (got < 0)
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 	else if (s.a.stats)

@@ -97,6 +97,9 @@ struct peo_perfdata_opts {
 	 * time has arrived (memory: about two rounds), records without a time
 	 * and perf's own types (64 and up) pass at once.  0: file order. */
 	int ordered;
+	/* Records come with their header, bytes and attr only (rec.u and
+	 * rec.sample_id zeroed): what counting needs, without the field parse. */
+	int headers_only;
 };
 
 /**

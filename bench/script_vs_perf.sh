@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# script_vs_perf.sh [PEO [WORKLOAD]] - peo script against perf on a perf.data
+# of at least 200 MB made here (a getppid tracepoint sampled on every hit,
+# with callchains), each measured in the same run: `peo script --stats` vs
+# `perf report --stats`, and `peo script -F ...` (text, and --json) vs
+# `perf script -F ...` with the same fields.  Prints the median wall time of
+# 3 alternating runs, bytes and records per second, peak RSS, and the
+# ratios perf/peo (higher is better; the goals: 5x for --stats, 20x for
+# script).  The outputs are compared too: a benchmark of wrong output is
+# worthless.
+set -uo pipefail
+peo=${1:-build/peo}
+W=${2:-build/tests/workload}
+calls=${CALLS:-2300000}
+command -v perf >/dev/null || { echo "script_vs_perf: skipped: perf is not installed"; exit 0; }
+export PERF_CONFIG=/dev/null LC_ALL=C
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+f=$tmp/big.data
+perf record -q -m 512 -o "$f" -g -e syscalls:sys_enter_getppid -c 1 -- "$W" -n "$calls" >/dev/null 2>&1 ||
+	{ echo "script_vs_perf: skipped: perf record of the getppid tracepoint fails here"; exit 0; }
+size=$(stat -c %s "$f")
+records=$("$peo" script -i "$f" --stats | awk '/TOTAL events/ { print $3 }')
+
+# time_of LABEL CMD...: wall seconds and peak KiB of one run, output to $tmp/LABEL.out.
+time_of() {
+	local label=$1; shift
+	/usr/bin/time -f "%e %M" -o "$tmp/$label.time" "$@" >"$tmp/$label.out" 2>/dev/null
+	cat "$tmp/$label.time"
+}
+median3() { sort -n | sed -n 2p; }
+
+# compare TITLE PEO-ARGS -- PERF-ARGS: 3 alternating runs of each.
+compare() {
+	local title=$1 peo_args perf_args i
+	shift
+	peo_args=()
+	while [ "$1" != "--" ]; do peo_args+=("$1"); shift; done
+	shift
+	perf_args=("$@")
+	: >"$tmp/p.t"; : >"$tmp/f.t"
+	for i in 1 2 3; do
+		time_of peo "$peo" "${peo_args[@]}" >>"$tmp/p.t"
+		time_of perf perf "${perf_args[@]}" >>"$tmp/f.t"
+	done
+	local same=identical
+	[ "$title" = "${title#JSON}" ] || same="not compared: other formats"
+	[ "$same" != identical ] || cmp -s "$tmp/peo.out" "$tmp/perf.out" || same="DIFFERENT"
+	local pt pm ft fm
+	pt=$(cut -d' ' -f1 "$tmp/p.t" | median3); pm=$(cut -d' ' -f2 "$tmp/p.t" | sort -n | tail -1)
+	ft=$(cut -d' ' -f1 "$tmp/f.t" | median3); fm=$(cut -d' ' -f2 "$tmp/f.t" | sort -n | tail -1)
+	awk -v t="$title" -v pt="$pt" -v pm="$pm" -v ft="$ft" -v fm="$fm" -v sz="$size" -v n="$records" -v same="$same" 'BEGIN {
+		if (pt < 0.01) pt = 0.01
+		printf "%s (outputs %s)\n", t, same
+		printf "  %-6s %7.2f s %9.0f MB/s %11.0f records/s %8d KiB peak\n", "peo", pt, sz / pt / 1e6, n / pt, pm
+		printf "  %-6s %7.2f s %9.0f MB/s %11.0f records/s %8d KiB peak\n", "perf", ft, sz / ft / 1e6, n / ft, fm
+		printf "  perf/peo: %.1fx time, %.1fx memory\n", ft / pt, fm / pm
+	}'
+}
+
+echo "# script_vs_perf: $(( size / 1000000 )) MB, $records records ($calls getppid samples with callchains)"
+compare "--stats vs perf report --stats" script -i "$f" --stats -- report -i "$f" --stats
+compare "text: -F pid,tid,time,ip,event" script -i "$f" -F pid,tid,time,ip,event -- script -i "$f" -F pid,tid,time,ip,event
+compare "text: default fields vs perf script -F comm,tid,time,period,event,ip" script -i "$f" -- script -i "$f" -F comm,tid,time,period,event,ip
+compare "JSON Lines vs perf script -F pid,tid,time,ip,event" script -i "$f" --json -- script -i "$f" -F pid,tid,time,ip,event
