@@ -159,6 +159,24 @@ static int find_attr(const struct peo_record_parser *p, const unsigned char *rec
 	return type == PEO_RECORD_SAMPLE ? -1 : 0;
 }
 
+/* The header at @bytes in host order, noted in @out with the bytes and order. */
+static struct peo_event_header take_header(const struct peo_record_parser *p, const void *bytes,
+					   struct peo_record *out)
+{
+	struct peo_event_header h;
+
+	memcpy(&h, bytes, sizeof(h));
+	if (p->swap) {
+		h.type = __builtin_bswap32(h.type);
+		h.misc = __builtin_bswap16(h.misc);
+		h.size = __builtin_bswap16(h.size);
+	}
+	out->header = h;
+	out->bytes = bytes;
+	out->swapped = p->swap;
+	return h;
+}
+
 void peo_cursor_fail(struct cursor *c, const char *field, uint64_t need)
 {
 	c->err = peo_fail(EPROTO, "%s record: field '%s' at byte %zu needs %s%llu bytes, but the "
@@ -388,15 +406,7 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 	memset(out, 0, sizeof(*out));
 	if (len < sizeof(h))
 		return peo_fail(EPROTO, "record: %zu bytes cannot hold the 8-byte header", len);
-	memcpy(&h, bytes, sizeof(h));
-	if (p->swap) {
-		h.type = __builtin_bswap32(h.type);
-		h.misc = __builtin_bswap16(h.misc);
-		h.size = __builtin_bswap16(h.size);
-	}
-	out->header = h;
-	out->bytes = bytes;
-	out->swapped = p->swap;
+	h = take_header(p, bytes, out);
 	if (h.size < sizeof(h) || h.size > len)
 		return peo_fail(EPROTO, "%s record: header.size %u is %s", peo_record_type_name(h.type),
 				h.size, h.size < sizeof(h) ? "under the header's own 8 bytes"
@@ -449,15 +459,7 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 	size_t at;
 	int who;
 
-	memcpy(&h, bytes, sizeof(h));
-	if (p->swap) {
-		h.type = __builtin_bswap32(h.type);
-		h.misc = __builtin_bswap16(h.misc);
-		h.size = __builtin_bswap16(h.size);
-	}
-	out->header = h;
-	out->bytes = bytes;
-	out->swapped = p->swap;
+	h = take_header(p, bytes, out);
 	out->attr = NULL;
 	if (h.size < sizeof(h) || h.size > len)
 		return peo_fail(EPROTO, "%s record: header.size %u does not fit the %zu bytes given",

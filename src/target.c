@@ -1,9 +1,12 @@
 /*
  * target.c - what to count, resolved into CPUs and threads: CPU lists,
- * the online CPUs, a process's threads from /proc, a cgroup directory.
+ * the online CPUs, processes' threads from /proc (one process, a list of
+ * them, or every one), thread lists, a cgroup directory.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,8 +130,20 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every thread of process @pid, sorted by tid. */
-static int process_threads(struct peo_target *t, pid_t pid)
+/* Sort the threads by id and drop repeats (a list may name one twice). */
+static void sort_threads(struct peo_target *t)
+{
+	size_t kept = 0;
+
+	qsort(t->threads, t->nthreads, sizeof(*t->threads), cmp_pid);
+	for (size_t i = 0; i < t->nthreads; i++)
+		if (!kept || t->threads[kept - 1] != t->threads[i])
+			t->threads[kept++] = t->threads[i];
+	t->nthreads = kept;
+}
+
+/* Every thread of process @pid; @who starts the error sentences. */
+static int process_threads(struct peo_target *t, pid_t pid, const char *who)
 {
 	char dir[64], **names;
 	int n, err = 0;
@@ -136,28 +151,139 @@ static int process_threads(struct peo_target *t, pid_t pid)
 	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
 	n = peo_list_dir(dir, &names);
 	if (n < 0)
-		return peo_fail(n == -ENOENT ? ESRCH : -n, "target pid %d: cannot list %s: %s%s",
-				(int)pid, dir, strerror(-n),
-				n == -ENOENT ? "; no such process (has it exited?)" : "");
+		return peo_fail(n == -ENOENT ? ESRCH : -n, "%s: cannot list %s: %s%s", who, dir,
+				strerror(-n), n == -ENOENT ? "; no such process (has it exited?)" : "");
 	for (int i = 0; i < n && !err; i++)
 		err = add_thread(t, (pid_t)atoi(names[i]));
 	peo_free_names(names, n);
-	if (!err)
-		qsort(t->threads, t->nthreads, sizeof(*t->threads), cmp_pid);
-	if (!err && !t->nthreads)
-		err = peo_fail(ESRCH, "target pid %d: %s lists no threads; the process has exited",
-			       (int)pid, dir);
+	if (!err && !n)
+		err = peo_fail(ESRCH, "%s: %s lists no threads; the process has exited", who, dir);
 	return err;
 }
 
-static int one_thread(struct peo_target *t, pid_t tid)
+static int one_thread(struct peo_target *t, pid_t tid, const char *who)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
 	if (!peo_path_exists(path) && kill(tid, 0) && errno == ESRCH)
-		return peo_fail(ESRCH, "target tid %d: no such thread (no %s)", (int)tid, path);
+		return peo_fail(ESRCH, "%s: no such thread (no %s)", who, path);
 	return add_thread(t, tid);
+}
+
+/*
+ * The next id of a list such as "1234, 5678" (item @item, from 1) at *@pos:
+ * blanks before an id are skipped and one trailing comma ends the list, as
+ * perf's -p and -t read them.  Returns 1 with *@id set, 0 at the end, or
+ * -EINVAL naming the item.
+ */
+static int next_list_id(const char **pos, const char *list, const char *what, int item,
+			pid_t *id)
+{
+	const char *p = *pos;
+	size_t len;
+	char *end;
+	long v;
+
+	if (!*p)
+		return item > 1 ? 0 : peo_fail(EINVAL, "%s \"\": the list is empty; give ids "
+					       "separated by commas, such as \"1234,5678\"", what);
+	while (isspace((unsigned char)*p))
+		p++;
+	errno = 0;
+	v = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : 0;
+	if (v > 0 && v <= INT_MAX && !errno && (*end == ',' || !*end)) {
+		*id = (pid_t)v;
+		*pos = *end ? end + 1 : end;
+		return 1;
+	}
+	len = strcspn(*pos, ",");
+	if (!len)
+		return peo_fail(EINVAL, "%s \"%s\": item %d is empty; give ids separated by "
+				"single commas, such as \"1234,5678\"", what, list, item);
+	return peo_fail(EINVAL, "%s \"%s\": item %d, \"%.*s\", is not an id from 1 to %d; "
+			"give ids separated by commas, such as \"1234,5678\"", what, list, item,
+			(int)len, *pos, INT_MAX);
+}
+
+/* The threads of each process (PID) or each thread (TID) of @list. */
+static int id_list_threads(struct peo_target *t, const char *list, int processes)
+{
+	const char *what = processes ? "target pids" : "target tids", *pos = list;
+	char who[320];
+	pid_t id = 0;
+	int err, item = 1;
+
+	while ((err = next_list_id(&pos, list, what, item, &id)) > 0) {
+		snprintf(who, sizeof(who), "%s \"%.200s\": item %d, %s %d", what, list, item,
+			 processes ? "pid" : "tid", (int)id);
+		err = processes ? process_threads(t, id, who) : one_thread(t, id, who);
+		if (err)
+			return err;
+		item++;
+	}
+	return err;
+}
+
+/* A zombie or dead task: perf_event_open() answers ESRCH for it. */
+static int thread_has_exited(const char *pid, const char *tid)
+{
+	char path[128], *text, *state;
+	int exited;
+
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", pid, tid);
+	text = peo_read_text_file(path);
+	if (!text)
+		return 1; /* gone since the listing */
+	state = strrchr(text, ')'); /* the comm may hold spaces and parentheses */
+	exited = !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X' ||
+		 state[2] == 'x';
+	free(text);
+	return exited;
+}
+
+/* The living threads of every process in /proc; ones that vanish meanwhile are skipped. */
+static int all_threads(struct peo_target *t)
+{
+	char **procs;
+	int n = peo_list_dir("/proc", &procs), err = 0;
+
+	if (n < 0)
+		return peo_fail(-n, "target all threads: cannot list /proc: %s; is procfs mounted?",
+				strerror(-n));
+	for (int i = 0; i < n && !err; i++) {
+		char dir[300], **tids;
+		int m;
+
+		if (!isdigit((unsigned char)procs[i][0]))
+			continue;
+		snprintf(dir, sizeof(dir), "/proc/%s/task", procs[i]);
+		m = peo_list_dir(dir, &tids);
+		for (int j = 0; j < m && !err; j++)
+			if (!thread_has_exited(procs[i], tids[j]))
+				err = add_thread(t, (pid_t)atoi(tids[j]));
+		if (m > 0)
+			peo_free_names(tids, m);
+	}
+	peo_free_names(procs, n);
+	if (!err && !t->nthreads)
+		err = peo_fail(ESRCH, "target all threads: /proc lists no living thread");
+	return err;
+}
+
+/* PEO_TARGET_PID and PEO_TARGET_TID: .pids, else the one .pid. */
+static int task_threads(struct peo_target *t, const struct peo_target_opts *o)
+{
+	int processes = o->kind == PEO_TARGET_PID;
+	char who[64];
+
+	if (o->pids)
+		return id_list_threads(t, o->pids, processes);
+	if (o->pid <= 0)
+		return peo_fail(EINVAL, "target pid: %d is not a process id; give a pid > 0 "
+				"(PEO_TARGET_SELF counts the calling thread)", (int)o->pid);
+	snprintf(who, sizeof(who), "target %s %d", processes ? "pid" : "tid", (int)o->pid);
+	return processes ? process_threads(t, o->pid, who) : one_thread(t, o->pid, who);
 }
 
 /*
@@ -227,11 +353,11 @@ static int resolve(struct peo_target *t, const struct peo_target_opts *o)
 		return add_thread(t, 0);
 	case PEO_TARGET_PID:
 	case PEO_TARGET_TID:
-		if (o->pid <= 0)
-			return peo_fail(EINVAL, "target pid: %d is not a process id; give a pid > 0 "
-					"(PEO_TARGET_SELF counts the calling thread)", (int)o->pid);
-		return o->kind == PEO_TARGET_PID ? process_threads(t, o->pid)
-						 : one_thread(t, o->pid);
+		err = task_threads(t, o);
+		break;
+	case PEO_TARGET_ALL_THREADS:
+		err = all_threads(t);
+		break;
 	case PEO_TARGET_CPUS:
 		return add_thread(t, -1);
 	case PEO_TARGET_CGROUP:
@@ -239,8 +365,13 @@ static int resolve(struct peo_target *t, const struct peo_target_opts *o)
 			return peo_fail(EINVAL, "target cgroup: opts.cgroup is NULL; name the cgroup "
 					"directory");
 		return open_cgroup(t, o->cgroup);
+	default:
+		return peo_fail(EINVAL, "target kind %d is not an enum peo_target_kind value",
+				(int)o->kind);
 	}
-	return peo_fail(EINVAL, "target kind %d is not an enum peo_target_kind value", (int)o->kind);
+	if (!err)
+		sort_threads(t);
+	return err;
 }
 
 int peo_target_new(struct peo_target **out, const struct peo_target_opts *opts)

@@ -19,6 +19,13 @@
 #       said so, where no cgroup can be made): the count and its runtime,
 #       -x cgroup field and -j "cgroup" key as perf's, one cgroup per event
 #       (exact getppid counts), and the errors
+#   12. lists and --per-thread: -p A,B and -t A,B count exactly the sum of
+#       two workloads' getppid calls and end by themselves when both have;
+#       the header names the list as given; --per-thread -p/-t A,B print one
+#       line per thread and event with perf's -x fields and -j keys;
+#       --per-thread -a prints each thread with a non-zero count (a
+#       workload's exactly), as perf 6.1 does; bad lists and --per-thread
+#       without -p/-t/-a are refused by both
 # Each check prints PASS or FAIL with what it compared.  Exits 1 when any
 # check fails, 77 (skip) when perf is missing or cannot count the getppid
 # tracepoint here, else 0.
@@ -88,11 +95,20 @@ run_peo() {
 	shift
 	"$peo" stat "$@" >/dev/null 2>"$out"
 }
-# run_perf OUT ARGS...: the same with `perf stat`.
+# run_perf OUT ARGS...: the same with `perf stat`.  perf 6.1's --per-thread
+# -a gives up when a process exits while it lists /proc ("failed to parse
+# CPUs map"): that run is tried again, up to three times.  Its warning for a
+# thread that ended before its name was read is no count line: dropped.
 run_perf() {
-	local out=$1
+	local out=$1 rc i
 	shift
-	perf stat "$@" >/dev/null 2>"$out"
+	for i in 1 2 3; do
+		perf stat "$@" >/dev/null 2>"$out"
+		rc=$?
+		grep -q '^failed to parse CPUs map' "$out" || break
+	done
+	sed -i "/^Couldn't resolve comm name for pid [0-9]*\$/d" "$out"
+	return $rc
 }
 
 # Background commands of a script ignore SIGINT (bash, without job control);
@@ -202,12 +218,14 @@ compare_csv() {
 	while IFS= read -r line; do
 		nperf=$((nperf + 1))
 		ev=$(csv_event "$line" "$prefix")
+		ev=${ev:-(no event field)}
 		[ -n "${nf_perf[$ev]+x}" ] || nf_perf[$ev]=$(field_count "$line")
 	done < <(csv_lines "$rf")
 	local -A seen=()
 	while IFS= read -r line; do
 		npeo=$((npeo + 1))
 		ev=$(csv_event "$line" "$prefix")
+		ev=${ev:-(no event field)}
 		nf=$(field_count "$line")
 		seen[$ev]=1
 		if [ -z "${nf_perf[$ev]+x}" ]; then
@@ -830,6 +848,169 @@ EOF
 	wait "$spin_pid" 2>/dev/null
 	rmdir "$cg_dir" 2>/dev/null && cg_dir=
 fi
+
+# ======================================================= 12. lists, threads
+echo
+echo "== 12. -p/-t lists and --per-thread (-p A,B; -a)"
+
+# fifo_workloads N...: one `workload -w -n N` per argument, all reading one
+# FIFO whose write end is fd 9; sets wl_pids and wl_list ("A,B") once each
+# has exec'd.  feed_workloads writes a byte for each (a tool started
+# meanwhile holds fd 9 too, so no EOF comes) and reaps them.
+fifo_workloads() {
+	local n p i
+	rm -f "$tmp/fifo"
+	mkfifo "$tmp/fifo"
+	wl_pids=()
+	for n; do
+		"$workload" -w -n "$n" <"$tmp/fifo" &
+		wl_pids+=("$!")
+		bg_pids+=("$!")
+	done
+	exec 9>"$tmp/fifo"
+	wl_list=$(IFS=,; echo "${wl_pids[*]}")
+	for p in "${wl_pids[@]}"; do
+		for ((i = 0; i < 50; i++)); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = workload ] && break
+			sleep 0.05
+		done
+	done
+}
+feed_workloads() {
+	printf "%${#wl_pids[@]}s" "" >&9
+	exec 9>&-
+	wait "${wl_pids[@]}" 2>/dev/null
+}
+# stat_cmd TOOL: sets cmd to `peo stat` or `perf stat`.
+stat_cmd() {
+	if [ "$1" = peo ]; then cmd=("$peo" stat); else cmd=(perf stat); fi
+}
+
+# attach_list TOOL OUT OPT: TOOL stat -x, -e getppid OPT A,B on two waiting
+# workloads (20000 and 30000 calls), no command: it must end by itself once
+# both have exited.  Sets got (the count) and how (how it ended).
+attach_list() {
+	local out=$2 opt=$3 tpid
+	stat_cmd "$1"
+	fifo_workloads 20000 30000
+	start_bg "$out" "${cmd[@]}" -x, -e "$getppid_ev" "$opt" "$wl_list"
+	tpid=$bg_pid
+	sleep 1
+	feed_workloads
+	if wait_bg "$tpid" 15; then how="ended by itself, exit $bg_rc"; else how="killed after 15 s"; fi
+	got=$(csv_value "$out" "$getppid_ev")
+}
+for opt in -p -t; do
+	attach_list perf "$tmp/12l.perf" "$opt"
+	ref="$got ($how)"
+	attach_list peo "$tmp/12l.peo" "$opt"
+	if [ "$got" = 50000 ] && [ "$how" = "ended by itself, exit 0" ]; then
+		pass "$opt A,B (20000 + 30000 getppid calls): peo $got, $how; perf $ref"
+	else
+		fail "$opt A,B (20000 + 30000 getppid calls): peo '$got', $how (want 50000, ended by itself); perf $ref"
+		detail "$tmp/12l.peo"
+	fi
+done
+
+# Two spinners for the formats; the header names the list as it was given.
+"$W" -s 60000 &
+spin_a=$!
+"$W" -s 60000 &
+spin_b=$!
+bg_pids+=("$spin_a" "$spin_b")
+sleep 0.2
+run_peo "$tmp/12h.peo" -e task-clock -p "$spin_a, $spin_b" -- sleep 0.1
+run_perf "$tmp/12h.perf" -e task-clock -p "$spin_a, $spin_b" -- sleep 0.1
+hdr_peo=$(grep -m1 'Performance counter stats for' "$tmp/12h.peo")
+hdr_perf=$(grep -m1 'Performance counter stats for' "$tmp/12h.perf")
+if [ -n "$hdr_perf" ] && [ "$hdr_peo" = "$hdr_perf" ]; then
+	pass "-p 'A, B': header equals perf's: '$hdr_peo'"
+else
+	fail "-p 'A, B': header '$hdr_peo', perf's '$hdr_perf'"; detail "$tmp/12h.peo"
+fi
+
+compare_formats 12 <<MODES
+-p A,B|0|same|-p $spin_a,$spin_b -e task-clock,page-faults,$getppid_ev -- sleep 0.3
+--per-thread -p A,B|1|same|--per-thread -p $spin_a,$spin_b -e task-clock,page-faults,$getppid_ev -- sleep 0.3
+--per-thread -t B,A|1|same|--per-thread -t $spin_b,$spin_a -e task-clock,page-faults -- sleep 0.3
+--per-thread -a|1||--per-thread -a -e task-clock,page-faults -- sleep 0.3
+MODES
+
+# per_thread_lines FILE: "thread event" of each -x, line, sorted.
+per_thread_lines() { awk -F, 'NF { print $1, $4 }' "$1" | sort; }
+want=$(for ev in task-clock page-faults "$getppid_ev"; do
+	for p in "$spin_a" "$spin_b"; do echo "workload-$p $ev"; done
+done | sort)
+pt_args=(-x, --per-thread -p "$spin_a,$spin_b" -e "task-clock,page-faults,$getppid_ev" -- sleep 0.2)
+run_peo "$tmp/12t.peo" "${pt_args[@]}"
+run_perf "$tmp/12t.perf" "${pt_args[@]}"
+got=$(per_thread_lines "$tmp/12t.peo")
+ref=$(per_thread_lines "$tmp/12t.perf")
+if [ "$got" = "$want" ] && [ "$ref" = "$want" ]; then
+	pass "--per-thread -p A,B: one 'workload-TID' line per thread and event, as perf ($(wc -l <<<"$got") lines)"
+else
+	fail "--per-thread -p A,B: not one line per thread and event"
+	echo "        want:"; sed 's/^/        | /' <<<"$want"
+	echo "        peo:";  sed 's/^/        | /' <<<"$got"
+	echo "        perf:"; sed 's/^/        | /' <<<"$ref"
+fi
+kill "$spin_a" "$spin_b" 2>/dev/null
+wait "$spin_a" "$spin_b" 2>/dev/null
+
+# --per-thread -a: a workload that runs meanwhile has its own line, exact;
+# perf leaves out every thread whose count is 0.
+# per_thread_all TOOL OUT: TOOL stat --per-thread -a -x, -e getppid -- sleep 2
+# while a workload makes 20000 calls; sets got (the workload line's count).
+per_thread_all() {
+	local out=$2 tpid
+	stat_cmd "$1"
+	fifo_workloads 20000
+	start_bg "$out" "${cmd[@]}" --per-thread -a -x, -e "$getppid_ev" -- sleep 2
+	tpid=$bg_pid
+	sleep 1
+	feed_workloads
+	wait_bg "$tpid" 20
+	got=$(awk -F, -v t="workload-${wl_pids[0]}" '$1 == t { print $2 }' "$out")
+}
+per_thread_all perf "$tmp/12a.perf"
+ref=$got
+per_thread_all peo "$tmp/12a.peo"
+if [ "$got" = 20000 ]; then
+	pass "--per-thread -a: the workload's own line counts $got (want 20000; perf: '$ref')"
+else
+	fail "--per-thread -a: the workload's line counts '$got' (want 20000; perf: '$ref')"
+	detail "$tmp/12a.peo"
+fi
+bad=$(awk -F, 'NF && ($1 !~ /.-[0-9]+$/ || $2 !~ /^[0-9.]+$/ || $2 + 0 == 0)' "$tmp/12a.peo")
+n=$(grep -c . "$tmp/12a.peo")
+if [ -z "$bad" ] && [ "$n" -ge 1 ]; then
+	pass "--per-thread -a: all $n lines are 'comm-tid' with a non-zero count (perf: $(grep -c . "$tmp/12a.perf") lines)"
+else
+	fail "--per-thread -a: $n lines; want each 'comm-tid' with a non-zero count (perf skips zeros):"
+	sed 's/^/        | /' <<<"$bad"
+fi
+
+# Refused by both.  NAME | WANT IN PEO'S MESSAGE | ARGS
+while IFS='|' read -r name want args; do
+	# shellcheck disable=SC2086  # ARGS split on purpose
+	eval "set -- $args"
+	run_peo "$tmp/12e.peo" "$@"
+	rc=$?
+	run_perf "$tmp/12e.perf" "$@"
+	rc_perf=$?
+	if [ $rc -ne 0 ] && [ $rc_perf -ne 0 ] && grep -q -F -- "$want" "$tmp/12e.peo"; then
+		pass "$name: refused (exit $rc; perf $rc_perf): '$(head -c 300 "$tmp/12e.peo")'"
+	else
+		fail "$name: exit $rc (perf $rc_perf), want both non-zero and '$want' in peo's message"
+		detail "$tmp/12e.peo"
+	fi
+done <<ERRORS
+-p with a missing pid|item 2, pid 999999999|-e task-clock -p $$,999999999 -- true
+-p with a space for a comma|item 1, "$$ $$"|-e task-clock -p '$$ $$' -- true
+-p with an empty item|item 2 is empty|-e task-clock -p $$,,$$ -- true
+--per-thread alone|--per-thread needs -p PIDS, -t TIDS, or -a|--per-thread -e task-clock -- true
+--per-thread -a -C 0|-C counts CPUs, not threads|--per-thread -a -C 0 -e task-clock -- true
+ERRORS
 
 echo
 echo "$npass passed, $nfail failed, $nskip skipped"

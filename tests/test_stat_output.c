@@ -354,6 +354,33 @@
 	"{\"interval\" : 0.100189673, \"counter-value\" : \"100.176723\", \"unit\" : \"msec\", \"event\" : \"task-clock\", \"cgroup\" : \"pcg1\", \"event-runtime\" : 100176913, \"pcnt-running\" : 100.00, \"metric-value\" : 1.001767, \"metric-unit\" : \"CPUs utilized\"}\n" \
 	"{\"interval\" : 0.100189673, \"counter-value\" : \"0.000000\", \"unit\" : \"\", \"event\" : \"page-faults\", \"cgroup\" : \"pcg1\", \"event-runtime\" : 100176913, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"/sec\"}\n"
 
+/*
+ * --per-thread -a -e task-clock -- sleep 0.1 (a subset of perf's lines:
+ * kernel threads' names pass 15 characters and the column).
+ */
+#define PERF_THREAD_ALL_HUMAN \
+	"\n" \
+	" Performance counter stats for 'system wide':\n" \
+	"\n" \
+	"       fuzz_ring-9109                  98.71 msec task-clock                       #    0.966 CPUs utilized          \n" \
+	"     rcu_preempt-15                     0.14 msec task-clock                       #    0.001 CPUs utilized          \n" \
+	"rcu_tasks_trace_kthread-29                     0.12 msec task-clock                       #    0.001 CPUs utilized          \n" \
+	"     ksoftirqd/0-14                     0.02 msec task-clock                       #    0.000 CPUs utilized          \n" \
+	"\n" \
+	"       0.102186233 seconds time elapsed\n" \
+	"\n"
+
+/*
+ * --per-thread -a -x, -e task-clock,page-faults: cc1-23612's task-clock
+ * counted 0, so perf left its line out, yet its page-faults rate is
+ * "0.000 /sec", not blank: the zero still counts as a denominator.
+ */
+#define PERF_THREAD_ALL_CSV \
+	"perf-23569,5.22,msec,task-clock,5219412,100.00,0.777,CPUs utilized\n" \
+	"perf-23609,2.75,msec,task-clock,2753799,100.00,0.410,CPUs utilized\n" \
+	"perf-23609,209,,page-faults,2753799,100.00,75.895,K/sec\n" \
+	"cc1-23612,36,,page-faults,4029463,100.00,0.000,/sec\n"
+
 /* ------------------------------------------------------------ helpers */
 
 /* Everything the formatter printed, as one string (freed by the caller). */
@@ -840,6 +867,44 @@ static void per_thread_not_counted(void **state)
 		stat_print_lines(&c.o, l, N(l), 102674588, -1);
 		assert_output(&c, expect[f]);
 	}
+}
+
+/* --per-thread -a: zero counts are hidden, but still metric denominators. */
+static void per_thread_all(void **state)
+{
+	struct capture c;
+	struct stat_line h[] = {
+		on_thread(ev("task-clock", 98710000, 98710000), "fuzz_ring", 9109),
+		on_thread(ev("task-clock", 140000, 140000), "rcu_preempt", 15),
+		on_thread(ev("task-clock", 120000, 120000), "rcu_tasks_trace_kthread", 29),
+		on_thread(ev("task-clock", 20000, 20000), "ksoftirqd/0", 14),
+		on_thread(ev("task-clock", 0, 5000), "bash", 1000),
+		on_thread(uncounted("task-clock"), "sleep", 1001),
+	};
+	struct stat_line x[] = {
+		on_thread(ev("task-clock", 5219412, 5219412), "perf", 23569),
+		on_thread(ev("task-clock", 2753799, 2753799), "perf", 23609),
+		on_thread(ev("task-clock", 0, 4029463), "cc1", 23612),
+		on_thread(ev("page-faults", 209, 2753799), "perf", 23609),
+		on_thread(ev("page-faults", 36, 4029463), "cc1", 23612),
+		on_thread(ev("page-faults", 0, 5219412), "perf", 23569),
+	};
+	struct stat_times t = { .elapsed_s = 0.102186233 };
+
+	(void)state;
+	h[4].hidden = h[5].hidden = 1;
+	x[2].hidden = x[5].hidden = 1;
+	capture_start(&c, STAT_FORMAT_HUMAN);
+	c.o.target_text = "'system wide'";
+	c.o.aggr = STAT_AGGR_THREAD;
+	stat_print_header(&c.o);
+	stat_print_lines(&c.o, h, N(h), 102186233, -1);
+	stat_print_footer(&c.o, &t);
+	assert_output(&c, PERF_THREAD_ALL_HUMAN);
+
+	capture_start(&c, STAT_FORMAT_CSV);
+	stat_print_lines(&c.o, x, N(x), 6717000, -1);
+	assert_output(&c, PERF_THREAD_ALL_CSV);
 }
 
 /* ------------------------------------------------- events and metrics */
@@ -1490,6 +1555,7 @@ int main(void)
 		cmocka_unit_test(per_cpu),
 		cmocka_unit_test(per_thread),
 		cmocka_unit_test(per_thread_not_counted),
+		cmocka_unit_test(per_thread_all),
 		cmocka_unit_test(no_clock_no_rate),
 		cmocka_unit_test(rate_prefix_boundary),
 		cmocka_unit_test(giga_rate),

@@ -170,3 +170,14 @@ int peo_test_fds_teardown(void **state)
 	}
 	return 0;
 }
+
+struct peo_target *peo_test_target(const struct peo_target_opts *o)
+{
+	struct peo_target *t = NULL;
+	int err = peo_target_new(&t, o);
+
+	if (err)
+		print_error("peo_target_new: %s\n", peo_last_error());
+	assert_int_equal(err, 0);
+	return t;
+}

@@ -39,6 +39,9 @@ int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n,
 void peo_assert_error_contains(const char *needle, const char *file, int line);
 #define assert_error_contains(needle) peo_assert_error_contains(needle, __FILE__, __LINE__)
 
+/* peo_target_new() that fails the test (printing the sentence) when it fails. */
+struct peo_target *peo_test_target(const struct peo_target_opts *o);
+
 /* An attr for a software event on the calling thread, user space only. */
 void peo_test_sw_attr(struct peo_attr *attr, uint64_t config);
 

@@ -32,7 +32,8 @@ struct stat_args {
 	char *events;        /* -e, joined with ',' */
 	int all_cpus;        /* -a */
 	const char *cpus;    /* -C */
-	pid_t pid, tid;      /* -p, -t */
+	const char *pids;    /* -p: a list of process ids, as given */
+	const char *tids;    /* -t: a list of thread ids, as given */
 	struct stat_cgroup_arg *cgroups; /* each -G, in order */
 	size_t ncgroups;
 	enum stat_aggr aggr; /* -A / --per-thread */
@@ -94,12 +95,13 @@ static void usage(FILE *out)
 		"  -e, --event EVENTS        events to count (repeatable; default: perf's set)\n"
 		"  -a, --all-cpus            every task on every online CPU\n"
 		"  -C, --cpu CPUS            every task on these CPUs (\"0-3,6\")\n"
-		"  -p, --pid PID             every thread of a running process\n"
-		"  -t, --tid TID             one running thread\n"
+		"  -p, --pid PIDS            every thread of running processes (\"12,34\")\n"
+		"  -t, --tid TIDS            running threads (\"12,34\")\n"
 		"  -G, --cgroup NAMES        count the -e events before it in these cgroups, one\n"
 		"                            name per event (with -a or -C; \"\" for none)\n"
 		"  -A, --no-aggr, --per-cpu  one line per CPU\n"
-		"      --per-thread          one line per thread\n"
+		"      --per-thread          one line per thread (of -p, -t, or with -a of\n"
+		"                            every process)\n"
 		"  -I, --interval-print MS   print the counts of each MS-millisecond interval\n"
 		"  -r, --repeat N            run the command N times; print means and spread\n"
 		"  -x, --field-separator SEP CSV output, perf's columns\n"
@@ -149,6 +151,79 @@ static int append_events(struct stat_args *a, const char *more)
 	return 0;
 }
 
+/* -p/-t LIST: every id well formed and alive now (the sentence names the item). */
+static int check_id_list(int opt, const char *list)
+{
+	PEO_OPTS(peo_target_opts, o, .kind = opt == 'p' ? PEO_TARGET_PID : PEO_TARGET_TID,
+		 .pids = list);
+	struct peo_target *t;
+
+	if (peo_target_new(&t, &o)) {
+		fprintf(stderr, "peo stat: -%c: %s\n", opt, peo_last_error());
+		return -1;
+	}
+	peo_target_free(t);
+	return 0;
+}
+
+/* --per-thread -a: every thread in the system, each its own line. */
+static int per_thread_all(const struct stat_args *a)
+{
+	return a->aggr == STAT_AGGR_THREAD && a->all_cpus && !a->cpus && !a->pids && !a->tids;
+}
+
+static int check_per_thread(const struct stat_args *a)
+{
+	if (a->aggr != STAT_AGGR_THREAD || a->pids || a->tids || per_thread_all(a))
+		return 0;
+	/* as perf: a command's threads are not known before they run */
+	fprintf(stderr, "peo stat: --per-thread needs -p PIDS, -t TIDS, or -a without -C (every "
+		"thread in the system)%s\n", a->cpus ? "; -C counts CPUs, not threads: drop it"
+						 : "; add one of them");
+	return 2;
+}
+
+/* Combinations that cannot work; returns 0 or the usage error's exit status. */
+static int check_args(struct stat_args *a)
+{
+	if (!a->argv && !a->pids && !a->tids && !a->all_cpus && !a->cpus) {
+		fprintf(stderr, "peo stat: nothing to count: give a command (peo stat -- CMD), "
+			"-p PIDS, -t TIDS, -a or -C CPUS\n");
+		return 2;
+	}
+	if (a->pids && a->tids) {
+		fprintf(stderr, "peo stat: -p and -t: give one of them\n");
+		return 2;
+	}
+	if ((a->pids || a->tids) && (a->all_cpus || a->cpus)) {
+		/* perf's "PID/TID switch overriding SYSTEM" (or CPU) */
+		fprintf(stderr, "peo stat: -%c overrides %s: counting only the listed %s, on any "
+			"CPU (as perf does)\n", a->pids ? 'p' : 't', a->cpus ? "-C" : "-a",
+			a->pids ? "processes" : "threads");
+		a->all_cpus = 0;
+		a->cpus = NULL;
+	}
+	if (a->ncgroups && !a->all_cpus && !a->cpus) {
+		fprintf(stderr, "peo stat: -G '%s': cgroups are counted per CPU; add -a or -C CPUS\n",
+			a->cgroups[0].names);
+		return 2;
+	}
+	if (check_per_thread(a))
+		return 2;
+	if (per_thread_all(a) && a->ncgroups) {
+		fprintf(stderr, "peo stat: -G with --per-thread -a: cgroups are counted per CPU, "
+			"--per-thread -a per thread; drop one of them (perf prints no counts)\n");
+		return 2;
+	}
+	if (per_thread_all(a) && a->runs > 1) {
+		fprintf(stderr, "peo stat: -r %d with --per-thread -a: each run counts the "
+			"threads alive when it starts, so runs cannot be averaged thread by "
+			"thread; drop -r, or name fixed threads with -p or -t\n", a->runs);
+		return 2;
+	}
+	return 0;
+}
+
 /* Returns 0, or the exit status for a usage error (-1 for --help). */
 static int parse_args(int argc, char **argv, struct stat_args *a)
 {
@@ -186,14 +261,9 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		case 'C': a->cpus = optarg; break;
 		case 'p':
 		case 't':
-			if (strchr(optarg, ',')) {
-				fprintf(stderr, "peo stat: -%c '%s': give one id; lists are not supported "
-					"yet (use -%c once per peo stat)\n", c, optarg, c);
+			if (check_id_list(c, optarg))
 				return 2;
-			}
-			if (parse_long_arg(c == 'p' ? "-p" : "-t", optarg, 1, &v))
-				return 2;
-			*(c == 'p' ? &a->pid : &a->tid) = (pid_t)v;
+			*(c == 'p' ? &a->pids : &a->tids) = optarg;
 			break;
 		case 'G':
 			if (add_cgroup_arg(a, optarg))
@@ -220,27 +290,7 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 	}
 	if (optind < argc)
 		a->argv = argv + optind;
-	if (!a->argv && !a->pid && !a->tid && !a->all_cpus && !a->cpus) {
-		fprintf(stderr, "peo stat: nothing to count: give a command (peo stat -- CMD), "
-			"-p PID, -t TID, -a or -C CPUS\n");
-		return 2;
-	}
-	if (a->ncgroups && !a->all_cpus && !a->cpus) {
-		fprintf(stderr, "peo stat: -G '%s': cgroups are counted per CPU; add -a or -C CPUS\n",
-			a->cgroups[0].names);
-		return 2;
-	}
-	if (a->aggr == STAT_AGGR_THREAD && !a->pid && !a->tid) {
-		/* as perf: a command's threads are not known before they run */
-		fprintf(stderr, "peo stat: --per-thread needs -p PID or -t TID (the threads of a "
-			"running process)\n");
-		return 2;
-	}
-	if (a->pid && a->tid) {
-		fprintf(stderr, "peo stat: -p and -t: give one of them\n");
-		return 2;
-	}
-	return 0;
+	return check_args(a);
 }
 
 /* What "Performance counter stats for ..." names. */
@@ -248,10 +298,10 @@ static void target_text(const struct stat_args *a, char *out, size_t cap)
 {
 	size_t len;
 
-	if (a->pid)
-		snprintf(out, cap, "process id '%d'", (int)a->pid);
-	else if (a->tid)
-		snprintf(out, cap, "thread id '%d'", (int)a->tid);
+	if (a->pids)
+		snprintf(out, cap, "process id '%s'", a->pids);
+	else if (a->tids)
+		snprintf(out, cap, "thread id '%s'", a->tids);
 	else if (a->cpus && !a->all_cpus)
 		snprintf(out, cap, "'CPU(s) %s'", a->cpus);
 	else if (a->all_cpus)
@@ -270,14 +320,16 @@ static void target_text(const struct stat_args *a, char *out, size_t cap)
 static void target_opts(const struct stat_args *a, pid_t child, struct peo_target_opts *o)
 {
 	o->cpus = a->cpus; /* NULL: every online CPU */
-	if (a->all_cpus || a->cpus) {
+	if (per_thread_all(a)) {
+		o->kind = PEO_TARGET_ALL_THREADS; /* as perf: each thread on any CPU */
+	} else if (a->all_cpus || a->cpus) {
 		o->kind = PEO_TARGET_CPUS;
-	} else if (a->pid) {
+	} else if (a->pids) {
 		o->kind = PEO_TARGET_PID;
-		o->pid = a->pid;
-	} else if (a->tid) {
+		o->pids = a->pids;
+	} else if (a->tids) {
 		o->kind = PEO_TARGET_TID;
-		o->pid = a->tid;
+		o->pids = a->tids;
 	} else {
 		o->kind = PEO_TARGET_TID;
 		o->pid = child;
@@ -359,43 +411,40 @@ static void fill_line(struct stat_line *out, const struct stat_session *s, enum 
 	}
 }
 
+/* Busiest first; ties in thread order, as perf's stable sort leaves them. */
 static int by_value_desc(const void *x, const void *y)
 {
 	const struct stat_line *a = x, *b = y;
 
-	return (a->value < b->value) - (a->value > b->value);
+	if (a->value != b->value)
+		return (a->value < b->value) - (a->value > b->value);
+	return (a->tid > b->tid) - (a->tid < b->tid);
 }
 
-/* Build and print every line; @interval_ts < 0 outside -I. */
+/*
+ * Build and print every line; @interval_ts < 0 outside -I.  @all_threads:
+ * --per-thread -a, where perf prints only the threads with a count (the
+ * rest stay as metric denominators, as in perf's shadow stats).
+ */
 static void print_all(const struct stat_output_opts *oo, const struct stat_session *s,
-		      enum stat_aggr aggr, struct line_stats *ls, size_t nlines, int runs,
-		      double elapsed_ns, double interval_ts)
+		      enum stat_aggr aggr, int all_threads, struct line_stats *ls, size_t nlines,
+		      int runs, double elapsed_ns, double interval_ts)
 {
 	struct stat_line *lines = calloc(nlines, sizeof(*lines));
-	size_t per = keys_per_event(s, aggr), n = 0;
+	size_t per = keys_per_event(s, aggr);
 
 	if (!lines)
 		return;
 	for (size_t l = 0; l < nlines; l++) {
 		struct peo_count c = interval_ts >= 0 ? delta(&ls[l].last, &ls[l].prev) : ls[l].last;
 
-		fill_line(&lines[n], s, aggr, &ls[l], &c, runs);
-		/* perf leaves out threads that never ran this event. */
-		if (aggr == STAT_AGGR_THREAD && lines[n].state == STAT_COUNTED && !c.value &&
-		    !c.time_enabled)
-			continue;
-		n++;
-		/* --per-thread: each event's threads, busiest first, as perf sorts them */
-		if (aggr == STAT_AGGR_THREAD && (l + 1) % per == 0) {
-			size_t first = n;
-
-			while (first > 0 && lines[first - 1].event == lines[n - 1].event &&
-			       n - first < per)
-				first--;
-			qsort(lines + first, n - first, sizeof(*lines), by_value_desc);
-		}
+		fill_line(&lines[l], s, aggr, &ls[l], &c, runs);
+		lines[l].hidden = all_threads && lines[l].value == 0;
 	}
-	stat_print_lines(oo, lines, n, elapsed_ns, interval_ts);
+	/* --per-thread: each event's threads, busiest first, as perf sorts them */
+	for (size_t first = 0; aggr == STAT_AGGR_THREAD && first < nlines; first += per)
+		qsort(lines + first, per, sizeof(*lines), by_value_desc);
+	stat_print_lines(oo, lines, nlines, elapsed_ns, interval_ts);
 	free(lines);
 }
 
@@ -409,12 +458,15 @@ struct run_result {
 	int own_command; /* the counters counted the command itself */
 };
 
-/* The -p/-t target still exists? */
-static int target_alive(const struct stat_args *a)
+/* Is some -p/-t thread still there?  perf too counts until all have gone. */
+static int target_alive(const struct stat_args *a, const struct stat_session *s)
 {
-	pid_t id = a->pid ? a->pid : a->tid;
-
-	return !id || kill(id, 0) == 0 || errno != ESRCH;
+	if (!a->pids && !a->tids)
+		return 1;
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (kill(s->tids[i], 0) == 0 || errno != ESRCH)
+			return 1;
+	return 0;
 }
 
 static int child_has_exited(pid_t pid)
@@ -447,7 +499,8 @@ static int wait_for_end(const struct stat_args *a, struct peo_child *child,
 	for (;;) {
 		double wait;
 
-		if (child ? child_has_exited(peo_child_pid(child)) : (stop_signal || !target_alive(a)))
+		if (child ? child_has_exited(peo_child_pid(child))
+			  : (stop_signal || !target_alive(a, s)))
 			break;
 		wait = a->interval_ms ? next - now_s() : child ? 3600 : 0.1;
 		if (wait > 0) {
@@ -462,12 +515,35 @@ static int wait_for_end(const struct stat_args *a, struct peo_child *child,
 		if (err)
 			break;
 		collect(s, oo->aggr, ls, nlines);
-		print_all(oo, s, oo->aggr, ls, nlines, 1, a->interval_ms * 1e6, now_s() - t0);
+		print_all(oo, s, oo->aggr, per_thread_all(a), ls, nlines, 1, a->interval_ms * 1e6,
+			  now_s() - t0);
 		for (size_t l = 0; l < nlines; l++)
 			ls[l].prev = ls[l].last;
 		next += tick;
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
+	return err;
+}
+
+/*
+ * Open the session with the soft fd limit raised to the hard one, as perf
+ * raises it on EMFILE: --per-thread -a opens an fd per event and thread.
+ * The old limit comes back after, so the next run's command keeps it.
+ */
+static int open_counters(struct stat_session *s, const struct peo_target_opts *where,
+			 const struct peo_counter_opts *co)
+{
+	struct rlimit old, raised;
+	int have = getrlimit(RLIMIT_NOFILE, &old) == 0, err;
+
+	raised = old;
+	raised.rlim_cur = old.rlim_max;
+	/* may fail (rlim_max over nr_open); an open that runs out then says so */
+	if (have && raised.rlim_cur != old.rlim_cur)
+		setrlimit(RLIMIT_NOFILE, &raised);
+	err = stat_session_open(s, where, co);
+	if (have)
+		setrlimit(RLIMIT_NOFILE, &old);
 	return err;
 }
 
@@ -479,7 +555,7 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 	PEO_OPTS(peo_counter_opts, co);
 	PEO_OPTS(peo_target_opts, where);
 	struct peo_child *child = NULL;
-	int cpu_wide = a->all_cpus || a->cpus, ret = 1;
+	int cpu_wide = (a->all_cpus || a->cpus) && !per_thread_all(a), ret = 1;
 	double t0;
 
 	r->status = -1;
@@ -492,8 +568,8 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 	target_opts(a, child_pid, &where);
 	co.inherit = !cpu_wide && !a->no_inherit;
 	/* The command's own counters start at its exec; others when timing starts. */
-	co.enable_on_exec = child && !cpu_wide && !a->pid && !a->tid;
-	if (stat_session_open(s, &where, &co))
+	co.enable_on_exec = child && where.kind == PEO_TARGET_TID && !where.pids;
+	if (open_counters(s, &where, &co))
 		goto out;
 	if (!*ls) {
 		size_t per = keys_per_event(s, oo->aggr);
@@ -517,6 +593,9 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 		ret = 127;
 		goto out;
 	}
+	/* --per-thread -a lists the waiting command as "peo": name it as it runs now */
+	if (child && where.kind == PEO_TARGET_ALL_THREADS)
+		stat_session_reread_comm(s, peo_child_pid(child));
 	if (wait_for_end(a, child, oo, s, *ls, *nlines, t0))
 		goto out;
 	r->elapsed_s = now_s() - t0;
@@ -540,7 +619,8 @@ static int one_run(const struct stat_args *a, struct stat_session *s,
 		goto out;
 	collect(s, oo->aggr, *ls, *nlines);
 	if (a->interval_ms) /* the last, partial interval, as perf prints it */
-		print_all(oo, s, oo->aggr, *ls, *nlines, 1, a->interval_ms * 1e6, r->elapsed_s);
+		print_all(oo, s, oo->aggr, per_thread_all(a), *ls, *nlines, 1,
+			  a->interval_ms * 1e6, r->elapsed_s);
 	ret = 0;
 out:
 	child_pid = 0;
@@ -643,7 +723,8 @@ int cmd_stat(int argc, char **argv)
 	if (!oo.interval) {
 		oo.runs = runs_done;
 		stat_print_header(&oo);
-		print_all(&oo, &s, a.aggr, ls, nlines, runs_done, elapsed_sum / runs_done * 1e9, -1);
+		print_all(&oo, &s, a.aggr, per_thread_all(&a), ls, nlines, runs_done,
+			  elapsed_sum / runs_done * 1e9, -1);
 		times.elapsed_s = elapsed_sum / runs_done;
 		times.elapsed_stddev_s = stddev_of_mean(elapsed_sum, elapsed_sumsq, runs_done);
 		times.have_rusage = r.have_usage && r.own_command && runs_done == 1;

@@ -752,7 +752,8 @@ void stat_print_lines(const struct stat_output_opts *o, const struct stat_line *
 	};
 
 	for (size_t i = 0; i < n; i++)
-		print_line(&p, &lines[i]);
+		if (!lines[i].hidden)
+			print_line(&p, &lines[i]);
 }
 
 /* ---------------------------------------------------- header, footer */

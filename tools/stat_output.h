@@ -65,6 +65,12 @@ struct stat_line {
 	 */
 	const struct peo_attr *attr;
 	double scale;          /* sysfs .scale, applied to value when printed; 0 means 1 */
+	/*
+	 * Not printed, but still a metric denominator for the lines of its
+	 * thread: --per-thread -a leaves out zero counts as perf does, whose
+	 * shadow stats still hold them ("0.000 /sec" beside a hidden clock).
+	 */
+	int hidden;
 };
 
 struct stat_output_opts {

@@ -239,6 +239,27 @@ static void free_targets(struct stat_session *s)
 	s->ntargets = 0;
 }
 
+static void read_comm(struct stat_session *s, size_t i)
+{
+	char path[64];
+	FILE *f;
+
+	s->comms[i][0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->tids[i]);
+	f = s->tids[i] > 0 ? fopen(path, "re") : NULL;
+	if (f && fgets(s->comms[i], sizeof(s->comms[i]), f))
+		s->comms[i][strcspn(s->comms[i], "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+void stat_session_reread_comm(struct stat_session *s, pid_t tid)
+{
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->tids[i] == tid)
+			read_comm(s, i);
+}
+
 /* Keep the target's CPUs and threads (and thread names) for printing. */
 static int remember_target(struct stat_session *s, const struct peo_target *t)
 {
@@ -257,22 +278,15 @@ static int remember_target(struct stat_session *s, const struct peo_target *t)
 	for (size_t i = 0; i < s->ncpus; i++)
 		s->cpus[i] = peo_target_cpu(t, i);
 	for (size_t i = 0; i < s->nthreads; i++) {
-		char path[64];
-		FILE *f;
-
 		s->tids[i] = peo_target_thread(t, i);
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->tids[i]);
-		f = s->tids[i] > 0 ? fopen(path, "re") : NULL;
-		if (f && fgets(s->comms[i], sizeof(s->comms[i]), f))
-			s->comms[i][strcspn(s->comms[i], "\n")] = '\0';
-		if (f)
-			fclose(f);
+		read_comm(s, i);
 	}
 	return 0;
 }
 
-int stat_session_open(struct stat_session *s, const struct peo_target_opts *where,
-		      const struct peo_counter_opts *opts)
+/* stat_session_open() once; -ESRCH unprinted when @quiet_esrch. */
+static int open_once(struct stat_session *s, const struct peo_target_opts *where,
+		     const struct peo_counter_opts *opts, int quiet_esrch)
 {
 	struct peo_target *base = target_for(s, where, NULL);
 	size_t i = 0;
@@ -292,6 +306,8 @@ int stat_session_open(struct stat_session *s, const struct peo_target_opts *wher
 		if (!t)
 			return -1;
 		err = peo_group_open_events(&g, s->list, i, n, t, opts);
+		if (err == -ESRCH && quiet_esrch)
+			return -ESRCH;
 		if (err && !machine_lacks_it(err)) {
 			fprintf(stderr, "peo stat: %s\n", peo_last_error());
 			return -1;
@@ -306,6 +322,21 @@ int stat_session_open(struct stat_session *s, const struct peo_target_opts *wher
 		i += n;
 	}
 	return 0;
+}
+
+#define LIST_TRIES 10 /* listings of every thread before an ESRCH is final */
+
+int stat_session_open(struct stat_session *s, const struct peo_target_opts *where,
+		      const struct peo_counter_opts *opts)
+{
+	int all = where->kind == PEO_TARGET_ALL_THREADS, err;
+
+	for (int try = 1;; try++) {
+		err = open_once(s, where, opts, all && try < LIST_TRIES);
+		if (err != -ESRCH)
+			return err ? -1 : 0;
+		stat_session_close(s); /* a thread ended since the listing: list again */
+	}
 }
 
 int stat_session_enable(struct stat_session *s, int enable)

@@ -42,7 +42,9 @@ struct stat_session {
 	int *cpus;         /* its CPUs (-1: any) */
 	size_t ncpus;
 	pid_t *tids;       /* its threads (0 self, -1 every task) */
-	char (*comms)[16]; /* and their names when opened */
+	/* and their names when opened: /proc's comm, longer than a task's
+	 * 15 characters for kernel threads ("kworker/u8:0-ext4-rsv-conversion") */
+	char (*comms)[64];
 	size_t nthreads;
 };
 
@@ -63,10 +65,15 @@ int stat_session_set_cgroups(struct stat_session *s, const struct stat_cgroup_ar
  * Open every group on the target @where names (the event's cgroup, if it
  * has one, on @where's CPUs).  Events the machine lacks (ENOENT,
  * EOPNOTSUPP, ENODEV, ENXIO) are kept as unsupported; any other failure
- * is printed and returns -1.
+ * is printed and returns -1.  PEO_TARGET_ALL_THREADS is listed again when
+ * a thread ended between the listing and its open (ESRCH), as perf drops
+ * such a thread.
  */
 int stat_session_open(struct stat_session *s, const struct peo_target_opts *where,
 		      const struct peo_counter_opts *opts);
+
+/* Read thread @tid's name again (a command listed before its exec). */
+void stat_session_reread_comm(struct stat_session *s, pid_t tid);
 
 /* Enable or disable every open group; -1 (printed) on failure. */
 int stat_session_enable(struct stat_session *s, int enable);

@@ -33,7 +33,10 @@ enum peo_target_kind {
 	PEO_TARGET_PID,      /* every thread of process .pid, listed from /proc/PID/task */
 	PEO_TARGET_TID,      /* the one thread .pid */
 	PEO_TARGET_CPUS,     /* every task on each CPU of .cpus (all online when NULL) */
-	PEO_TARGET_CGROUP    /* tasks of cgroup .cgroup on each CPU of .cpus */
+	PEO_TARGET_CGROUP,   /* tasks of cgroup .cgroup on each CPU of .cpus */
+	PEO_TARGET_ALL_THREADS /* every thread of every process, listed from /proc
+	                        * (perf stat --per-thread -a); zombies are left out,
+	                        * as the kernel refuses to count an exited task */
 };
 
 struct peo_target_opts {
@@ -45,6 +48,14 @@ struct peo_target_opts {
 	const char *cgroup; /* PEO_TARGET_CGROUP: a cgroup directory, absolute or
 	                     * relative to the perf_event cgroup mount (the v1
 	                     * perf_event hierarchy, else the cgroup2 mount) */
+	/*
+	 * PEO_TARGET_PID and PEO_TARGET_TID: a list of ids used instead of .pid
+	 * when not NULL, written as perf's -p and -t take them: "1234,5678",
+	 * blanks before an id allowed, one trailing comma ignored.  PID counts
+	 * every thread of each process, TID each thread.  The threads are
+	 * sorted by id, each once (perf 6.1 counts an id given twice twice).
+	 */
+	const char *pids;
 };
 
 struct peo_target;
@@ -54,14 +65,15 @@ struct peo_target;
  * @out:  receives the target; free it with peo_target_free().
  * @opts: what to count; NULL means the calling thread.
  *
- * The threads of a process are read from /proc once, here: threads created
- * later are counted only through the counter option inherit.  A cgroup is
- * opened here (O_CLOEXEC) and kept open until peo_target_free().
+ * The threads of a process (or of the system) are read from /proc once,
+ * here: threads created later are counted only through the counter option
+ * inherit.  A cgroup is opened here (O_CLOEXEC) and kept open until
+ * peo_target_free().
  *
- * Return: 0, or -EINVAL (bad kind, CPU list or pid; the sentence names the
- * argument and the bad character), -ESRCH (no such process or thread),
- * -ENOENT (no such cgroup directory or CPU), -E2BIG (unknown @opts bytes),
- * -ENOMEM.
+ * Return: 0, or -EINVAL (bad kind, CPU list, pid or id list; the sentence
+ * names the argument, the list item and what is wrong with it), -ESRCH (no
+ * such process or thread; for a list, the sentence names the item), -ENOENT
+ * (no such cgroup directory or CPU), -E2BIG (unknown @opts bytes), -ENOMEM.
  */
 PEO_API int peo_target_new(struct peo_target **out, const struct peo_target_opts *opts);
 
