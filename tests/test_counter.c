@@ -184,7 +184,9 @@ static void counter_user_read_falls_back(void **state)
 	peo_test_spin_ns(2000000);
 	assert_int_equal(peo_counter_read(c, &n), 0);
 	assert_int_equal(peo_counter_user_read_ok(c), 0);
-	assert_true(n.value >= 2000000);
+	/* task-clock runs on the perf clock, the spin on the thread CPU clock:
+	 * they differ by microseconds (2 of 721 runs read just under 2 ms). */
+	assert_true(n.value >= 1900000);
 	assert_true(n.time_running > 0);
 	peo_counter_close(c);
 
