@@ -106,7 +106,7 @@ found:
 
 static int append(struct run *r, const struct held *h)
 {
-	if (r->n == r->cap && r->head >= r->n / 2) { /* reuse what went out */
+	if (r->n == r->cap && r->head && r->head >= r->n / 2) { /* reuse what went out */
 		memmove(r->v, r->v + r->head, (r->n - r->head) * sizeof(*r->v));
 		r->n -= r->head;
 		r->head = 0;

@@ -70,9 +70,11 @@ int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *
 		f->inflate = z;
 	}
 	/* Keep the cut-off tail of the last run at the front. */
-	memmove(z->out, z->out + z->at, z->len - z->at);
-	z->len -= z->at;
-	z->at = 0;
+	if (z->at) {
+		memmove(z->out, z->out + z->at, z->len - z->at);
+		z->len -= z->at;
+		z->at = 0;
+	}
 	in.src = src;
 	in.size = n;
 	in.pos = 0;
