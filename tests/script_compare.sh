@@ -98,6 +98,34 @@ else
 	fail "pipe: perf record -o - failed"
 fi
 
+# peo check: every file above is OK; a record whose size is under its header is BAD at its offset.
+for f in "$tmp"/*.data; do
+	case $f in */probe.data | */tp.data) continue ;; esac
+	if out=$("$peo" check "$f" 2>&1); then
+		pass "check $(basename "$f"): $out"
+	else
+		fail "check $(basename "$f"): $out"
+	fi
+done
+if python3 - "$tmp/period.data" "$tmp/bad.data" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = struct.unpack_from('<Q', d, 40)[0]   # the data section's offset
+struct.pack_into('<H', d, off + 6, 4)     # its first record: size 4
+open(sys.argv[2], 'wb').write(d)
+print(off)
+PY
+then
+	off=$(python3 -c "import struct;print(struct.unpack_from('<Q',open('$tmp/period.data','rb').read(),40)[0])")
+	out=$("$peo" check "$tmp/bad.data" 2>&1)
+	status=$?
+	if [ $status -eq 1 ] && [[ $out == *"offset $off"* ]]; then
+		pass "check finds the bad record at offset $off: $out"
+	else
+		fail "check of a corrupted file: exit $status, '$out' (want 1 and offset $off)"
+	fi
+fi
+
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

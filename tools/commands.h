@@ -14,6 +14,7 @@ int cmd_attr(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* json.c: print @s as a JSON string literal, quotes included. */
 void json_print_string(FILE *out, const char *s);

@@ -18,6 +18,7 @@ static const struct {
 	{ "stat", cmd_stat, "count events for a command, process, thread, CPUs or cgroup" },
 	{ "attr", cmd_attr, "print the perf_event_attr of event strings, as perf -vv does" },
 	{ "script", cmd_script, "print the records of a perf.data file as text or JSON Lines" },
+	{ "check", cmd_check, "validate a perf.data file; the offset of the first problem" },
 };
 
 static void usage(FILE *out)
