@@ -92,6 +92,14 @@ int peo_counter_read(struct peo_counter *c, struct peo_count *count)
 		return 0;
 	}
 	g->last_user_read = 0;
+	if (g->nslots == 1) { /* the self-monitoring case: one read(), nothing to sum */
+		err = peo_group_read_slot(g, 0);
+		if (err)
+			return err;
+		g->have_snap = 1;
+		*count = g->snap[0];
+		return 0;
+	}
 	err = peo_group_read(g, count, 1);
 	return err < 0 ? err : 0;
 }

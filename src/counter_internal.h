@@ -35,8 +35,9 @@ struct peo_group {
 	struct peo_count *snap; /* the last read, per slot and member */
 	int have_snap;
 	uint64_t read_format;
-	uint64_t *buf;          /* read buffer */
+	uint64_t *buf;          /* read buffer: in the group's allocation until it grows */
 	size_t buf_bytes;
+	int buf_grown;
 	void *page; /* the mapped control page of a counter with user_read */
 	int last_user_read;
 	int cgroup; /* opened on a cgroup: switched on and off from each CPU */

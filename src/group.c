@@ -77,30 +77,65 @@ static void prepare_attr(struct peo_attr *a, const struct peo_counter_opts *o, i
 	a->exclusive = leader && o->exclusive;
 }
 
+/* Bytes @count elements of @size take, rounded up to 8; SIZE_MAX on overflow. */
+static size_t array_bytes(size_t count, size_t size)
+{
+	if (size && count > (SIZE_MAX - 7) / size)
+		return SIZE_MAX;
+	return (count * size + 7) & ~(size_t)7;
+}
+
+/*
+ * One allocation for the group and its arrays: an open is a system call
+ * and a handful of these, and seven mallocs were a tenth of it.
+ */
 static int alloc_group(struct peo_group **out, size_t n, const struct peo_target *t)
 {
 	size_t ncpus = peo_target_cpu_count(t), nthreads = peo_target_thread_count(t);
-	struct peo_group *g = calloc(1, sizeof(*g));
+	size_t nslots = ncpus * nthreads, cells = nslots * n, sizes[6], total = 0;
+	struct peo_group *g;
+	unsigned char *p;
 
-	*out = g;
-	if (!g)
-		return peo_fail(ENOMEM, "out of memory for a group");
+	*out = NULL;
+	if ((nthreads && nslots / nthreads != ncpus) || (n && cells / n != nslots))
+		return peo_fail(ENOMEM, "a group of %zu events on %zu CPUs x %zu threads is too large",
+				n, ncpus, nthreads);
+	sizes[0] = array_bytes(1, sizeof(*g));
+	sizes[1] = array_bytes(cells, sizeof(*g->snap));
+	sizes[2] = array_bytes(cells, sizeof(*g->ids));
+	sizes[3] = array_bytes(3 + 3 * n, sizeof(uint64_t)); /* the first read buffer */
+	sizes[4] = array_bytes(cells, sizeof(*g->fds));
+	sizes[5] = array_bytes(nslots, sizeof(*g->slot_cpu)) + array_bytes(nslots, sizeof(*g->slot_thread));
+	for (int i = 0; i < 6; i++) {
+		if (sizes[i] == SIZE_MAX || total > SIZE_MAX - sizes[i])
+			return peo_fail(ENOMEM, "a group of %zu events on %zu slots is too large", n,
+					nslots);
+		total += sizes[i];
+	}
+	p = calloc(1, total);
+	if (!p)
+		return peo_fail(ENOMEM, "out of memory for a group of %zu events on %zu slots", n,
+				nslots);
+	g = (struct peo_group *)(void *)p;
+	p += sizes[0];
+	g->snap = (struct peo_count *)(void *)p;
+	p += sizes[1];
+	g->ids = (uint64_t *)(void *)p;
+	p += sizes[2];
+	g->buf = (uint64_t *)(void *)p;
+	g->buf_bytes = (3 + 3 * n) * sizeof(uint64_t);
+	p += sizes[3];
+	g->fds = (int *)(void *)p;
+	p += sizes[4];
+	g->slot_cpu = (int *)(void *)p;
+	g->slot_thread = (pid_t *)(void *)(p + array_bytes(nslots, sizeof(*g->slot_cpu)));
 	g->n = n;
 	g->nthreads = nthreads;
-	g->nslots = ncpus * nthreads;
-	g->fds = malloc(g->nslots * n * sizeof(*g->fds));
-	g->ids = calloc(g->nslots * n, sizeof(*g->ids));
-	g->snap = calloc(g->nslots * n, sizeof(*g->snap));
-	g->slot_cpu = malloc(g->nslots * sizeof(*g->slot_cpu));
-	g->slot_thread = malloc(g->nslots * sizeof(*g->slot_thread));
-	g->buf_bytes = (3 + 3 * n) * sizeof(uint64_t);
-	g->buf = malloc(g->buf_bytes);
-	if (!g->fds || !g->ids || !g->snap || !g->slot_cpu || !g->slot_thread || !g->buf)
-		return peo_fail(ENOMEM, "out of memory for a group of %zu events on %zu slots", n,
-				g->nslots);
-	for (size_t i = 0; i < g->nslots * n; i++)
+	g->nslots = nslots;
+	*out = g;
+	for (size_t i = 0; i < cells; i++)
 		g->fds[i] = -1;
-	for (size_t s = 0; s < g->nslots; s++) {
+	for (size_t s = 0; s < nslots; s++) {
 		g->slot_cpu[s] = peo_target_cpu(t, s / nthreads);
 		g->slot_thread[s] = peo_target_thread(t, s % nthreads);
 	}
@@ -141,7 +176,7 @@ int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
 			  int as_group)
 {
 	struct peo_counter_opts o = { .sz = sizeof(o) };
-	struct peo_attr *prepared = NULL;
+	struct peo_attr local[4], *prepared = NULL;
 	struct peo_group *g = NULL;
 	int err;
 
@@ -163,7 +198,8 @@ int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
 	if (o.inherit_thread && !o.inherit)
 		return peo_fail(EINVAL, "peo_counter_opts: inherit_thread needs inherit set too");
 	err = alloc_group(&g, n, target);
-	if (!err && !(prepared = malloc(n * sizeof(*prepared))))
+	prepared = n <= PEO_ARRAY_SIZE(local) ? local : NULL; /* a lone counter needs no malloc */
+	if (!err && !prepared && !(prepared = malloc(n * sizeof(*prepared))))
 		err = peo_fail(ENOMEM, "out of memory for %zu attrs", n);
 	for (size_t m = 0; !err && m < n; m++) {
 		prepared[m] = list ? *peo_event_attr(peo_event_list_get(list, first + m)) : attrs[m];
@@ -175,7 +211,8 @@ int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
 	}
 	for (size_t s = 0; !err && s < g->nslots; s++)
 		err = open_slot(g, s, prepared, list, first, target);
-	free(prepared);
+	if (prepared != local)
+		free(prepared);
 	if (!err && o.enabled && !o.enable_on_exec)
 		err = peo_group_ioctl_all(g, peo_sys_ioc_enable, "open: enabling the group");
 	if (err) {
@@ -196,13 +233,9 @@ void peo_group_free(struct peo_group *g)
 	for (size_t i = g->fds ? g->nslots * g->n : 0; i-- > 0;)
 		if (g->fds[i] >= 0)
 			close(g->fds[i]);
-	free(g->fds);
-	free(g->ids);
-	free(g->snap);
-	free(g->slot_cpu);
-	free(g->slot_thread);
-	free(g->buf);
-	free(g);
+	if (g->buf_grown)
+		free(g->buf);
+	free(g); /* the arrays live in its allocation */
 }
 
 /* Find member @id of slot @slot; position @guess first (the usual order). */
@@ -274,11 +307,13 @@ int peo_group_read_slot(struct peo_group *g, size_t slot)
 			continue;
 		if (errno == ENOSPC && g->buf_bytes < ((size_t)1 << 24)) {
 			/* More members than we opened (added through the fd): grow. */
-			void *grown = realloc(g->buf, g->buf_bytes * 2);
+			void *grown = g->buf_grown ? realloc(g->buf, g->buf_bytes * 2)
+						   : malloc(g->buf_bytes * 2);
 
 			if (!grown)
 				return peo_fail(ENOMEM, "out of memory growing the read buffer");
 			g->buf = grown;
+			g->buf_grown = 1; /* no longer the one inside the group's allocation */
 			g->buf_bytes *= 2;
 			continue;
 		}
