@@ -275,6 +275,24 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 	return 0;
 }
 
+/* perf record --threads: DIR/data is the header file, DIR/data.N the streams. */
+static int open_directory(struct peo_perfdata **out, const char *dir, const struct peo_perfdata_opts *opts)
+{
+	char path[4096];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/data", dir);
+	err = peo_perfdata_open(out, path, opts);
+	if (err)
+		return err;
+	err = peo_pd_dir_open(*out, dir);
+	if (err) {
+		peo_perfdata_close(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
 int peo_perfdata_open(struct peo_perfdata **out, const char *path, const struct peo_perfdata_opts *opts)
 {
 	int fd, err;
@@ -284,6 +302,12 @@ int peo_perfdata_open(struct peo_perfdata **out, const char *path, const struct 
 	*out = NULL;
 	if (!strcmp(path, "-"))
 		return peo_perfdata_open_fd(out, 0, opts);
+	{
+		struct stat st;
+
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return open_directory(out, path, opts);
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return peo_fail(errno, "cannot open '%s': %s", path, strerror(errno));
@@ -313,7 +337,9 @@ void peo_perfdata_close(struct peo_perfdata *f)
 	free(f->buf);
 	peo_perfdata_inflate_free(f);
 	peo_pd_order_free(f);
-	peo_record_parser_free(f->parser);
+	peo_pd_dir_free(f);
+	if (!f->borrowed_parser)
+		peo_record_parser_free(f->parser);
 	if (f->own_fd >= 0)
 		close(f->own_fd);
 	free(f);

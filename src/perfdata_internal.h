@@ -41,6 +41,8 @@ struct peo_perfdata {
 	uint64_t pos, end; /* next record's offset; the data's end */
 	struct pd_inflate *inflate; /* records expanded from COMPRESSED ones */
 	struct pd_order *order;     /* time ordering (opts.ordered), or NULL */
+	struct pd_dir *dir;         /* directory mode: the data.N streams, or NULL */
+	int borrowed_parser;        /* a data.N stream's reader uses its directory's parser */
 	int parse_fields;           /* 0: records are only peeked at (header, attr, time) */
 	int headers_only;           /* opts.headers_only */
 	uint64_t peek_time;         /* the last peeked record's time, */
@@ -61,6 +63,11 @@ static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdat
 }
 /* perfdata_read.c: the next record in file order. */
 PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
+/* perfdata_dir.c: directory mode */
+struct pd_dir;
+PEO_HIDDEN int peo_pd_dir_open(struct peo_perfdata *f, const char *dir);
+PEO_HIDDEN int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out);
+PEO_HIDDEN void peo_pd_dir_free(struct peo_perfdata *f);
 /* perfdata_order.c */
 struct pd_order;
 PEO_HIDDEN int peo_pd_order_new(struct peo_perfdata *f);

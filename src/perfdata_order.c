@@ -212,6 +212,8 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 
 	if (!f || !out)
 		return peo_fail(EINVAL, "peo_perfdata_next: argument '%s' is NULL", f ? "rec" : "f");
+	if (f->dir) /* its streams are each in time order and merged by time */
+		return peo_pd_dir_next(f, out);
 	o = f->order;
 	if (!o)
 		return peo_pd_next_raw(f, out);

@@ -3,7 +3,7 @@
 # report --stats, on files perf record really writes here.
 #
 # For each recording below (perf record with one set of options, on the
-# bundled workload), two checks:
+# bundled workload; --threads writes a directory), two checks:
 #   - `peo script -F FIELDS` prints exactly what `perf script -F FIELDS`
 #     prints (the sample sequence: pid, tid, time, cpu, ip or callchain,
 #     period, event, addr, as each recording carries them);
@@ -83,6 +83,7 @@ check namespaces pid,tid,time,event --namespaces -e cpu-clock -c 100000 -- "$W" 
 check cgroups pid,tid,time,event --all-cgroups -e cpu-clock -c 100000 -- "$W" -s 20
 check timestamps pid,tid,time,event -T -e page-faults -c 10 -- "$W" -m 100
 check compressed pid,tid,time,ip,period,event -z -e cpu-clock -c 100000 -- "$W" -s 30
+check threads pid,tid,time,ip,event --threads -e cpu-clock -c 100000 -- "$W" -s 20 -T 2
 if [ -n "$tp" ]; then
 	check tracepoint pid,tid,time,event,period -e "$tp" -c 1 -- "$W" -n 500
 else

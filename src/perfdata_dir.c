@@ -1,0 +1,189 @@
+/*
+ * perfdata_dir.c - directory mode (perf record --threads): DIR/data holds
+ * the header, the attrs, the features and the records perf synthesized;
+ * each DIR/data.N holds one writer thread's records, already in time order
+ * and without FINISHED_ROUND.  After the header file's records, the data.N
+ * streams are merged by time, one read window each.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdata_internal.h"
+
+struct pd_stream {
+	struct peo_perfdata *r;          /* a reader over one data.N, sharing the parser */
+	struct peo_perfdata_record rec;  /* its next record, when have */
+	uint64_t time;
+	int have, has_time, done;
+};
+
+struct pd_dir {
+	struct pd_stream *s;
+	size_t n;
+	int main_done;
+	struct pd_stream *last; /* the stream whose record went out last: advance it next */
+};
+
+static int is_data_file(const char *name)
+{
+	char *end;
+
+	if (strncmp(name, "data.", 5) || !name[5])
+		return 0;
+	strtoul(name + 5, &end, 10);
+	return !*end;
+}
+
+static int by_number(const void *a, const void *b)
+{
+	unsigned long x = strtoul(*(char *const *)a + 5, NULL, 10);
+	unsigned long y = strtoul(*(char *const *)b + 5, NULL, 10);
+
+	return (x > y) - (x < y);
+}
+
+/* A reader over the records of data file @fd (@size bytes) for @f's events. */
+static int open_stream(struct peo_perfdata *f, int fd, uint64_t size, struct peo_perfdata **out)
+{
+	struct peo_perfdata *r = calloc(1, sizeof(*r));
+
+	*out = r;
+	if (!r || !(r->buf = malloc(f->window)))
+		return peo_fail(ENOMEM, "out of memory for a data file's read window");
+	r->fd = fd;
+	r->own_fd = fd;
+	r->window = f->window;
+	r->swap = f->swap;
+	r->big_endian = f->big_endian;
+	r->file_size = size;
+	r->end = size;
+	r->parser = f->parser;
+	r->borrowed_parser = 1;
+	r->parse_fields = 0; /* peeked for the merge, parsed on the way out */
+	r->headers_only = f->headers_only;
+	return 0;
+}
+
+int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
+{
+	char **names = NULL, path[4096];
+	struct pd_dir *d;
+	int n, err = 0;
+
+	n = peo_list_dir_order(dir, &names, 0);
+	if (n < 0)
+		return peo_fail(-n, "perf.data directory %s: cannot list it: %s", dir, strerror(-n));
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		peo_free_names(names, n);
+		return peo_fail(ENOMEM, "out of memory for a perf.data directory");
+	}
+	f->dir = d;
+	d->s = calloc((size_t)n + 1, sizeof(*d->s));
+	if (!d->s)
+		err = peo_fail(ENOMEM, "out of memory for %d data files", n);
+	qsort(names, (size_t)n, sizeof(*names), by_number); /* only data.N sorted is used */
+	for (int i = 0; !err && i < n; i++) {
+		struct stat st;
+		int fd;
+
+		if (!is_data_file(names[i]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			err = peo_fail(errno, "perf.data directory: cannot open %s: %s", path,
+				       strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		err = open_stream(f, fd, (uint64_t)st.st_size, &d->s[d->n].r);
+		d->n++; /* freed with the others even when it failed */
+	}
+	peo_free_names(names, n);
+	return err;
+}
+
+void peo_pd_dir_free(struct peo_perfdata *f)
+{
+	struct pd_dir *d = f->dir;
+
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		peo_perfdata_close(d->s[i].r);
+	free(d->s);
+	free(d);
+	f->dir = NULL;
+}
+
+/* Make sure stream @s has its next record peeked, unless it has ended. */
+static int fill(struct pd_stream *s)
+{
+	int got;
+
+	if (s->have || s->done)
+		return 0;
+	got = peo_pd_next_raw(s->r, &s->rec);
+	if (got < 0)
+		return got;
+	if (got == 0) {
+		s->done = 1;
+		return 0;
+	}
+	s->have = 1;
+	s->has_time = s->r->peek_has_time;
+	s->time = s->r->peek_time;
+	return 0;
+}
+
+int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
+{
+	struct pd_dir *d = f->dir;
+	struct pd_stream *best = NULL;
+	int got;
+
+	if (!d->main_done) {
+		got = peo_pd_next_raw(f, out);
+		if (got == 1 && !f->parse_fields && !f->headers_only &&
+		    out->rec.header.type < PEO_RECORD_MAX) /* peeked only when ordering is on */
+			got = peo_record_parse(f->parser, out->rec.bytes, out->rec.header.size,
+					       &out->rec) ? -EPROTO : 1;
+		if (got)
+			return got;
+		d->main_done = 1;
+	}
+	if (d->last) {
+		d->last->have = 0;
+		d->last = NULL;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		struct pd_stream *s = &d->s[i];
+
+		if ((got = fill(s)))
+			return got;
+		if (!s->have)
+			continue;
+		if (!s->has_time) { /* no time: it goes at once, as perf does */
+			best = s;
+			break;
+		}
+		if (!best || (best->has_time && s->time < best->time))
+			best = s;
+	}
+	if (!best)
+		return 0;
+	d->last = best;
+	*out = best->rec;
+	if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
+	    (got = peo_record_parse(f->parser, out->rec.bytes, out->rec.header.size, &out->rec)))
+		return got;
+	return 1;
+}
