@@ -331,8 +331,10 @@ void peo_perfdata_close(struct peo_perfdata *f)
 		free(f->events[i].ids);
 		free(f->events[i].name);
 	}
-	for (unsigned i = 0; i < PEO_FEAT_MAX; i++)
+	for (unsigned i = 0; i < PEO_FEAT_MAX; i++) {
 		free(f->feature_bytes[i]);
+		free(f->feature_lists[i]);
+	}
 	free(f->events);
 	free(f->buf);
 	peo_perfdata_inflate_free(f);

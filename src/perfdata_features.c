@@ -59,7 +59,7 @@ static size_t header_string(const struct peo_perfdata *f, const unsigned char *p
 int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char **s)
 {
 	const void *b;
-	size_t n;
+	size_t n = 0;
 	int err = peo_perfdata_feature(f, bit, &b, &n);
 
 	if (err)
@@ -74,7 +74,7 @@ int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char
 /* EVENT_DESC: u32 nr, attr_size; then per event: attr, u32 nr_ids, string, ids. */
 static void read_event_names(struct peo_perfdata *f)
 {
-	const unsigned char *p;
+	const unsigned char *p = NULL;
 	const void *b;
 	size_t n, at = 8;
 	uint32_t nr, attr_size;
@@ -117,4 +117,97 @@ const char *peo_perfdata_event_name(const struct peo_perfdata *f, size_t i)
 	if (!m->names_read)
 		read_event_names(m);
 	return f->events[i].name;
+}
+
+/* Feature @bit's bytes, at least @need of them. */
+static int feature_at_least(struct peo_perfdata *f, unsigned bit, size_t need,
+			    const unsigned char **p, size_t *n)
+{
+	const void *b;
+	int err = peo_perfdata_feature(f, bit, &b, n);
+
+	if (err)
+		return err;
+	if (*n < need)
+		return peo_fail(EPROTO, "perf.data: feature %u is %zu bytes, under the %zu it needs",
+				bit, *n, need);
+	*p = b;
+	return 0;
+}
+
+int peo_perfdata_feature_u64(struct peo_perfdata *f, unsigned bit, uint64_t *out)
+{
+	const unsigned char *p = NULL;
+	size_t n = 0;
+	int err = feature_at_least(f, bit, 8, &p, &n);
+
+	if (!err)
+		*out = peo_pd_u64(f, p);
+	return err;
+}
+
+int peo_perfdata_nrcpus(struct peo_perfdata *f, uint32_t *available, uint32_t *online)
+{
+	const unsigned char *p = NULL;
+	size_t n = 0;
+	int err = feature_at_least(f, PEO_FEAT_NRCPUS, 8, &p, &n);
+
+	if (!err) {
+		*available = peo_pd_u32(f, p);
+		*online = peo_pd_u32(f, p + 4);
+	}
+	return err;
+}
+
+int peo_perfdata_sample_time(struct peo_perfdata *f, uint64_t *first, uint64_t *last)
+{
+	const unsigned char *p = NULL;
+	size_t n = 0;
+	int err = feature_at_least(f, PEO_FEAT_SAMPLE_TIME, 16, &p, &n);
+
+	if (!err) {
+		*first = peo_pd_u64(f, p);
+		*last = peo_pd_u64(f, p + 8);
+	}
+	return err;
+}
+
+int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit, const char *const **list,
+				 size_t *count)
+{
+	const unsigned char *p = NULL;
+	const char **v;
+	size_t n, at = 4;
+	uint32_t nr;
+	int err = feature_at_least(f, bit, 4, &p, &n);
+
+	if (err)
+		return err;
+	if (f->feature_lists[bit]) {
+		*list = (const char *const *)f->feature_lists[bit];
+		*count = f->feature_list_len[bit];
+		return 0;
+	}
+	nr = peo_pd_u32(f, p);
+	if (nr > (n - 4) / 5) /* every string takes at least 5 bytes */
+		return peo_fail(EPROTO, "perf.data: feature %u says %u strings, more than its %zu "
+				"bytes can hold", bit, nr, n);
+	v = calloc(nr ? nr : 1, sizeof(*v));
+	if (!v)
+		return peo_fail(ENOMEM, "out of memory for %u strings", nr);
+	for (uint32_t i = 0; i < nr; i++) {
+		size_t used = header_string(f, p + at, n - at, &v[i]);
+
+		if (!used) {
+			free(v);
+			return peo_fail(EPROTO, "perf.data: feature %u, string %u at section byte %zu "
+					"runs past the section or has no NUL", bit, i, at);
+		}
+		at += used;
+	}
+	f->feature_lists[bit] = v;
+	f->feature_list_len[bit] = nr;
+	*list = (const char *const *)v;
+	*count = nr;
+	return 0;
 }

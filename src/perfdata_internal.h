@@ -30,6 +30,8 @@ struct peo_perfdata {
 	struct pd_section features[PEO_FEAT_MAX];
 	unsigned char has_feature[PEO_FEAT_MAX];
 	void *feature_bytes[PEO_FEAT_MAX];
+	const char **feature_lists[PEO_FEAT_MAX]; /* string lists, pointing into feature_bytes */
+	size_t feature_list_len[PEO_FEAT_MAX];
 	int names_read;
 	struct pd_event *events;
 	size_t nevents;

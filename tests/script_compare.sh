@@ -99,6 +99,12 @@ else
 	fail "pipe: perf record -o - failed"
 fi
 
+# --header: the lines perf report --header-only prints for the same features.
+"$peo" script -i "$tmp/period.data" --header 2>&1 | grep '^# ' | grep -v '^# event :' >"$tmp/header.peo"
+perf report -i "$tmp/period.data" --header-only 2>/dev/null |
+	grep -E '^# (hostname|os release|perf version|arch|nrcpus online|nrcpus avail|cpudesc|cpuid|total memory|cmdline) :' >"$tmp/header.perf"
+same period "--header features" "$tmp/header.peo" "$tmp/header.perf"
+
 # peo check: every file above is OK; a record whose size is under its header is BAD at its offset.
 for f in "$tmp"/*.data; do
 	case $f in */probe.data | */tp.data) continue ;; esac

@@ -20,89 +20,27 @@
 
 /* ------------------------------------------------------- byte vectors */
 
-/* A record under construction, in little- or big-endian order. */
-struct vec {
-	unsigned char b[1024];
-	size_t n;
-	int big;
-};
-
-static void put(struct vec *v, uint64_t x, size_t size)
-{
-	for (size_t i = 0; i < size; i++) {
-		size_t shift = 8 * (v->big ? size - 1 - i : i);
-
-		v->b[v->n++] = (unsigned char)(x >> shift);
-	}
-}
-
-static void put64(struct vec *v, uint64_t x) { put(v, x, 8); }
-static void put32(struct vec *v, uint32_t x) { put(v, x, 4); }
-static void put16(struct vec *v, uint16_t x) { put(v, x, 2); }
-
-static void put_bytes(struct vec *v, const void *p, size_t n)
-{
-	memcpy(v->b + v->n, p, n);
-	v->n += n;
-}
-
-static void pad8(struct vec *v)
-{
-	while (v->n % 8)
-		v->b[v->n++] = 0;
-}
-
 /* Start a record: the header's size is patched by finish(). */
 static void begin(struct vec *v, int big, uint32_t type, uint16_t misc)
 {
 	memset(v, 0, sizeof(*v));
 	v->big = big;
-	put32(v, type);
-	put16(v, misc);
-	put16(v, 0);
+	vec_put32(v, type);
+	vec_put16(v, misc);
+	vec_put16(v, 0);
 }
 
 static void finish(struct vec *v)
 {
-	size_t n = v->n;
-
-	v->n = 6;
-	put16(v, (uint16_t)n);
-	v->n = n;
+	vec_put_at(v, 6, v->n, 2);
 }
 
 /* An attr as a file written in @big order would hold it. */
 static void foreign_attr(struct peo_attr *out, const struct peo_attr *host, int big)
 {
 	struct vec v = { .big = big };
-	uint64_t flags = host->flags;
 
-	if (big) { /* bitfields from the top */
-		uint64_t r = 0;
-
-		for (int i = 0; i < 64; i++)
-			if (flags >> i & 1)
-				r |= 1ULL << (63 - i);
-		flags = r;
-	}
-	put32(&v, host->type);
-	put32(&v, host->size);
-	put64(&v, host->config);
-	put64(&v, host->sample_period);
-	put64(&v, host->sample_type);
-	put64(&v, host->read_format);
-	put64(&v, flags);
-	put32(&v, host->wakeup_events);
-	put32(&v, host->bp_type);
-	put64(&v, host->config1);
-	put64(&v, host->config2);
-	put64(&v, host->branch_sample_type);
-	put64(&v, host->sample_regs_user);
-	put32(&v, host->sample_stack_user);
-	put32(&v, (uint32_t)host->clockid);
-	put64(&v, host->sample_regs_intr);
-	while (v.n < sizeof(*out))
-		v.b[v.n++] = 0;
+	vec_attr(&v, host);
 	memcpy(out, v.b, sizeof(*out));
 }
 
@@ -162,33 +100,33 @@ static void sample_fields_machines_here_cannot_make(void **state)
 					  PEO_SAMPLE_BRANCH_COUNTERS;
 		p = parser_for(big, &attr);
 		begin(&v, big, PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER);
-		put64(&v, 0x401000);                         /* ip */
-		put64(&v, 2);                                /* read: nr */
-		put64(&v, 5000);                             /* time_enabled */
-		put64(&v, 11); put64(&v, 101); put64(&v, 0); /* value, id, lost */
-		put64(&v, 22); put64(&v, 102); put64(&v, 3);
-		put64(&v, 2);                                /* branch nr */
-		put64(&v, 7);                                /* hw_idx */
-		put64(&v, 0x1000); put64(&v, 0x2000);
+		vec_put64(&v, 0x401000);                         /* ip */
+		vec_put64(&v, 2);                                /* read: nr */
+		vec_put64(&v, 5000);                             /* time_enabled */
+		vec_put64(&v, 11); vec_put64(&v, 101); vec_put64(&v, 0); /* value, id, lost */
+		vec_put64(&v, 22); vec_put64(&v, 102); vec_put64(&v, 3);
+		vec_put64(&v, 2);                                /* branch nr */
+		vec_put64(&v, 7);                                /* hw_idx */
+		vec_put64(&v, 0x1000); vec_put64(&v, 0x2000);
 		if (big) { /* a big-endian writer's bitfield word starts at the top */
 			uint64_t rev = 0;
 
 			for (int i = 0; i < 64; i++)
 				if (flags >> i & 1)
 					rev |= 1ULL << (63 - i);
-			put64(&v, rev);
+			vec_put64(&v, rev);
 		} else {
-			put64(&v, flags);
+			vec_put64(&v, flags);
 		}
-		put64(&v, 0x3000); put64(&v, 0x4000); put64(&v, 0);
-		put64(&v, 9); put64(&v, 10);                 /* branch counters */
+		vec_put64(&v, 0x3000); vec_put64(&v, 0x4000); vec_put64(&v, 0);
+		vec_put64(&v, 9); vec_put64(&v, 10);                 /* branch counters */
 		/* weight_struct: var1_dw 1000, var2_w 20, var3_w 3 at their bits */
-		put64(&v, 1000 | 20ULL << 32 | 3ULL << 48);
+		vec_put64(&v, 1000 | 20ULL << 32 | 3ULL << 48);
 		/* data_src: op LOAD(2), lvl L1|HIT (0x2|0x8 = 0xa), snoop NONE(2), dtlb HIT (1),
 		 * lvl_num L2 (2), remote 1, blk DATA (2), hops 1 */
-		put64(&v, 2 | 0xaULL << 5 | 2ULL << 19 | 1ULL << 26 | 2ULL << 33 | 1ULL << 37 |
+		vec_put64(&v, 2 | 0xaULL << 5 | 2ULL << 19 | 1ULL << 26 | 2ULL << 33 | 1ULL << 37 |
 			  2ULL << 40 | 1ULL << 43);
-		put64(&v, PEO_TXN_TRANSACTION | PEO_TXN_CONFLICT | 0x42ULL << PEO_TXN_ABORT_SHIFT);
+		vec_put64(&v, PEO_TXN_TRANSACTION | PEO_TXN_CONFLICT | 0x42ULL << PEO_TXN_ABORT_SHIFT);
 		finish(&v);
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.sample.ip, 0x401000);
@@ -252,9 +190,9 @@ static void other_records_from_the_abi(void **state)
 		p = parser_for(big, &attr);
 #define TRAILER()                                         \
 	do {                                              \
-		put32(&v, 10); put32(&v, 11);             \
-		put64(&v, 123456789);                     \
-		put64(&v, 77);                            \
+		vec_put32(&v, 10); vec_put32(&v, 11);             \
+		vec_put64(&v, 123456789);                     \
+		vec_put64(&v, 77);                            \
 		finish(&v);                               \
 	} while (0)
 #define CHECK_TRAILER()                                       \
@@ -266,7 +204,7 @@ static void other_records_from_the_abi(void **state)
 	} while (0)
 
 		begin(&v, big, PEO_RECORD_AUX, 0);
-		put64(&v, 4096); put64(&v, 8192); put64(&v, PEO_AUX_FLAG_TRUNCATED | PEO_AUX_FLAG_PARTIAL);
+		vec_put64(&v, 4096); vec_put64(&v, 8192); vec_put64(&v, PEO_AUX_FLAG_TRUNCATED | PEO_AUX_FLAG_PARTIAL);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.aux.aux_offset, 4096);
@@ -275,16 +213,16 @@ static void other_records_from_the_abi(void **state)
 		CHECK_TRAILER();
 
 		begin(&v, big, PEO_RECORD_ITRACE_START, 0);
-		put32(&v, 500); put32(&v, 501);
+		vec_put32(&v, 500); vec_put32(&v, 501);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.itrace_start.tid, 501);
 		CHECK_TRAILER();
 
 		begin(&v, big, PEO_RECORD_KSYMBOL, 0);
-		put64(&v, 0xffffffffa0000000ull); put32(&v, 256);
-		put16(&v, PEO_RECORD_KSYMBOL_TYPE_BPF); put16(&v, PEO_RECORD_KSYMBOL_FLAGS_UNREGISTER);
-		put_bytes(&v, "bpf_prog_1234", 14); pad8(&v);
+		vec_put64(&v, 0xffffffffa0000000ull); vec_put32(&v, 256);
+		vec_put16(&v, PEO_RECORD_KSYMBOL_TYPE_BPF); vec_put16(&v, PEO_RECORD_KSYMBOL_FLAGS_UNREGISTER);
+		vec_bytes(&v, "bpf_prog_1234", 14); vec_pad8(&v);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.ksymbol.addr, 0xffffffffa0000000ull);
@@ -294,8 +232,8 @@ static void other_records_from_the_abi(void **state)
 		CHECK_TRAILER();
 
 		begin(&v, big, PEO_RECORD_BPF_EVENT, 0);
-		put16(&v, PEO_BPF_EVENT_PROG_LOAD); put16(&v, 0); put32(&v, 42);
-		put_bytes(&v, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+		vec_put16(&v, PEO_BPF_EVENT_PROG_LOAD); vec_put16(&v, 0); vec_put32(&v, 42);
+		vec_bytes(&v, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.bpf_event.type, PEO_BPF_EVENT_PROG_LOAD);
@@ -304,8 +242,8 @@ static void other_records_from_the_abi(void **state)
 		CHECK_TRAILER();
 
 		begin(&v, big, PEO_RECORD_TEXT_POKE, 0);
-		put64(&v, 0xffffffff81000000ull); put16(&v, 2); put16(&v, 5);
-		put_bytes(&v, "\x66\x90", 2); put_bytes(&v, "\xe8\x01\x02\x03\x04", 5); pad8(&v);
+		vec_put64(&v, 0xffffffff81000000ull); vec_put16(&v, 2); vec_put16(&v, 5);
+		vec_bytes(&v, "\x66\x90", 2); vec_bytes(&v, "\xe8\x01\x02\x03\x04", 5); vec_pad8(&v);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.text_poke.old_len, 2);
@@ -315,14 +253,14 @@ static void other_records_from_the_abi(void **state)
 		CHECK_TRAILER();
 
 		begin(&v, big, PEO_RECORD_AUX_OUTPUT_HW_ID, 0);
-		put64(&v, 3);
+		vec_put64(&v, 3);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.aux_output_hw_id.hw_id, 3);
 
 		begin(&v, big, PEO_RECORD_CALLCHAIN_DEFERRED, 0);
-		put64(&v, 0xc00c1e); put64(&v, 3);
-		put64(&v, PEO_CONTEXT_ENTRY(PEO_CONTEXT_USER)); put64(&v, 0x401111); put64(&v, 0x402222);
+		vec_put64(&v, 0xc00c1e); vec_put64(&v, 3);
+		vec_put64(&v, PEO_CONTEXT_ENTRY(PEO_CONTEXT_USER)); vec_put64(&v, 0x401111); vec_put64(&v, 0x402222);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.callchain_deferred.cookie, 0xc00c1e);
@@ -336,14 +274,14 @@ static void other_records_from_the_abi(void **state)
 		CHECK_TRAILER();
 
 		begin(&v, big, PEO_RECORD_LOST_SAMPLES, 0);
-		put64(&v, 99);
+		vec_put64(&v, 99);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.lost_samples.lost, 99);
 
 		begin(&v, big, PEO_RECORD_SWITCH_CPU_WIDE, PEO_RECORD_MISC_SWITCH_OUT |
 							      PEO_RECORD_MISC_SWITCH_OUT_PREEMPT);
-		put32(&v, 300); put32(&v, 301);
+		vec_put32(&v, 300); vec_put32(&v, 301);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_true(r.u.sw.out && r.u.sw.preempt);
@@ -351,15 +289,15 @@ static void other_records_from_the_abi(void **state)
 		CHECK_TRAILER();
 
 		begin(&v, big, PEO_RECORD_MMAP2, PEO_RECORD_MISC_MMAP_BUILD_ID | PEO_RECORD_MISC_USER);
-		put32(&v, 7); put32(&v, 8); put64(&v, 0x400000); put64(&v, 0x1000); put64(&v, 0);
+		vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 0x400000); vec_put64(&v, 0x1000); vec_put64(&v, 0);
 		{
 			unsigned char bid[24] = { 20, 0, 0, 0 };
 
 			for (int i = 0; i < 20; i++)
 				bid[4 + i] = (unsigned char)(0xa0 + i);
-			put_bytes(&v, bid, 24);
+			vec_bytes(&v, bid, 24);
 		}
-		put32(&v, 5); put32(&v, 2); put_bytes(&v, "/usr/bin/x", 11); pad8(&v);
+		vec_put32(&v, 5); vec_put32(&v, 2); vec_bytes(&v, "/usr/bin/x", 11); vec_pad8(&v);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.mmap.build_id_size, 20);
@@ -370,8 +308,8 @@ static void other_records_from_the_abi(void **state)
 
 		/* MMAP carries the trailer too (perf-event-data assumed not). */
 		begin(&v, big, PEO_RECORD_MMAP, PEO_RECORD_MISC_USER);
-		put32(&v, 7); put32(&v, 8); put64(&v, 0x400000); put64(&v, 0x2000); put64(&v, 0x1000);
-		put_bytes(&v, "/lib/libc.so.6", 15); pad8(&v);
+		vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 0x400000); vec_put64(&v, 0x2000); vec_put64(&v, 0x1000);
+		vec_bytes(&v, "/lib/libc.so.6", 15); vec_pad8(&v);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.mmap.len, 0x2000);
@@ -388,7 +326,7 @@ static void other_records_from_the_abi(void **state)
 
 		/* A type from the future: its bytes, no error. */
 		begin(&v, big, 99, 0);
-		put64(&v, 1);
+		vec_put64(&v, 1);
 		finish(&v);
 		parse_ok(p, &v, &r);
 		assert_true(r.unknown);
@@ -397,12 +335,12 @@ static void other_records_from_the_abi(void **state)
 
 		/* A filename without its NUL, and a nr that lies. */
 		begin(&v, big, PEO_RECORD_COMM, 0);
-		put32(&v, 1); put32(&v, 2); put_bytes(&v, "abcdefgh", 8);
+		vec_put32(&v, 1); vec_put32(&v, 2); vec_bytes(&v, "abcdefgh", 8);
 		TRAILER();
 		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
 		assert_error_contains("COMM record: field 'comm' at byte 16 has no NUL");
 		begin(&v, big, PEO_RECORD_NAMESPACES, 0);
-		put32(&v, 1); put32(&v, 2); put64(&v, 1ULL << 60);
+		vec_put32(&v, 1); vec_put32(&v, 2); vec_put64(&v, 1ULL << 60);
 		TRAILER();
 		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
 		assert_error_contains("NAMESPACES record: field 'link_info' at byte 24");
@@ -810,14 +748,14 @@ static void tracepoint_fields_by_name_either_order(void **state)
 		size_t len;
 		int64_t x;
 
-		put16(&v, 7); put16(&v, 0); put32(&v, (uint32_t)-5);
-		put16(&v, (uint16_t)-2); put16(&v, 300); put16(&v, (uint16_t)-32768);
-		put_bytes(&v, "abc\0\0\0\0\0", 8);
-		put16(&v, 0); /* pad to 24 */
-		put32(&v, 32 | 6u << 16);            /* path: at 32, 6 bytes */
-		put32(&v, 6 | 3u << 16);             /* note: 6 past its own end (32) = 38 */
-		put_bytes(&v, "/a/b\0\0", 6);
-		put_bytes(&v, "hi\0", 3);
+		vec_put16(&v, 7); vec_put16(&v, 0); vec_put32(&v, (uint32_t)-5);
+		vec_put16(&v, (uint16_t)-2); vec_put16(&v, 300); vec_put16(&v, (uint16_t)-32768);
+		vec_bytes(&v, "abc\0\0\0\0\0", 8);
+		vec_put16(&v, 0); /* pad to 24 */
+		vec_put32(&v, 32 | 6u << 16);            /* path: at 32, 6 bytes */
+		vec_put32(&v, 6 | 3u << 16);             /* note: 6 past its own end (32) = 38 */
+		vec_bytes(&v, "/a/b\0\0", 6);
+		vec_bytes(&v, "hi\0", 3);
 		assert_int_equal(peo_tp_field_int(peo_tp_format_find(f, "common_pid"), &rec, v.b, v.n, 0, &x), 0);
 		assert_int_equal(x, -5);
 		assert_int_equal(peo_tp_field_int(deltas, &rec, v.b, v.n, 0, &x), 0);
@@ -995,7 +933,7 @@ static void records_find_their_attr_by_id(void **state)
 		assert_error_contains("PEO_SAMPLE_IDENTIFIER");
 
 		begin(&v, big, PEO_RECORD_SAMPLE, 0);
-		put64(&v, 200); put32(&v, 7); put32(&v, 8); put64(&v, 5000);
+		vec_put64(&v, 200); vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 5000);
 		finish(&v);
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.attr->sample_type, a2.sample_type);
@@ -1003,7 +941,7 @@ static void records_find_their_attr_by_id(void **state)
 		assert_int_equal(r.u.sample.period, 5000);
 
 		begin(&v, big, PEO_RECORD_SAMPLE, 0);
-		put64(&v, 101); put64(&v, 0xdead);
+		vec_put64(&v, 101); vec_put64(&v, 0xdead);
 		finish(&v);
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.attr->sample_type, a1.sample_type);
@@ -1011,8 +949,8 @@ static void records_find_their_attr_by_id(void **state)
 
 		/* A LOST record's trailer names its attr from the end. */
 		begin(&v, big, PEO_RECORD_LOST, 0);
-		put64(&v, 200); put64(&v, 3);
-		put32(&v, 7); put32(&v, 8); put64(&v, 200); /* trailer: tid, identifier */
+		vec_put64(&v, 200); vec_put64(&v, 3);
+		vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 200); /* trailer: tid, identifier */
 		finish(&v);
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.lost.lost, 3);
@@ -1020,7 +958,7 @@ static void records_find_their_attr_by_id(void **state)
 		assert_int_equal(r.sample_id.identifier, 200);
 
 		begin(&v, big, PEO_RECORD_SAMPLE, 0);
-		put64(&v, 999); put64(&v, 1);
+		vec_put64(&v, 999); vec_put64(&v, 1);
 		finish(&v);
 		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -ENOENT);
 		assert_error_contains("id 999 belongs to no attr");

@@ -181,3 +181,81 @@ struct peo_target *peo_test_target(const struct peo_target_opts *o)
 	assert_int_equal(err, 0);
 	return t;
 }
+
+void vec_put(struct vec *v, uint64_t x, size_t size)
+{
+	for (size_t i = 0; i < size; i++) {
+		size_t shift = 8 * (v->big ? size - 1 - i : i);
+
+		v->b[v->n++] = (unsigned char)(x >> shift);
+	}
+}
+
+void vec_put64(struct vec *v, uint64_t x)
+{
+	vec_put(v, x, 8);
+}
+
+void vec_put32(struct vec *v, uint32_t x)
+{
+	vec_put(v, x, 4);
+}
+
+void vec_put16(struct vec *v, uint16_t x)
+{
+	vec_put(v, x, 2);
+}
+
+void vec_bytes(struct vec *v, const void *p, size_t n)
+{
+	memcpy(v->b + v->n, p, n);
+	v->n += n;
+}
+
+void vec_pad8(struct vec *v)
+{
+	while (v->n % 8)
+		v->b[v->n++] = 0;
+}
+
+void vec_put_at(struct vec *v, size_t at, uint64_t x, size_t size)
+{
+	size_t n = v->n;
+
+	v->n = at;
+	vec_put(v, x, size);
+	v->n = n;
+}
+
+void vec_attr(struct vec *v, const struct peo_attr *a)
+{
+	uint64_t flags = a->flags;
+	size_t start = v->n;
+
+	if (v->big) { /* bitfields from the top */
+		uint64_t r = 0;
+
+		for (int i = 0; i < 64; i++)
+			if (flags >> i & 1)
+				r |= 1ULL << (63 - i);
+		flags = r;
+	}
+	vec_put32(v, a->type);
+	vec_put32(v, a->size);
+	vec_put64(v, a->config);
+	vec_put64(v, a->sample_period);
+	vec_put64(v, a->sample_type);
+	vec_put64(v, a->read_format);
+	vec_put64(v, flags);
+	vec_put32(v, a->wakeup_events);
+	vec_put32(v, a->bp_type);
+	vec_put64(v, a->config1);
+	vec_put64(v, a->config2);
+	vec_put64(v, a->branch_sample_type);
+	vec_put64(v, a->sample_regs_user);
+	vec_put32(v, a->sample_stack_user);
+	vec_put32(v, (uint32_t)a->clockid);
+	vec_put64(v, a->sample_regs_intr);
+	while (v->n - start < sizeof(*a))
+		v->b[v->n++] = 0;
+}

@@ -63,6 +63,27 @@ int peo_test_fds_setup(void **state);
 int peo_test_fds_teardown(void **state);
 #define PEO_TEST(f) cmocka_unit_test_setup_teardown(f, peo_test_fds_setup, peo_test_fds_teardown)
 
+/*
+ * Bytes under construction in little- or big-endian order, for records
+ * and files a machine of either order would write.  Zero-initialise; set big.
+ */
+struct vec {
+	unsigned char b[8192];
+	size_t n;
+	int big;
+};
+void vec_put(struct vec *v, uint64_t x, size_t size);
+void vec_put64(struct vec *v, uint64_t x);
+void vec_put32(struct vec *v, uint32_t x);
+void vec_put16(struct vec *v, uint16_t x);
+void vec_bytes(struct vec *v, const void *p, size_t n);
+void vec_pad8(struct vec *v);
+/* A whole struct peo_attr as a writer of the vector's order lays it out
+ * (the flags bitfield word from the top on a big-endian writer). */
+void vec_attr(struct vec *v, const struct peo_attr *a);
+/* Overwrite the @size-byte value at @at (the vector's length is kept). */
+void vec_put_at(struct vec *v, size_t at, uint64_t x, size_t size);
+
 #endif
 
 /*

@@ -489,22 +489,37 @@ static void print_stats(struct script *s)
 	}
 }
 
+static void print_string_feature(struct script *s, unsigned bit, const char *label)
+{
+	const char *v;
+
+	if (!peo_perfdata_feature_string(s->f, bit, &v))
+		printf("# %s : %s\n", label, v);
+}
+
+/* The features, in the order and words of perf report --header-only. */
 static void print_header(struct script *s)
 {
-	static const struct {
-		unsigned bit;
-		const char *label;
-	} strings[] = {
-		{ PEO_FEAT_HOSTNAME, "hostname" }, { PEO_FEAT_OSRELEASE, "os release" },
-		{ PEO_FEAT_VERSION, "perf version" }, { PEO_FEAT_ARCH, "arch" },
-		{ PEO_FEAT_CPUDESC, "cpudesc" }, { PEO_FEAT_CPUID, "cpuid" },
-	};
+	uint32_t avail, online;
+	uint64_t kb;
+	const char *const *argv;
+	size_t argc;
 
-	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
-		const char *v;
-
-		if (!peo_perfdata_feature_string(s->f, strings[i].bit, &v))
-			printf("# %s : %s\n", strings[i].label, v);
+	print_string_feature(s, PEO_FEAT_HOSTNAME, "hostname");
+	print_string_feature(s, PEO_FEAT_OSRELEASE, "os release");
+	print_string_feature(s, PEO_FEAT_VERSION, "perf version");
+	print_string_feature(s, PEO_FEAT_ARCH, "arch");
+	if (!peo_perfdata_nrcpus(s->f, &avail, &online))
+		printf("# nrcpus online : %u\n# nrcpus avail : %u\n", online, avail);
+	print_string_feature(s, PEO_FEAT_CPUDESC, "cpudesc");
+	print_string_feature(s, PEO_FEAT_CPUID, "cpuid");
+	if (!peo_perfdata_feature_u64(s->f, PEO_FEAT_TOTAL_MEM, &kb))
+		printf("# total memory : %" PRIu64 " kB\n", kb);
+	if (!peo_perfdata_feature_strings(s->f, PEO_FEAT_CMDLINE, &argv, &argc)) {
+		printf("# cmdline : "); /* perf leaves a blank after each word */
+		for (size_t i = 0; i < argc; i++)
+			printf("%s ", argv[i]);
+		printf("\n");
 	}
 	for (size_t i = 0; i < peo_perfdata_attr_count(s->f); i++) {
 		const char *name = peo_perfdata_event_name(s->f, i);

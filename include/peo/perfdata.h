@@ -170,6 +170,35 @@ PEO_API int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const voi
  */
 PEO_API int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char **s);
 
+/**
+ * peo_perfdata_feature_u64() - a one-number feature: TOTAL_MEM (in kB, as
+ * perf writes MemTotal, whatever its documentation says) or CLOCKID.
+ * Returns 0, -ENOENT, or -EPROTO for a section shorter than 8 bytes.
+ */
+PEO_API int peo_perfdata_feature_u64(struct peo_perfdata *f, unsigned bit, uint64_t *out);
+
+/**
+ * peo_perfdata_nrcpus() - NRCPUS: the CPUs available, then online (the
+ * order perf writes them in, which its documentation swaps).
+ * Returns 0, -ENOENT or -EPROTO.
+ */
+PEO_API int peo_perfdata_nrcpus(struct peo_perfdata *f, uint32_t *available, uint32_t *online);
+
+/**
+ * peo_perfdata_sample_time() - SAMPLE_TIME: the first and last sample's time.
+ * Returns 0, -ENOENT or -EPROTO.
+ */
+PEO_API int peo_perfdata_sample_time(struct peo_perfdata *f, uint64_t *first, uint64_t *last);
+
+/**
+ * peo_perfdata_feature_strings() - a string-list feature (CMDLINE): *n
+ * strings, the array and strings owned by the reader until it closes.
+ * Returns 0, -ENOENT, -EPROTO (a count or string that overruns the section,
+ * with the offset) or -ENOMEM.
+ */
+PEO_API int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit,
+					 const char *const **list, size_t *n);
+
 /* One record from the data section. */
 struct peo_perfdata_record {
 	struct peo_record rec;   /* parsed: kernel types fully, user types header and bytes */

@@ -1,0 +1,314 @@
+/*
+ * test_perfdata.c - the perf.data reader on files built here from the
+ * format, in both byte orders, with feature sections; every value checked
+ * is the one written, and every malformed variant fails with its offset.
+ * (Files perf itself writes are compared with perf in script_compare.sh.)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#define SAMPLE_TYPE (PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME)
+
+/* Offsets of the parts of a built file, for the malformed variants. */
+struct layout {
+	size_t attrs, ids, data, data_size, index, cmdline;
+};
+
+static void header_string(struct vec *v, const char *s)
+{
+	size_t len = strlen(s) + 1, padded = (len + 63) / 64 * 64; /* perf pads to 64 */
+
+	vec_put32(v, (uint32_t)padded);
+	vec_bytes(v, s, len);
+	for (size_t i = len; i < padded; i++)
+		vec_put(v, 0, 1);
+}
+
+/* The record of a sample at @time from @tid, at @ip. */
+static void sample(struct vec *v, uint64_t time, uint32_t tid, uint64_t ip)
+{
+	vec_put32(v, PEO_RECORD_SAMPLE);
+	vec_put16(v, PEO_RECORD_MISC_USER);
+	vec_put16(v, 40);
+	vec_put64(v, 77);          /* identifier */
+	vec_put64(v, ip);
+	vec_put32(v, 1000);        /* pid */
+	vec_put32(v, tid);
+	vec_put64(v, time);
+}
+
+/* A whole file-mode perf.data: one event (ids 77, 78), three records, features. */
+static void build_file(struct vec *v, int big, struct layout *l)
+{
+	static const unsigned feats[] = { PEO_FEAT_HOSTNAME, PEO_FEAT_NRCPUS, PEO_FEAT_TOTAL_MEM,
+					  PEO_FEAT_CMDLINE, PEO_FEAT_EVENT_DESC,
+					  PEO_FEAT_SAMPLE_TIME, PEO_FEAT_CLOCKID };
+	struct peo_attr a;
+	size_t sec[7][2];
+	uint64_t bits[4] = { 0 };
+
+	memset(v, 0, sizeof(*v));
+	v->big = big;
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_SOFTWARE;
+	a.config = PEO_COUNT_SW_CPU_CLOCK;
+	a.size = 128; /* as perf 6.1 writes it */
+	a.sample_period = 4000;
+	a.sample_type = SAMPLE_TYPE;
+	a.sample_id_all = 1;
+	a.freq = 1;
+	/* header: patched once the offsets are known */
+	vec_bytes(v, big ? "2ELIFREP" : "PERFILE2", 8);
+	vec_put64(v, 104);
+	vec_put64(v, 128 + 16);
+	while (v->n < 104)
+		vec_put(v, 0, 1);
+	/* attrs: the attr (128 bytes), then its ids section */
+	l->attrs = v->n;
+	vec_attr(v, &a);
+	v->n = l->attrs + 128;
+	vec_put64(v, 0); /* ids section: patched */
+	vec_put64(v, 16);
+	l->ids = v->n;
+	vec_put64(v, 77);
+	vec_put64(v, 78);
+	vec_put_at(v, l->attrs + 128, l->ids, 8);
+	/* data: a COMM (with its trailer), two samples out of order, a round's end, a third */
+	l->data = v->n;
+	vec_put32(v, PEO_RECORD_COMM);
+	vec_put16(v, PEO_RECORD_MISC_COMM_EXEC);
+	vec_put16(v, 48);
+	vec_put32(v, 1000);
+	vec_put32(v, 1001);
+	vec_bytes(v, "worker\0\0", 8);
+	vec_put32(v, 1000);        /* trailer: tid */
+	vec_put32(v, 1001);
+	vec_put64(v, 100);         /* time */
+	vec_put64(v, 78);          /* identifier */
+	sample(v, 300, 1001, 0x401000);
+	sample(v, 200, 1002, 0x402000);
+	vec_put32(v, PEO_RECORD_FINISHED_ROUND);
+	vec_put16(v, 0);
+	vec_put16(v, 8);
+	sample(v, 400, 1001, 0x403000);
+	l->data_size = v->n - l->data;
+	/* feature index, then the sections */
+	l->index = v->n;
+	v->n += 16 * 7;
+	for (int i = 0; i < 7; i++) {
+		sec[i][0] = v->n;
+		bits[feats[i] / 64] |= 1ULL << (feats[i] % 64);
+		switch (feats[i]) {
+		case PEO_FEAT_HOSTNAME:
+			header_string(v, "buildhost");
+			break;
+		case PEO_FEAT_NRCPUS:
+			vec_put32(v, 8); /* available */
+			vec_put32(v, 6); /* online */
+			break;
+		case PEO_FEAT_TOTAL_MEM:
+			vec_put64(v, 16384000); /* kB */
+			break;
+		case PEO_FEAT_CMDLINE:
+			l->cmdline = v->n;
+			vec_put32(v, 3);
+			header_string(v, "perf");
+			header_string(v, "record");
+			header_string(v, "-a");
+			break;
+		case PEO_FEAT_EVENT_DESC:
+			vec_put32(v, 1);
+			vec_put32(v, 128);
+			vec_attr(v, &a);
+			v->n -= 16; /* 128 of the 144 bytes vec_attr wrote */
+			vec_put32(v, 2);
+			header_string(v, "cpu-clock:u");
+			vec_put64(v, 77);
+			vec_put64(v, 78);
+			break;
+		case PEO_FEAT_SAMPLE_TIME:
+			vec_put64(v, 200);
+			vec_put64(v, 400);
+			break;
+		case PEO_FEAT_CLOCKID:
+			vec_put64(v, 1);
+			break;
+		}
+		sec[i][1] = v->n - sec[i][0];
+	}
+	for (int i = 0; i < 7; i++) {
+		vec_put_at(v, l->index + 16 * (size_t)i, sec[i][0], 8);
+		vec_put_at(v, l->index + 16 * (size_t)i + 8, sec[i][1], 8);
+	}
+	vec_put_at(v, 24, l->attrs, 8);
+	vec_put_at(v, 32, 144, 8);
+	vec_put_at(v, 40, l->data, 8);
+	vec_put_at(v, 48, l->data_size, 8);
+	for (int i = 0; i < 4; i++)
+		vec_put_at(v, 72 + 8 * (size_t)i, bits[i], 8);
+}
+
+/* Open @v's bytes as a file (a memfd, so pread works). */
+static int open_bytes(const struct vec *v, struct peo_perfdata **f, int ordered, int *fd)
+{
+	PEO_OPTS(peo_perfdata_opts, o, .ordered = ordered);
+
+	*fd = memfd_create("perfdata", MFD_CLOEXEC);
+	assert_true(*fd >= 0);
+	assert_int_equal(write(*fd, v->b, v->n), (ssize_t)v->n);
+	return peo_perfdata_open_fd(f, *fd, &o);
+}
+
+static void a_file_of_either_order(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		struct peo_perfdata_record rec;
+		struct peo_perfdata *f;
+		struct layout l;
+		struct vec v;
+		const char *s;
+		const char *const *list;
+		size_t n;
+		uint32_t avail, online;
+		uint64_t x, y, times[8];
+		int fd, k = 0;
+
+		build_file(&v, big, &l);
+		assert_int_equal(open_bytes(&v, &f, 1, &fd), 0);
+		assert_int_equal(peo_perfdata_byte_order(f), big ? PEO_BYTE_ORDER_BIG : PEO_BYTE_ORDER_LITTLE);
+		assert_int_equal(peo_perfdata_is_pipe(f), 0);
+		assert_int_equal(peo_perfdata_attr_count(f), 1);
+		assert_int_equal(peo_perfdata_attr(f, 0)->sample_type, SAMPLE_TYPE);
+		assert_int_equal(peo_perfdata_attr(f, 0)->config, PEO_COUNT_SW_CPU_CLOCK);
+		assert_true(peo_perfdata_attr(f, 0)->sample_id_all); /* the reversed bitfield word */
+		assert_true(peo_perfdata_attr(f, 0)->freq);
+		assert_false(peo_perfdata_attr(f, 0)->disabled);
+		assert_int_equal(peo_perfdata_attr_ids(f, 0, &n)[1], 78);
+		assert_int_equal(n, 2);
+		assert_string_equal(peo_perfdata_event_name(f, 0), "cpu-clock:u");
+		assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), 0);
+		assert_string_equal(s, "buildhost");
+		assert_int_equal(peo_perfdata_nrcpus(f, &avail, &online), 0);
+		assert_int_equal(avail, 8);
+		assert_int_equal(online, 6);
+		assert_int_equal(peo_perfdata_feature_u64(f, PEO_FEAT_TOTAL_MEM, &x), 0);
+		assert_int_equal(x, 16384000);
+		assert_int_equal(peo_perfdata_feature_u64(f, PEO_FEAT_CLOCKID, &x), 0);
+		assert_int_equal(x, 1);
+		assert_int_equal(peo_perfdata_sample_time(f, &x, &y), 0);
+		assert_int_equal(x, 200);
+		assert_int_equal(y, 400);
+		assert_int_equal(peo_perfdata_feature_strings(f, PEO_FEAT_CMDLINE, &list, &n), 0);
+		assert_int_equal(n, 3);
+		assert_string_equal(list[0], "perf");
+		assert_string_equal(list[2], "-a");
+		assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_ARCH, &s), -ENOENT);
+		/* Records in time order: the COMM, the round's end, then 200 300 400. */
+		while (peo_perfdata_next(f, &rec) == 1) {
+			const struct peo_record *r = &rec.rec;
+
+			if (r->header.type == PEO_RECORD_COMM) {
+				assert_string_equal(r->u.comm.comm, "worker");
+				assert_true(r->u.comm.exec);
+				assert_int_equal(r->sample_id.time, 100);
+				assert_int_equal(rec.offset, l.data);
+				times[k++] = r->sample_id.time;
+			} else if (r->header.type == PEO_RECORD_SAMPLE) {
+				assert_int_equal(r->u.sample.identifier, 77);
+				assert_int_equal(r->u.sample.pid, 1000);
+				times[k++] = r->u.sample.time;
+			}
+		}
+		assert_int_equal(k, 4);
+		assert_int_equal(times[0], 100);
+		assert_int_equal(times[1], 200);
+		assert_int_equal(times[2], 300);
+		assert_int_equal(times[3], 400);
+		peo_perfdata_close(f);
+		close(fd);
+	}
+}
+
+/* Each malformed variant fails at open or at its record, naming the offset. */
+static void malformed_files_name_the_offset(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		struct peo_perfdata_record rec;
+		struct peo_perfdata *f;
+		struct layout l;
+		struct vec v;
+		char want[96];
+		const char *const *list;
+		size_t n;
+		int fd, got;
+
+		/* the data section runs past the end of the file */
+		build_file(&v, big, &l);
+		vec_put_at(&v, 48, 1u << 20, 8);
+		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
+		assert_error_contains("the data section at header offset 40");
+		close(fd);
+		/* attr_size 0 */
+		build_file(&v, big, &l);
+		vec_put_at(&v, 16, 0, 8);
+		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
+		assert_error_contains("attr_size 0 at offset 16");
+		close(fd);
+		/* not a perf.data at all */
+		build_file(&v, big, &l);
+		memcpy(v.b, "PERFFILE", 8);
+		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
+		assert_error_contains("not PERFILE2");
+		close(fd);
+		/* a record whose size is under its header */
+		build_file(&v, big, &l);
+		vec_put_at(&v, l.data + 48 + 6, 4, 2);
+		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+		assert_int_equal(peo_perfdata_next(f, &rec), 1);
+		got = peo_perfdata_next(f, &rec);
+		assert_int_equal(got, -EPROTO);
+		snprintf(want, sizeof(want), "record at offset %zu has size 4", l.data + 48);
+		assert_error_contains(want);
+		peo_perfdata_close(f);
+		close(fd);
+		/* a string list whose count is larger than its section */
+		build_file(&v, big, &l);
+		vec_put_at(&v, l.cmdline, 1000000, 4);
+		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+		assert_int_equal(peo_perfdata_feature_strings(f, PEO_FEAT_CMDLINE, &list, &n), -EPROTO);
+		assert_error_contains("says 1000000 strings");
+		peo_perfdata_close(f);
+		close(fd);
+		/* a record running past the data section: the last sample says 48 bytes */
+		build_file(&v, big, &l);
+		vec_put_at(&v, l.data + l.data_size - 40 + 6, 48, 2);
+		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+		while ((got = peo_perfdata_next(f, &rec)) == 1)
+			;
+		assert_int_equal(got, -EPROTO);
+		snprintf(want, sizeof(want), "offset %zu needs 48 bytes, but the data section ends 40",
+			 l.data + l.data_size - 40);
+		assert_error_contains(want);
+		peo_perfdata_close(f);
+		close(fd);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		PEO_TEST(a_file_of_either_order),
+		PEO_TEST(malformed_files_name_the_offset),
+	};
+
+	return PEO_TEST_MAIN("perfdata", tests);
+}
