@@ -350,6 +350,77 @@ static void other_records_from_the_abi(void **state)
 	}
 }
 
+/* A WEIGHT (u64) sample with an AUX snapshot, and READ records, single and group. */
+static void weight_aux_and_read_records(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		struct peo_attr attr;
+		struct peo_record_parser *p;
+		struct peo_record r;
+		struct peo_read_value rv;
+		struct vec v;
+
+		base_attr(&attr, PEO_SAMPLE_TID | PEO_SAMPLE_WEIGHT | PEO_SAMPLE_AUX);
+		attr.sample_id_all = 0;
+		attr.read_format = PEO_FORMAT_TOTAL_TIME_ENABLED | PEO_FORMAT_TOTAL_TIME_RUNNING |
+				   PEO_FORMAT_ID | PEO_FORMAT_LOST;
+		p = parser_for(big, &attr);
+		begin(&v, big, PEO_RECORD_SAMPLE, 0);
+		vec_put32(&v, 5); vec_put32(&v, 6);
+		vec_put64(&v, 123456);                 /* weight */
+		vec_put64(&v, 16);                     /* aux size, then its bytes */
+		vec_bytes(&v, "0123456789abcdef", 16);
+		finish(&v);
+		parse_ok(p, &v, &r);
+		assert_int_equal(r.u.sample.weight, 123456);
+		assert_int_equal(r.u.sample.aux_size, 16);
+		assert_memory_equal(r.u.sample.aux, "0123456789abcdef", 16);
+		/* an aux size past the record */
+		vec_put_at(&v, 24, 17, 8);
+		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
+		assert_error_contains("field 'aux.data' at byte 32");
+
+		/* READ, one value: pid, tid, value, enabled, running, id, lost */
+		begin(&v, big, PEO_RECORD_READ, 0);
+		vec_put32(&v, 5); vec_put32(&v, 6);
+		vec_put64(&v, 1000); vec_put64(&v, 2000); vec_put64(&v, 1500);
+		vec_put64(&v, 77); vec_put64(&v, 4);
+		finish(&v);
+		parse_ok(p, &v, &r);
+		assert_int_equal(r.u.read.tid, 6);
+		assert_int_equal(r.u.read.read.time_enabled, 2000);
+		assert_int_equal(r.u.read.read.time_running, 1500);
+		assert_int_equal(peo_read_value(&r, &r.u.read.read, 0, &rv), 0);
+		assert_int_equal(rv.value, 1000);
+		assert_int_equal(rv.id, 77);
+		assert_int_equal(rv.lost, 4);
+		peo_record_parser_free(p);
+
+		/* READ of a group: nr, enabled, then value and id per member */
+		attr.read_format = PEO_FORMAT_GROUP | PEO_FORMAT_TOTAL_TIME_ENABLED | PEO_FORMAT_ID;
+		p = parser_for(big, &attr);
+		begin(&v, big, PEO_RECORD_READ, 0);
+		vec_put32(&v, 5); vec_put32(&v, 6);
+		vec_put64(&v, 3); vec_put64(&v, 9000);
+		vec_put64(&v, 10); vec_put64(&v, 100);
+		vec_put64(&v, 20); vec_put64(&v, 101);
+		vec_put64(&v, 30); vec_put64(&v, 102);
+		finish(&v);
+		parse_ok(p, &v, &r);
+		assert_int_equal(r.u.read.read.nr, 3);
+		assert_int_equal(r.u.read.read.time_enabled, 9000);
+		assert_int_equal(peo_read_value(&r, &r.u.read.read, 2, &rv), 0);
+		assert_int_equal(rv.value, 30);
+		assert_int_equal(rv.id, 102);
+		/* a member count the record cannot hold */
+		vec_put_at(&v, 16, 1000, 8);
+		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
+		assert_error_contains("field 'read.values'");
+		peo_record_parser_free(p);
+	}
+}
+
 /* ------------------------------------------------- the kernel's records */
 
 static int lseek_offset_field(void)
@@ -1029,6 +1100,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(sample_fields_machines_here_cannot_make),
 		PEO_TEST(other_records_from_the_abi),
+		PEO_TEST(weight_aux_and_read_records),
 		PEO_TEST(kernel_samples_match_what_the_test_did),
 		PEO_TEST(task_records_of_a_child),
 		PEO_TEST(tracepoint_fields_by_name_either_order),
