@@ -114,6 +114,19 @@ static int open_tracepoint(const char *name, pid_t pid, int cpu, int write_backw
 	return fd;
 }
 
+/* getppid sampled on every hit with only the tid: 16-byte records. */
+static void getppid_tid_attr(struct peo_attr *a)
+{
+	char why[256];
+
+	peo_attr_init(a);
+	a->type = PEO_TYPE_TRACEPOINT;
+	a->config = (uint64_t)peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why,
+						     sizeof(why));
+	a->sample_period = 1;
+	a->sample_type = PEO_SAMPLE_TID;
+}
+
 static int group_setup(void **state)
 {
 	char why[256];
@@ -541,15 +554,9 @@ static void wakeups_timeouts_and_hangup(void **state)
 
 	/* wakeup_events = 10: nine samples wake nobody, the tenth does. */
 	{
-		char why[256];
 		struct peo_attr a;
 
-		peo_attr_init(&a);
-		a.type = PEO_TYPE_TRACEPOINT;
-		a.config = (uint64_t)peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why,
-							    sizeof(why));
-		a.sample_period = 1;
-		a.sample_type = PEO_SAMPLE_TID;
+		getppid_tid_attr(&a);
 		a.wakeup_events = 10;
 		fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 		assert_true(fd >= 0);
@@ -1096,15 +1103,9 @@ static void pause_period_and_watermark(void **state)
 
 	/* wakeup_watermark: no wakeup until that many bytes are in the ring. */
 	{
-		char why[256];
 		struct peo_attr a;
 
-		peo_attr_init(&a);
-		a.type = PEO_TYPE_TRACEPOINT;
-		a.config = (uint64_t)peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why,
-							    sizeof(why));
-		a.sample_period = 1;
-		a.sample_type = PEO_SAMPLE_TID; /* 16-byte records */
+		getppid_tid_attr(&a); /* 16-byte records */
 		a.watermark = 1;
 		a.wakeup_watermark = 1600;
 		fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
