@@ -18,6 +18,7 @@ have_pkg libcmocka-dev || need+=(libcmocka-dev)
 have_pkg libzstd-dev || need+=(libzstd-dev) # compressed perf.data (perf record -z)
 have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
 have_pkg linux-libc-dev || need+=(linux-libc-dev)
+have_cmd python3 || need+=(python3) # the compare scripts parse perf's output
 have_cmd perf || need+=(linux-perf) # the oracle peo's encodings are compared with
 
 [ ${#need[@]} -eq 0 ] && exit 0

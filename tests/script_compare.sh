@@ -99,6 +99,65 @@ else
 	fail "pipe: perf record -o - failed"
 fi
 
+# perf stat record: --stats as perf's, and every STAT, STAT_ROUND, STAT_CONFIG,
+# THREAD_MAP, CPU_MAP and EVENT_UPDATE field as perf report -D prints it.
+if perf stat record -o "$tmp/stat.data" -e task-clock,page-faults -- "$W" -m 100 >/dev/null 2>&1; then
+	"$peo" script -i "$tmp/stat.data" --stats >"$tmp/stat.pstats" 2>&1
+	perf report -i "$tmp/stat.data" --stats >"$tmp/stat.fstats" 2>/dev/null
+	same stat-record "--stats" "$tmp/stat.pstats" "$tmp/stat.fstats"
+	"$peo" script -i "$tmp/stat.data" --json >"$tmp/stat.json" 2>&1
+	perf report -i "$tmp/stat.data" -D >"$tmp/stat.dump" 2>/dev/null
+	if out=$(python3 - "$tmp/stat.json" "$tmp/stat.dump" <<'PY'
+import json, re, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+dump = open(sys.argv[2]).read()
+want = []   # what perf -D says, in file order
+for m in re.finditer(r"PERF_RECORD_(STAT_CONFIG|STAT_ROUND|STAT|THREAD_MAP|CPU_MAP|EVENT_UPDATE)(.*?)(?=\n\n|\n0x)", dump, re.S):
+    kind, body = m.group(1), m.group(2)
+    if kind == "STAT":
+        g = re.search(r"id (\d+), cpu (-?\d+), thread (\d+)\s+\.\.\. value (\d+), enabled (\d+), running (\d+)", body)
+        want.append(("STAT", tuple(int(x) for x in g.groups())))
+    elif kind == "STAT_ROUND":
+        g = re.search(r"time (\d+), type (\w+)", body)
+        want.append(("STAT_ROUND", (int(g.group(1)), g.group(2))))
+    elif kind == "STAT_CONFIG":
+        want.append(("STAT_CONFIG", tuple(int(x) for x in re.findall(r"(?:aggr_mode|scale|interval)\s+(\d+)", body))))
+    elif kind == "THREAD_MAP":
+        want.append(("THREAD_MAP", tuple(int(x) for x in re.findall(r"thread: (\d+)", body))))
+    elif kind == "CPU_MAP":
+        want.append(("CPU_MAP", tuple(int(x) for x in re.findall(r"(-?\d+)", body.split("\n")[0]))))
+    else:
+        u = re.search(r"unit:\s+(\S+)", body); s = re.search(r"scale: ([\d.e+-]+)", body)
+        want.append(("EVENT_UPDATE", (int(re.search(r"id:\s+(\d+)", body).group(1)), u.group(1) if u else float(s.group(1)))))
+got = []
+for r in recs:
+    t = r["type"]
+    if t == "STAT":
+        got.append(("STAT", (r["id"], r["cpu"], r["thread"], r["value"], r["enabled"], r["running"])))
+    elif t == "STAT_ROUND":
+        got.append(("STAT_ROUND", (r["time"], r["kind"])))
+    elif t == "STAT_CONFIG":
+        got.append(("STAT_CONFIG", (r["aggr_mode"], r["scale"], r["interval"])))
+    elif t == "THREAD_MAP":
+        got.append(("THREAD_MAP", tuple(x["pid"] for x in r["threads"])))
+    elif t == "CPU_MAP":
+        got.append(("CPU_MAP", tuple(r["cpus"])))
+    elif t == "EVENT_UPDATE":
+        got.append(("EVENT_UPDATE", (r["id"], r["unit"] if "unit" in r else r["scale"])))
+if not want or got != want:
+    print("peo:", got, "\nperf:", want)
+    sys.exit(1)
+print(len(got), "records")
+PY
+	); then
+		pass "stat-record: every field as perf report -D prints it ($out)"
+	else
+		fail "stat-record: fields differ from perf report -D: $out"
+	fi
+else
+	echo "SKIP  stat-record: perf stat record failed here"
+fi
+
 # --header: the lines perf report --header-only prints for the same features.
 "$peo" script -i "$tmp/period.data" --header 2>&1 | grep '^# ' | grep -v '^# event :' >"$tmp/header.peo"
 perf report -i "$tmp/period.data" --header-only 2>/dev/null |

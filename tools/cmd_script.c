@@ -345,6 +345,89 @@ static void print_sample_json(struct script *s, const struct peo_record *r)
 	out_str(o, "}\n");
 }
 
+/* The fields of perf's own records, as far as peo_perfdata_decode_user() knows them. */
+static void print_user_json(struct script *s, const struct peo_record *r)
+{
+	static const char *const config_tags[] = { "aggr_mode", "interval", "scale", "aggr_level" };
+	struct peo_user_record u;
+	struct out *o = &s->out;
+	char num[64];
+
+	if (peo_perfdata_decode_user(s->f, r, &u))
+		return; /* no fields, or a malformed one: its type was printed */
+	switch (u.type) {
+	case PEO_RECORD_STAT:
+		json_u64(o, "id", u.u.stat.id);
+		out_str(o, ",\"cpu\":");
+		snprintf(num, sizeof(num), "%d", (int32_t)u.u.stat.cpu);
+		out_str(o, num);
+		json_u64(o, "thread", u.u.stat.thread);
+		json_u64(o, "value", u.u.stat.value);
+		json_u64(o, "enabled", u.u.stat.enabled);
+		json_u64(o, "running", u.u.stat.running);
+		break;
+	case PEO_RECORD_STAT_ROUND:
+		out_str(o, u.u.stat_round.kind ? ",\"kind\":\"FINAL\"" : ",\"kind\":\"INTERVAL\"");
+		json_u64(o, "time", u.u.stat_round.time);
+		break;
+	case PEO_RECORD_STAT_CONFIG:
+		for (uint64_t i = 0; i < u.u.stat_config.nr; i++) {
+			uint64_t tag = peo_perfdata_user_u64(s->f, u.u.stat_config.pairs, 2 * i);
+
+			if (tag < 4)
+				json_u64(o, config_tags[tag],
+					 peo_perfdata_user_u64(s->f, u.u.stat_config.pairs, 2 * i + 1));
+		}
+		break;
+	case PEO_RECORD_THREAD_MAP:
+		out_str(o, ",\"threads\":[");
+		for (uint64_t i = 0; i < u.u.thread_map.nr; i++) {
+			const unsigned char *e = (const unsigned char *)u.u.thread_map.entries + 24 * i;
+			char comm[17];
+
+			memcpy(comm, e + 8, 16);
+			comm[16] = '\0';
+			out_str(o, i ? ",{\"pid\":" : "{\"pid\":");
+			out_u64(o, peo_perfdata_user_u64(s->f, e, 0), 0);
+			out_str(o, ",\"comm\":");
+			json_str(o, comm);
+			out_char(o, '}');
+		}
+		out_char(o, ']');
+		break;
+	case PEO_RECORD_CPU_MAP:
+		out_str(o, ",\"cpus\":[");
+		for (uint32_t i = 0; i < u.u.cpu_map.nr; i++) {
+			snprintf(num, sizeof(num), "%s%d", i ? "," : "",
+				 peo_perfdata_cpu_map_cpu(s->f, &u, i));
+			out_str(o, num);
+		}
+		out_char(o, ']');
+		break;
+	case PEO_RECORD_EVENT_UPDATE:
+		json_u64(o, "id", u.u.event_update.id);
+		if (u.u.event_update.kind == 1) {
+			snprintf(num, sizeof(num), ",\"scale\":%g", u.u.event_update.scale);
+			out_str(o, num);
+		} else if (u.u.event_update.text) {
+			out_str(o, u.u.event_update.kind ? ",\"name\":" : ",\"unit\":");
+			json_str(o, u.u.event_update.text);
+		}
+		break;
+	case PEO_RECORD_ID_INDEX:
+		json_u64(o, "nr", u.u.id_index.nr);
+		break;
+	case PEO_RECORD_TIME_CONV:
+		json_u64(o, "time_shift", u.u.time_conv.time_shift);
+		json_u64(o, "time_mult", u.u.time_conv.time_mult);
+		json_u64(o, "time_zero", u.u.time_conv.time_zero);
+		break;
+	case PEO_RECORD_HEADER_FEATURE:
+		json_u64(o, "feature", u.u.header_feature.feature);
+		break;
+	}
+}
+
 static void print_other_json(struct script *s, const struct peo_record *r)
 {
 	struct out *o = &s->out;
@@ -381,6 +464,10 @@ static void print_other_json(struct script *s, const struct peo_record *r)
 	case PEO_RECORD_LOST:
 		json_u64(o, "id", r->u.lost.id);
 		json_u64(o, "lost", r->u.lost.lost);
+		break;
+	default:
+		if (r->header.type >= PEO_RECORD_HEADER_ATTR)
+			print_user_json(s, r);
 		break;
 	}
 	if (r->sample_id.fields & PEO_SAMPLE_TIME)

@@ -199,6 +199,58 @@ PEO_API int peo_perfdata_sample_time(struct peo_perfdata *f, uint64_t *first, ui
 PEO_API int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit,
 					 const char *const **list, size_t *n);
 
+/* perf's own records, decoded (peo_perfdata_decode_user()). */
+struct peo_user_record {
+	uint32_t type; /* enum peo_user_record_type */
+	union {
+		struct { uint64_t nr; const void *entries; } id_index;   /* {id, idx, cpu, tid} */
+		struct { uint64_t nr; const void *entries; } thread_map; /* {pid, comm[16]} */
+		struct {
+			uint16_t kind;     /* 0 a list, 1 a mask, 2 a range */
+			uint32_t nr;       /* CPUs in it (a mask: its set bits) */
+			int any;           /* the "any CPU" entry (-1) alone */
+			const void *data;  /* the list, mask words, or range, as written */
+			uint16_t long_size, start, end;
+		} cpu_map;
+		struct { uint64_t nr; const void *pairs; } stat_config; /* {tag, val} */
+		struct { uint64_t id; uint32_t cpu, thread; uint64_t value, enabled, running; } stat;
+		struct { uint64_t kind, time; } stat_round; /* kind 0 interval, 1 final */
+		struct {
+			uint64_t kind, id;  /* kind 0 unit, 1 scale, 2 name, 3 cpus */
+			const char *text;   /* unit or name */
+			double scale;
+		} event_update;
+		struct {
+			uint64_t time_shift, time_mult, time_zero, time_cycles, time_mask;
+			int has_cycles; /* the long form (5.10 and later) */
+			uint8_t cap_user_time_zero, cap_user_time_short;
+		} time_conv;
+		struct { uint64_t feature; const void *bytes; size_t size; } header_feature;
+		struct { uint64_t size, offset, reference; uint32_t idx, tid, cpu; } auxtrace;
+	} u;
+};
+
+/**
+ * peo_perfdata_decode_user() - the fields of one of perf's own records
+ * (ID_INDEX, THREAD_MAP, CPU_MAP in its three encodings, STAT_CONFIG, STAT,
+ * STAT_ROUND, EVENT_UPDATE, TIME_CONV in its short and long form,
+ * HEADER_FEATURE, AUXTRACE), in host order.
+ * Returns 0, -ENOENT for another type (FINISHED_ROUND... carry nothing),
+ * or -EPROTO naming the field that runs past the record, with its offset.
+ */
+PEO_API int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_record *r,
+				     struct peo_user_record *out);
+
+/** peo_perfdata_user_u64() - u64 @i of an array in a decoded user record, in host order. */
+PEO_API uint64_t peo_perfdata_user_u64(const struct peo_perfdata *f, const void *array, size_t i);
+
+/**
+ * peo_perfdata_cpu_map_cpu() - CPU @i of a decoded CPU_MAP (list, mask or
+ * range), or -1 for "any CPU" or @i out of range.
+ */
+PEO_API int peo_perfdata_cpu_map_cpu(const struct peo_perfdata *f, const struct peo_user_record *m,
+				     uint32_t i);
+
 /* One record from the data section. */
 struct peo_perfdata_record {
 	struct peo_record rec;   /* parsed: kernel types fully, user types header and bytes */

@@ -1,0 +1,234 @@
+/*
+ * perfdata_user.c - the fields of perf's own records (types 64 and up).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "perfdata_internal.h"
+
+/* The bytes after the header, or -EPROTO when fewer than @need. */
+static int body(const struct peo_record *r, size_t need, const unsigned char **p, size_t *n)
+{
+	*p = (const unsigned char *)r->bytes + 8;
+	*n = r->header.size - 8u;
+	if (*n < need)
+		return peo_fail(EPROTO, "%s record: %zu bytes after the header, under the %zu its "
+				"fields take", peo_user_record_type_name(r->header.type), *n, need);
+	return 0;
+}
+
+static uint16_t u16_at(const struct peo_perfdata *f, const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return f->swap ? __builtin_bswap16(v) : v;
+}
+
+/* nr u64 then nr entries of @each bytes: both inside the record. */
+static int counted(const struct peo_perfdata *f, const struct peo_record *r, size_t each,
+		   uint64_t *nr, const void **entries)
+{
+	const unsigned char *p;
+	size_t n;
+	int err = body(r, 8, &p, &n);
+
+	if (err)
+		return err;
+	*nr = peo_pd_u64(f, p);
+	if (*nr > (n - 8) / each)
+		return peo_fail(EPROTO, "%s record: nr %llu at byte 8 needs %llu bytes; the record "
+				"has %zu", peo_user_record_type_name(r->header.type),
+				(unsigned long long)*nr, (unsigned long long)(*nr * each), n - 8);
+	*entries = p + 8;
+	return 0;
+}
+
+static int cpu_map(const struct peo_perfdata *f, const unsigned char *p, size_t n,
+		   struct peo_user_record *out)
+{
+	uint16_t nr;
+
+	if (n < 8)
+		return peo_fail(EPROTO, "CPU_MAP record: %zu bytes, too few for its kind", n);
+	out->u.cpu_map.kind = u16_at(f, p);
+	out->u.cpu_map.data = p + 2;
+	switch (out->u.cpu_map.kind) {
+	case 0: /* u16 nr, u16 cpu[nr] */
+		nr = u16_at(f, p + 2);
+		if (2u + 2u + 2u * nr > n)
+			return peo_fail(EPROTO, "CPU_MAP record: %u CPUs at byte 10 run past its %zu "
+					"bytes", nr, n);
+		out->u.cpu_map.nr = nr;
+		out->u.cpu_map.data = p + 4;
+		out->u.cpu_map.any = nr == 1 && u16_at(f, p + 4) == 0xffff;
+		return 0;
+	case 1: { /* u16 nr, u16 long_size, then mask words (u64 ones after a pad) */
+		uint16_t ls = u16_at(f, p + 4);
+		size_t start = ls == 8 ? 8 : 6, bits = 0;
+
+		nr = u16_at(f, p + 2);
+		if ((ls != 4 && ls != 8) || start + (size_t)ls * nr > n)
+			return peo_fail(EPROTO, "CPU_MAP record: a mask of %u words of %u bytes runs "
+					"past its %zu bytes (or the word size is neither 4 nor 8)",
+					nr, ls, n);
+		out->u.cpu_map.long_size = ls;
+		out->u.cpu_map.data = p + start;
+		for (uint16_t i = 0; i < nr; i++) {
+			uint64_t w = ls == 8 ? peo_pd_u64(f, p + start + 8 * i)
+					     : peo_pd_u32(f, p + start + 4 * i);
+
+			bits += (size_t)__builtin_popcountll(w);
+		}
+		out->u.cpu_map.nr = (uint32_t)bits;
+		out->u.cpu_map.start = nr; /* the word count, for peo_perfdata_cpu_map_cpu */
+		return 0;
+	}
+	case 2: /* u8 any_cpu, u8 pad, u16 start, u16 end */
+		out->u.cpu_map.any = p[2];
+		out->u.cpu_map.start = u16_at(f, p + 4);
+		out->u.cpu_map.end = u16_at(f, p + 6);
+		if (out->u.cpu_map.end < out->u.cpu_map.start)
+			return peo_fail(EPROTO, "CPU_MAP record: range %u-%u ends before it starts",
+					out->u.cpu_map.start, out->u.cpu_map.end);
+		out->u.cpu_map.nr = (uint32_t)(out->u.cpu_map.end - out->u.cpu_map.start + 1) +
+				    (uint32_t)out->u.cpu_map.any;
+		return 0;
+	}
+	return peo_fail(EPROTO, "CPU_MAP record: kind %u at byte 8 is none of 0 (list), 1 (mask), "
+			"2 (range)", out->u.cpu_map.kind);
+}
+
+static int event_update(const struct peo_perfdata *f, const unsigned char *p, size_t n,
+			struct peo_user_record *out)
+{
+	if (n < 16)
+		return peo_fail(EPROTO, "EVENT_UPDATE record: %zu bytes, under its type and id", n);
+	out->u.event_update.kind = peo_pd_u64(f, p);
+	out->u.event_update.id = peo_pd_u64(f, p + 8);
+	if (out->u.event_update.kind == 0 || out->u.event_update.kind == 2) { /* unit, name */
+		if (n == 16 || !memchr(p + 16, '\0', n - 16))
+			return peo_fail(EPROTO, "EVENT_UPDATE record: its %s at byte 24 has no NUL",
+					out->u.event_update.kind ? "name" : "unit");
+		out->u.event_update.text = (const char *)p + 16;
+	} else if (out->u.event_update.kind == 1) { /* a double */
+		uint64_t bits;
+
+		if (n < 24)
+			return peo_fail(EPROTO, "EVENT_UPDATE record: no room for its scale at byte 24");
+		bits = peo_pd_u64(f, p + 16);
+		memcpy(&out->u.event_update.scale, &bits, sizeof(bits));
+	}
+	return 0;
+}
+
+int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_record *r,
+			     struct peo_user_record *out)
+{
+	const unsigned char *p;
+	size_t n;
+	int err;
+
+	if (!f || !r || !out)
+		return peo_fail(EINVAL, "peo_perfdata_decode_user: a NULL argument");
+	memset(out, 0, sizeof(*out));
+	out->type = r->header.type;
+	switch (r->header.type) {
+	case PEO_RECORD_ID_INDEX:
+		return counted(f, r, 32, &out->u.id_index.nr, &out->u.id_index.entries);
+	case PEO_RECORD_THREAD_MAP:
+		return counted(f, r, 24, &out->u.thread_map.nr, &out->u.thread_map.entries);
+	case PEO_RECORD_STAT_CONFIG:
+		return counted(f, r, 16, &out->u.stat_config.nr, &out->u.stat_config.pairs);
+	case PEO_RECORD_CPU_MAP:
+		err = body(r, 0, &p, &n);
+		return err ? err : cpu_map(f, p, n, out);
+	case PEO_RECORD_STAT:
+		if ((err = body(r, 40, &p, &n)))
+			return err;
+		out->u.stat.id = peo_pd_u64(f, p);
+		out->u.stat.cpu = peo_pd_u32(f, p + 8);
+		out->u.stat.thread = peo_pd_u32(f, p + 12);
+		out->u.stat.value = peo_pd_u64(f, p + 16);
+		out->u.stat.enabled = peo_pd_u64(f, p + 24);
+		out->u.stat.running = peo_pd_u64(f, p + 32);
+		return 0;
+	case PEO_RECORD_STAT_ROUND:
+		if ((err = body(r, 16, &p, &n)))
+			return err;
+		out->u.stat_round.kind = peo_pd_u64(f, p);
+		out->u.stat_round.time = peo_pd_u64(f, p + 8);
+		return 0;
+	case PEO_RECORD_EVENT_UPDATE:
+		err = body(r, 0, &p, &n);
+		return err ? err : event_update(f, p, n, out);
+	case PEO_RECORD_TIME_CONV:
+		if ((err = body(r, 24, &p, &n)))
+			return err;
+		out->u.time_conv.time_shift = peo_pd_u64(f, p);
+		out->u.time_conv.time_mult = peo_pd_u64(f, p + 8);
+		out->u.time_conv.time_zero = peo_pd_u64(f, p + 16);
+		if (n >= 48) { /* the long form: cycles, mask, two capability bytes */
+			out->u.time_conv.has_cycles = 1;
+			out->u.time_conv.time_cycles = peo_pd_u64(f, p + 24);
+			out->u.time_conv.time_mask = peo_pd_u64(f, p + 32);
+			out->u.time_conv.cap_user_time_zero = p[40];
+			out->u.time_conv.cap_user_time_short = p[41];
+		}
+		return 0;
+	case PEO_RECORD_HEADER_FEATURE:
+		if ((err = body(r, 8, &p, &n)))
+			return err;
+		out->u.header_feature.feature = peo_pd_u64(f, p);
+		out->u.header_feature.bytes = p + 8;
+		out->u.header_feature.size = n - 8;
+		return 0;
+	case PEO_RECORD_AUXTRACE:
+		if ((err = body(r, 36, &p, &n)))
+			return err;
+		out->u.auxtrace.size = peo_pd_u64(f, p);
+		out->u.auxtrace.offset = peo_pd_u64(f, p + 8);
+		out->u.auxtrace.reference = peo_pd_u64(f, p + 16);
+		out->u.auxtrace.idx = peo_pd_u32(f, p + 24);
+		out->u.auxtrace.tid = peo_pd_u32(f, p + 28);
+		out->u.auxtrace.cpu = peo_pd_u32(f, p + 32);
+		return 0;
+	}
+	return peo_fail(ENOENT, "%s record: peo_perfdata_decode_user has no fields for it",
+			peo_user_record_type_name(r->header.type));
+}
+
+uint64_t peo_perfdata_user_u64(const struct peo_perfdata *f, const void *array, size_t i)
+{
+	return peo_pd_u64(f, (const unsigned char *)array + 8 * i);
+}
+
+int peo_perfdata_cpu_map_cpu(const struct peo_perfdata *f, const struct peo_user_record *m,
+			     uint32_t i)
+{
+	const unsigned char *d = m->u.cpu_map.data;
+
+	if (m->type != PEO_RECORD_CPU_MAP || i >= m->u.cpu_map.nr)
+		return -1;
+	switch (m->u.cpu_map.kind) {
+	case 0: {
+		uint16_t cpu = u16_at(f, d + 2 * i);
+
+		return cpu == 0xffff ? -1 : cpu;
+	}
+	case 1: /* the i-th set bit */
+		for (uint32_t w = 0, seen = 0; w < m->u.cpu_map.start; w++) {
+			uint64_t word = m->u.cpu_map.long_size == 8 ? peo_pd_u64(f, d + 8 * w)
+								    : peo_pd_u32(f, d + 4 * w);
+
+			for (unsigned b = 0; b < 8u * m->u.cpu_map.long_size; b++)
+				if (word >> b & 1 && seen++ == i)
+					return (int)(w * 8u * m->u.cpu_map.long_size + b);
+		}
+		return -1;
+	default: /* a range, after "any" when it is there */
+		if (m->u.cpu_map.any && i == 0)
+			return -1;
+		return m->u.cpu_map.start + (int)i - m->u.cpu_map.any;
+	}
+}
