@@ -340,6 +340,7 @@ void peo_perfdata_close(struct peo_perfdata *f)
 	peo_perfdata_inflate_free(f);
 	peo_pd_order_free(f);
 	peo_pd_dir_free(f);
+	peo_pd_typed_free(f);
 	if (!f->borrowed_parser)
 		peo_record_parser_free(f->parser);
 	if (f->own_fd >= 0)

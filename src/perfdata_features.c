@@ -42,7 +42,7 @@ int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **byte
  * A perf_header_string at @p (@avail bytes): u32 len, then len bytes
  * holding a NUL-terminated string (padded).  Returns its bytes used, or 0.
  */
-static size_t header_string(const struct peo_perfdata *f, const unsigned char *p, size_t avail,
+size_t peo_pd_header_string(const struct peo_perfdata *f, const unsigned char *p, size_t avail,
 			    const char **s)
 {
 	uint32_t len;
@@ -64,7 +64,7 @@ int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char
 
 	if (err)
 		return err;
-	if (!header_string(f, b, n, s))
+	if (!peo_pd_header_string(f, b, n, s))
 		return peo_fail(EPROTO, "perf.data: feature %u at offset %llu: its string runs past "
 				"the section's %zu bytes or has no NUL", bit,
 				(unsigned long long)f->features[bit].offset, n);
@@ -96,7 +96,7 @@ static void read_event_names(struct peo_perfdata *f)
 		at += attr_size;
 		nids = peo_pd_u32(f, p + at);
 		at += 4;
-		used = header_string(f, p + at, n - at, &name);
+		used = peo_pd_header_string(f, p + at, n - at, &name);
 		if (!used)
 			return;
 		at += used;
@@ -196,7 +196,7 @@ int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit, const cha
 	if (!v)
 		return peo_fail(ENOMEM, "out of memory for %u strings", nr);
 	for (uint32_t i = 0; i < nr; i++) {
-		size_t used = header_string(f, p + at, n - at, &v[i]);
+		size_t used = peo_pd_header_string(f, p + at, n - at, &v[i]);
 
 		if (!used) {
 			free(v);

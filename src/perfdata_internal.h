@@ -31,6 +31,8 @@ struct peo_perfdata {
 	unsigned char has_feature[PEO_FEAT_MAX];
 	void *feature_bytes[PEO_FEAT_MAX];
 	const char **feature_lists[PEO_FEAT_MAX]; /* string lists, pointing into feature_bytes */
+	void *decoded[PEO_FEAT_MAX];  /* typed decodings (perfdata_typed.c) */
+	size_t decoded_n[PEO_FEAT_MAX];
 	size_t feature_list_len[PEO_FEAT_MAX];
 	int names_read;
 	struct pd_event *events;
@@ -52,6 +54,12 @@ struct peo_perfdata {
 };
 
 PEO_HIDDEN uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p);
+/* perfdata_features.c: a perf_header_string at @p: bytes used, or 0 when it overruns. */
+PEO_HIDDEN size_t peo_pd_header_string(const struct peo_perfdata *f, const unsigned char *p,
+				       size_t avail, const char **s);
+/* perfdata_typed.c: free the typed decodings (of one feature, or all). */
+PEO_HIDDEN void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit);
+PEO_HIDDEN void peo_pd_typed_free(struct peo_perfdata *f);
 PEO_HIDDEN uint32_t peo_pd_u32(const struct peo_perfdata *f, const void *p);
 PEO_HIDDEN int peo_pd_read_at(struct peo_perfdata *f, uint64_t off, void *buf, size_t n,
 			      const char *what);

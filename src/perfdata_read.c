@@ -130,8 +130,9 @@ static int keep_feature(struct peo_perfdata *f, const unsigned char *rec, size_t
 		return peo_fail(ENOMEM, "out of memory for feature %llu", (unsigned long long)bit);
 	memcpy(copy, rec + 16, size - 16);
 	free(f->feature_bytes[bit]);
-	free(f->feature_lists[bit]); /* it pointed into the old bytes */
+	free(f->feature_lists[bit]); /* they pointed into the old bytes */
 	f->feature_lists[bit] = NULL;
+	peo_pd_typed_forget(f, (unsigned)bit);
 	f->feature_bytes[bit] = copy;
 	f->features[bit].size = size - 16;
 	f->has_feature[bit] = 1;

@@ -158,11 +158,22 @@ else
 	echo "SKIP  stat-record: perf stat record failed here"
 fi
 
-# --header: the lines perf report --header-only prints for the same features.
-"$peo" script -i "$tmp/period.data" --header 2>&1 | grep '^# ' | grep -v '^# event :' >"$tmp/header.peo"
-perf report -i "$tmp/period.data" --header-only 2>/dev/null |
-	grep -E '^# (hostname|os release|perf version|arch|nrcpus online|nrcpus avail|cpudesc|cpuid|total memory|cmdline) :' >"$tmp/header.perf"
-same period "--header features" "$tmp/header.peo" "$tmp/header.perf"
+# --header: the lines perf report --header-only -I prints for the features
+# peo decodes (all but the event lines and the memory nodes' bitmaps), on a
+# compressed recording of a group; and the build ids as perf buildid-list's.
+if perf record -q -z -o "$tmp/header.data" -e '{cpu-clock,page-faults}' -c 100000 -- "$W" -s 10 >/dev/null 2>&1; then
+	"$peo" script -i "$tmp/header.data" --header 2>&1 | grep '^# ' | grep -v '^# event :\|^# build id' >"$tmp/header.peo"
+	perf report -i "$tmp/header.data" --header-only -I 2>/dev/null | sed -n '/^# hostname/,/^# missing/p' |
+		grep -v '^# event :\|^# missing\|^#    [0-9]' >"$tmp/header.perf"
+	same header "--header features (as perf report --header-only -I)" "$tmp/header.peo" "$tmp/header.perf"
+else
+	fail "header: perf record -z of a group failed"
+fi
+"$peo" script -i "$tmp/period.data" --header 2>&1 | sed -n 's/^# build id : //p' | sort >"$tmp/bid.peo"
+perf buildid-list -i "$tmp/period.data" 2>/dev/null | sort >"$tmp/bid.perf"
+if [ -s "$tmp/bid.perf" ]; then
+	same period "build ids (as perf buildid-list)" "$tmp/bid.peo" "$tmp/bid.perf"
+fi
 
 # peo check: every file above is OK; a record whose size is under its header is BAD at its offset.
 for f in "$tmp"/*.data; do

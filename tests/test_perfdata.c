@@ -47,11 +47,16 @@ static void sample(struct vec *v, uint64_t time, uint32_t tid, uint64_t ip)
 /* A whole file-mode perf.data: one event (ids 77, 78), three records, features. */
 static void build_file(struct vec *v, int big, struct layout *l)
 {
-	static const unsigned feats[] = { PEO_FEAT_HOSTNAME, PEO_FEAT_NRCPUS, PEO_FEAT_TOTAL_MEM,
-					  PEO_FEAT_CMDLINE, PEO_FEAT_EVENT_DESC,
-					  PEO_FEAT_SAMPLE_TIME, PEO_FEAT_CLOCKID };
+	static const unsigned feats[] = {
+		PEO_FEAT_BUILD_ID, PEO_FEAT_HOSTNAME, PEO_FEAT_NRCPUS, PEO_FEAT_TOTAL_MEM,
+		PEO_FEAT_CMDLINE, PEO_FEAT_EVENT_DESC, PEO_FEAT_CPU_TOPOLOGY,
+		PEO_FEAT_NUMA_TOPOLOGY, PEO_FEAT_PMU_MAPPINGS, PEO_FEAT_GROUP_DESC, PEO_FEAT_CACHE,
+		PEO_FEAT_SAMPLE_TIME, PEO_FEAT_MEM_TOPOLOGY, PEO_FEAT_CLOCKID,
+		PEO_FEAT_COMPRESSED, PEO_FEAT_CLOCK_DATA,
+	};
+	enum { NFEATS = sizeof(feats) / sizeof(feats[0]) };
 	struct peo_attr a;
-	size_t sec[7][2];
+	size_t sec[NFEATS][2];
 	uint64_t bits[4] = { 0 };
 
 	memset(v, 0, sizeof(*v));
@@ -101,8 +106,8 @@ static void build_file(struct vec *v, int big, struct layout *l)
 	l->data_size = v->n - l->data;
 	/* feature index, then the sections */
 	l->index = v->n;
-	v->n += 16 * 7;
-	for (int i = 0; i < 7; i++) {
+	v->n += 16 * NFEATS;
+	for (int i = 0; i < NFEATS; i++) {
 		sec[i][0] = v->n;
 		bits[feats[i] / 64] |= 1ULL << (feats[i] % 64);
 		switch (feats[i]) {
@@ -140,10 +145,66 @@ static void build_file(struct vec *v, int big, struct layout *l)
 		case PEO_FEAT_CLOCKID:
 			vec_put64(v, 1);
 			break;
+		case PEO_FEAT_BUILD_ID: { /* header, pid, 20 id bytes + size + 3 pad, name */
+			unsigned char id[24] = { 0 };
+
+			for (int k = 0; k < 20; k++)
+				id[k] = (unsigned char)(0xa0 + k);
+			id[20] = 20;
+			vec_put32(v, 0);
+			vec_put16(v, 1u << 15 | PEO_RECORD_MISC_USER);
+			vec_put16(v, 36 + 16);
+			vec_put32(v, 1000);
+			vec_bytes(v, id, 24);
+			vec_bytes(v, "/usr/bin/demo\0\0\0", 16);
+			break;
+		}
+		case PEO_FEAT_CPU_TOPOLOGY: /* sockets, threads, ids per CPU (8), dies, die ids */
+			vec_put32(v, 1); header_string(v, "0-7");
+			vec_put32(v, 2); header_string(v, "0-3"); header_string(v, "4-7");
+			for (uint32_t k = 0; k < 8; k++) {
+				vec_put32(v, k / 2); /* core */
+				vec_put32(v, 0);     /* socket */
+			}
+			vec_put32(v, 1); header_string(v, "0-7");
+			for (uint32_t k = 0; k < 8; k++)
+				vec_put32(v, k / 4);
+			break;
+		case PEO_FEAT_NUMA_TOPOLOGY:
+			vec_put32(v, 1);
+			vec_put32(v, 0); vec_put64(v, 8000000); vec_put64(v, 6000000);
+			header_string(v, "0-7");
+			break;
+		case PEO_FEAT_PMU_MAPPINGS:
+			vec_put32(v, 2);
+			vec_put32(v, 1); header_string(v, "software");
+			vec_put32(v, 9); header_string(v, "msr");
+			break;
+		case PEO_FEAT_GROUP_DESC:
+			vec_put32(v, 1);
+			header_string(v, "{anon_group}");
+			vec_put32(v, 0); vec_put32(v, 1);
+			break;
+		case PEO_FEAT_CACHE:
+			vec_put32(v, 1); vec_put32(v, 1);
+			vec_put32(v, 1); vec_put32(v, 64); vec_put32(v, 64); vec_put32(v, 8);
+			header_string(v, "Data"); header_string(v, "32K"); header_string(v, "0");
+			break;
+		case PEO_FEAT_MEM_TOPOLOGY:
+			vec_put64(v, 1); vec_put64(v, 0x8000000); vec_put64(v, 0);
+			break;
+		case PEO_FEAT_COMPRESSED:
+			vec_put32(v, 0); vec_put32(v, 1); vec_put32(v, 3); vec_put32(v, 5);
+			vec_put32(v, 528384);
+			break;
+		case PEO_FEAT_CLOCK_DATA:
+			vec_put32(v, 1); vec_put32(v, 1);
+			vec_put64(v, 1700000000123456789ull); vec_put64(v, 987654321);
+			break;
 		}
 		sec[i][1] = v->n - sec[i][0];
 	}
-	for (int i = 0; i < 7; i++) {
+	for (int i = 0; i < NFEATS; i++) {
 		vec_put_at(v, l->index + 16 * (size_t)i, sec[i][0], 8);
 		vec_put_at(v, l->index + 16 * (size_t)i + 8, sec[i][1], 8);
 	}
@@ -164,6 +225,58 @@ static int open_bytes(const struct vec *v, struct peo_perfdata **f, int ordered,
 	assert_true(*fd >= 0);
 	assert_int_equal(write(*fd, v->b, v->n), (ssize_t)v->n);
 	return peo_perfdata_open_fd(f, *fd, &o);
+}
+
+/* The typed features build_file() wrote, field by field. */
+static void check_typed_features(struct peo_perfdata *f)
+{
+	const struct peo_build_id *ids;
+	const struct peo_cpu_topology *t;
+	const struct peo_numa_node *nodes;
+	const struct peo_pmu_mapping *pmus;
+	const struct peo_group_desc *groups;
+	const struct peo_cache_level *caches;
+	struct peo_mem_topology mem;
+	struct peo_compressed z;
+	struct peo_clock_data clk;
+	size_t n;
+
+	assert_int_equal(peo_perfdata_build_ids(f, &ids, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0].pid, 1000);
+	assert_int_equal(ids[0].size, 20);
+	assert_int_equal(ids[0].id[19], 0xa0 + 19);
+	assert_string_equal(ids[0].filename, "/usr/bin/demo");
+	assert_int_equal(peo_perfdata_cpu_topology(f, &t), 0);
+	assert_int_equal(t->ncore_siblings, 1);
+	assert_string_equal(t->thread_siblings[1], "4-7");
+	assert_int_equal(t->ncpus, 8); /* NRCPUS says 8 available */
+	assert_int_equal(t->cpus[5].core_id, 2);
+	assert_true(t->has_dies);
+	assert_int_equal(t->cpus[5].die_id, 1);
+	assert_int_equal(peo_perfdata_numa_topology(f, &nodes, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(nodes[0].mem_free, 6000000);
+	assert_string_equal(nodes[0].cpus, "0-7");
+	assert_int_equal(peo_perfdata_pmu_mappings(f, &pmus, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(pmus[1].type, 9);
+	assert_string_equal(pmus[1].name, "msr");
+	assert_int_equal(peo_perfdata_group_desc(f, &groups, &n), 0);
+	assert_int_equal(groups[0].nr_members, 1);
+	assert_string_equal(groups[0].name, "{anon_group}");
+	assert_int_equal(peo_perfdata_cache(f, &caches, &n), 0);
+	assert_int_equal(caches[0].ways, 8);
+	assert_string_equal(caches[0].size, "32K");
+	assert_int_equal(peo_perfdata_mem_topology(f, &mem), 0);
+	assert_int_equal(mem.block_size, 0x8000000);
+	assert_int_equal(peo_perfdata_compressed(f, &z), 0);
+	assert_int_equal(z.type, 1);
+	assert_int_equal(z.ratio, 5);
+	assert_int_equal(z.mmap_len, 528384);
+	assert_int_equal(peo_perfdata_clock_data(f, &clk), 0);
+	assert_int_equal(clk.wall_clock_ns, 1700000000123456789ull);
+	assert_int_equal(clk.clockid_time_ns, 987654321);
 }
 
 static void a_file_of_either_order(void **state)
@@ -211,6 +324,7 @@ static void a_file_of_either_order(void **state)
 		assert_string_equal(list[0], "perf");
 		assert_string_equal(list[2], "-a");
 		assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_ARCH, &s), -ENOENT);
+		check_typed_features(f);
 		/* Records in time order: the COMM, the round's end, then 200 300 400. */
 		while (peo_perfdata_next(f, &rec) == 1) {
 			const struct peo_record *r = &rec.rec;

@@ -199,6 +199,59 @@ PEO_API int peo_perfdata_sample_time(struct peo_perfdata *f, uint64_t *first, ui
 PEO_API int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit,
 					 const char *const **list, size_t *n);
 
+/*
+ * Typed feature sections.  Each function decodes its section on first use
+ * into memory the reader owns until it closes; strings point into the
+ * section.  Each returns 0, -ENOENT when the file has no such section, or
+ * -EPROTO naming the part that runs past the section (a count larger than
+ * its bytes, a string without its NUL), or -ENOMEM.
+ */
+struct peo_pmu_mapping { uint32_t type; const char *name; };
+PEO_API int peo_perfdata_pmu_mappings(struct peo_perfdata *f, const struct peo_pmu_mapping **list,
+				      size_t *n);
+
+/* GROUP_DESC: a group's name ("{anon_group}" when it had none), leader, size. */
+struct peo_group_desc { const char *name; uint32_t leader_idx, nr_members; };
+PEO_API int peo_perfdata_group_desc(struct peo_perfdata *f, const struct peo_group_desc **list,
+				    size_t *n);
+
+struct peo_topology_cpu { uint32_t core_id, socket_id, die_id; };
+struct peo_cpu_topology {
+	size_t ncore_siblings, nthread_siblings, ndie_siblings, ncpus;
+	const char *const *core_siblings;   /* CPU lists sharing a socket ("sibling sockets") */
+	const char *const *thread_siblings; /* CPU lists sharing a core */
+	const char *const *die_siblings;    /* CPU lists sharing a die (newer files) */
+	const struct peo_topology_cpu *cpus; /* per available CPU; die_id when has_dies */
+	int has_dies;
+};
+PEO_API int peo_perfdata_cpu_topology(struct peo_perfdata *f, const struct peo_cpu_topology **t);
+
+struct peo_numa_node { uint32_t node; uint64_t mem_total, mem_free; /* kB */ const char *cpus; };
+PEO_API int peo_perfdata_numa_topology(struct peo_perfdata *f, const struct peo_numa_node **list,
+				       size_t *n);
+
+struct peo_cache_level {
+	uint32_t level, line_size, sets, ways;
+	const char *type, *size, *map; /* "Data", "32K", "0-1" */
+};
+PEO_API int peo_perfdata_cache(struct peo_perfdata *f, const struct peo_cache_level **list,
+			       size_t *n);
+
+struct peo_compressed { uint32_t version, type /* 1 zstd */, level, ratio, mmap_len; };
+PEO_API int peo_perfdata_compressed(struct peo_perfdata *f, struct peo_compressed *out);
+
+struct peo_clock_data { uint32_t version, clockid; uint64_t wall_clock_ns, clockid_time_ns; };
+PEO_API int peo_perfdata_clock_data(struct peo_perfdata *f, struct peo_clock_data *out);
+
+/* MEM_TOPOLOGY's header (its nodes' bitmaps stay in the raw section). */
+struct peo_mem_topology { uint64_t version, block_size, count; };
+PEO_API int peo_perfdata_mem_topology(struct peo_perfdata *f, struct peo_mem_topology *out);
+
+/* BUILD_ID: one entry per binary samples hit; size is valid when misc has bit 15. */
+struct peo_build_id { int32_t pid; uint16_t misc; uint8_t size; const uint8_t *id; const char *filename; };
+PEO_API int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **list,
+				   size_t *n);
+
 /* perf's own records, decoded (peo_perfdata_decode_user()). */
 struct peo_user_record {
 	uint32_t type; /* enum peo_user_record_type */

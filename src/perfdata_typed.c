@@ -1,0 +1,400 @@
+/*
+ * perfdata_typed.c - feature sections decoded into typed structs, each
+ * read once into memory the reader keeps until it closes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata_internal.h"
+
+/* A read position in one feature section; the first failure sticks. */
+struct fcur {
+	struct peo_perfdata *f;
+	const unsigned char *p;
+	size_t n, at;
+	unsigned bit;
+	int err;
+};
+
+static const char *const feature_names[] = {
+	[PEO_FEAT_BUILD_ID] = "BUILD_ID", [PEO_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY",
+	[PEO_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY", [PEO_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[PEO_FEAT_GROUP_DESC] = "GROUP_DESC", [PEO_FEAT_CACHE] = "CACHE",
+	[PEO_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY", [PEO_FEAT_COMPRESSED] = "COMPRESSED",
+	[PEO_FEAT_CLOCK_DATA] = "CLOCK_DATA",
+};
+
+static int fail_at(struct fcur *c, const char *what)
+{
+	if (!c->err)
+		c->err = peo_fail(EPROTO, "perf.data: feature %s, %s at section byte %zu runs past "
+				  "its %zu bytes", feature_names[c->bit] ? feature_names[c->bit] : "?",
+				  what, c->at, c->n);
+	return c->err;
+}
+
+static int open_cur(struct peo_perfdata *f, unsigned bit, struct fcur *c)
+{
+	const void *b;
+	size_t n;
+	int err = peo_perfdata_feature(f, bit, &b, &n);
+
+	memset(c, 0, sizeof(*c));
+	c->f = f;
+	c->p = b;
+	c->n = n;
+	c->bit = bit;
+	return err;
+}
+
+static uint32_t fu32(struct fcur *c, const char *what)
+{
+	if (c->err || c->n - c->at < 4 || c->at > c->n)
+		return fail_at(c, what), 0;
+	c->at += 4;
+	return peo_pd_u32(c->f, c->p + c->at - 4);
+}
+
+static uint64_t fu64(struct fcur *c, const char *what)
+{
+	if (c->err || c->n - c->at < 8 || c->at > c->n)
+		return fail_at(c, what), 0;
+	c->at += 8;
+	return peo_pd_u64(c->f, c->p + c->at - 8);
+}
+
+static const char *fstr(struct fcur *c, const char *what)
+{
+	const char *s = NULL;
+	size_t used = c->err || c->at > c->n ? 0 : peo_pd_header_string(c->f, c->p + c->at,
+									c->n - c->at, &s);
+
+	if (!used)
+		return fail_at(c, what), "";
+	c->at += used;
+	return s;
+}
+
+/* A count that @each-byte entries must fit in the rest of the section. */
+static uint32_t fcount(struct fcur *c, size_t each, const char *what)
+{
+	uint32_t nr = fu32(c, what);
+
+	if (!c->err && nr > (c->n - c->at) / each)
+		return fail_at(c, what), 0;
+	return nr;
+}
+
+/* Keep @mem as feature @bit's decoding, or give it back on failure. */
+static int keep(struct fcur *c, void *mem, size_t n)
+{
+	if (c->err) {
+		free(mem);
+		return c->err;
+	}
+	c->f->decoded[c->bit] = mem;
+	c->f->decoded_n[c->bit] = n;
+	return 0;
+}
+
+/* Already decoded: hand it out again.  Returns 1 then. */
+static int cached(struct peo_perfdata *f, unsigned bit, size_t *n)
+{
+	if (!f->decoded[bit])
+		return 0;
+	if (n)
+		*n = f->decoded_n[bit];
+	return 1;
+}
+
+static void *alloc_n(struct fcur *c, size_t n, size_t each)
+{
+	void *m = calloc(n ? n : 1, each);
+
+	if (!m && !c->err)
+		c->err = peo_fail(ENOMEM, "out of memory decoding a feature section");
+	return m;
+}
+
+int peo_perfdata_pmu_mappings(struct peo_perfdata *f, const struct peo_pmu_mapping **list, size_t *n)
+{
+	struct peo_pmu_mapping *v;
+	struct fcur c;
+	uint32_t nr;
+
+	if (cached(f, PEO_FEAT_PMU_MAPPINGS, n))
+		return *list = f->decoded[PEO_FEAT_PMU_MAPPINGS], 0;
+	if ((c.err = open_cur(f, PEO_FEAT_PMU_MAPPINGS, &c)))
+		return c.err;
+	nr = fcount(&c, 9, "the count");
+	v = alloc_n(&c, nr, sizeof(*v));
+	for (uint32_t i = 0; v && i < nr && !c.err; i++) {
+		v[i].type = fu32(&c, "a type");
+		v[i].name = fstr(&c, "a name");
+	}
+	if (keep(&c, v, nr))
+		return c.err;
+	*list = v;
+	*n = nr;
+	return 0;
+}
+
+int peo_perfdata_group_desc(struct peo_perfdata *f, const struct peo_group_desc **list, size_t *n)
+{
+	struct peo_group_desc *v;
+	struct fcur c;
+	uint32_t nr;
+
+	if (cached(f, PEO_FEAT_GROUP_DESC, n))
+		return *list = f->decoded[PEO_FEAT_GROUP_DESC], 0;
+	if ((c.err = open_cur(f, PEO_FEAT_GROUP_DESC, &c)))
+		return c.err;
+	nr = fcount(&c, 13, "the count");
+	v = alloc_n(&c, nr, sizeof(*v));
+	for (uint32_t i = 0; v && i < nr && !c.err; i++) {
+		v[i].name = fstr(&c, "a group name");
+		v[i].leader_idx = fu32(&c, "a leader index");
+		v[i].nr_members = fu32(&c, "a member count");
+	}
+	if (keep(&c, v, nr))
+		return c.err;
+	*list = v;
+	*n = nr;
+	return 0;
+}
+
+/* u32 nr, then nr strings, into @out (allocated). */
+static const char **string_list(struct fcur *c, size_t *n, const char *what)
+{
+	uint32_t nr = fcount(c, 5, what);
+	const char **v = alloc_n(c, nr, sizeof(*v));
+
+	for (uint32_t i = 0; v && i < nr && !c->err; i++)
+		v[i] = fstr(c, what);
+	*n = nr;
+	return v;
+}
+
+int peo_perfdata_cpu_topology(struct peo_perfdata *f, const struct peo_cpu_topology **t)
+{
+	struct {
+		struct peo_cpu_topology t;
+		const char **lists[3];
+		struct peo_topology_cpu *cpus;
+	} *m;
+	uint32_t avail = 0, online = 0;
+	struct fcur c;
+
+	if (cached(f, PEO_FEAT_CPU_TOPOLOGY, NULL))
+		return *t = f->decoded[PEO_FEAT_CPU_TOPOLOGY], 0;
+	if ((c.err = open_cur(f, PEO_FEAT_CPU_TOPOLOGY, &c)))
+		return c.err;
+	/* per-CPU ids come for every available CPU, which NRCPUS says */
+	peo_perfdata_nrcpus(f, &avail, &online);
+	m = alloc_n(&c, 1, sizeof(*m));
+	if (!m)
+		return c.err;
+	m->lists[0] = string_list(&c, &m->t.ncore_siblings, "a core siblings list");
+	m->lists[1] = string_list(&c, &m->t.nthread_siblings, "a thread siblings list");
+	m->t.core_siblings = m->lists[0];
+	m->t.thread_siblings = m->lists[1];
+	if (!c.err && avail > (c.n - c.at) / 8)
+		fail_at(&c, "the per-CPU core and socket ids");
+	m->cpus = alloc_n(&c, avail, sizeof(*m->cpus));
+	for (uint32_t i = 0; m->cpus && i < avail && !c.err; i++) {
+		m->cpus[i].core_id = fu32(&c, "a core id");
+		m->cpus[i].socket_id = fu32(&c, "a socket id");
+	}
+	m->t.cpus = m->cpus;
+	m->t.ncpus = avail;
+	if (!c.err && c.at < c.n) { /* the die part, added later */
+		m->lists[2] = string_list(&c, &m->t.ndie_siblings, "a die siblings list");
+		m->t.die_siblings = m->lists[2];
+		for (uint32_t i = 0; m->cpus && i < avail && !c.err; i++)
+			m->cpus[i].die_id = fu32(&c, "a die id");
+		m->t.has_dies = !c.err;
+	}
+	if (c.err) {
+		free(m->lists[0]);
+		free(m->lists[1]);
+		free(m->lists[2]);
+		free(m->cpus);
+	}
+	if (keep(&c, m, 1))
+		return c.err;
+	*t = &m->t;
+	return 0;
+}
+
+int peo_perfdata_numa_topology(struct peo_perfdata *f, const struct peo_numa_node **list, size_t *n)
+{
+	struct peo_numa_node *v;
+	struct fcur c;
+	uint32_t nr;
+
+	if (cached(f, PEO_FEAT_NUMA_TOPOLOGY, n))
+		return *list = f->decoded[PEO_FEAT_NUMA_TOPOLOGY], 0;
+	if ((c.err = open_cur(f, PEO_FEAT_NUMA_TOPOLOGY, &c)))
+		return c.err;
+	nr = fcount(&c, 25, "the node count");
+	v = alloc_n(&c, nr, sizeof(*v));
+	for (uint32_t i = 0; v && i < nr && !c.err; i++) {
+		v[i].node = fu32(&c, "a node number");
+		v[i].mem_total = fu64(&c, "mem_total");
+		v[i].mem_free = fu64(&c, "mem_free");
+		v[i].cpus = fstr(&c, "a CPU list");
+	}
+	if (keep(&c, v, nr))
+		return c.err;
+	*list = v;
+	*n = nr;
+	return 0;
+}
+
+int peo_perfdata_cache(struct peo_perfdata *f, const struct peo_cache_level **list, size_t *n)
+{
+	struct peo_cache_level *v;
+	struct fcur c;
+	uint32_t nr, version;
+
+	if (cached(f, PEO_FEAT_CACHE, n))
+		return *list = f->decoded[PEO_FEAT_CACHE], 0;
+	if ((c.err = open_cur(f, PEO_FEAT_CACHE, &c)))
+		return c.err;
+	version = fu32(&c, "the version");
+	if (!c.err && version != 1)
+		c.err = peo_fail(EPROTO, "perf.data: feature CACHE has version %u; peo reads 1",
+				 version);
+	nr = fcount(&c, 31, "the count");
+	v = alloc_n(&c, nr, sizeof(*v));
+	for (uint32_t i = 0; v && i < nr && !c.err; i++) {
+		v[i].level = fu32(&c, "a level");
+		v[i].line_size = fu32(&c, "a line size");
+		v[i].sets = fu32(&c, "a set count");
+		v[i].ways = fu32(&c, "a way count");
+		v[i].type = fstr(&c, "a type");
+		v[i].size = fstr(&c, "a size");
+		v[i].map = fstr(&c, "a CPU map");
+	}
+	if (keep(&c, v, nr))
+		return c.err;
+	*list = v;
+	*n = nr;
+	return 0;
+}
+
+int peo_perfdata_compressed(struct peo_perfdata *f, struct peo_compressed *out)
+{
+	struct fcur c;
+
+	if ((c.err = open_cur(f, PEO_FEAT_COMPRESSED, &c)))
+		return c.err;
+	out->version = fu32(&c, "the version");
+	out->type = fu32(&c, "the type");
+	out->level = fu32(&c, "the level");
+	out->ratio = fu32(&c, "the ratio");
+	out->mmap_len = fu32(&c, "mmap_len");
+	return c.err;
+}
+
+int peo_perfdata_clock_data(struct peo_perfdata *f, struct peo_clock_data *out)
+{
+	struct fcur c;
+
+	if ((c.err = open_cur(f, PEO_FEAT_CLOCK_DATA, &c)))
+		return c.err;
+	out->version = fu32(&c, "the version");
+	out->clockid = fu32(&c, "the clockid");
+	out->wall_clock_ns = fu64(&c, "wall_clock_ns");
+	out->clockid_time_ns = fu64(&c, "clockid_time_ns");
+	return c.err;
+}
+
+int peo_perfdata_mem_topology(struct peo_perfdata *f, struct peo_mem_topology *out)
+{
+	struct fcur c;
+
+	if ((c.err = open_cur(f, PEO_FEAT_MEM_TOPOLOGY, &c)))
+		return c.err;
+	out->version = fu64(&c, "the version");
+	out->block_size = fu64(&c, "the block size");
+	out->count = fu64(&c, "the node count");
+	return c.err;
+}
+
+/* BUILD_ID: records {header; pid; build_id[24] (20 bytes, size, 3 pad); filename}. */
+int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **list, size_t *n)
+{
+	struct peo_build_id *v = NULL, *more;
+	size_t count = 0;
+	struct fcur c;
+
+	if (cached(f, PEO_FEAT_BUILD_ID, n))
+		return *list = f->decoded[PEO_FEAT_BUILD_ID], 0;
+	if ((c.err = open_cur(f, PEO_FEAT_BUILD_ID, &c)))
+		return c.err;
+	while (!c.err && c.at < c.n) {
+		size_t start = c.at, size;
+		const unsigned char *id;
+
+		if (c.n - c.at < 8 + 4 + 24)
+			break; /* padding at the end */
+		{
+			uint16_t s16; /* the record header's size */
+
+			memcpy(&s16, c.p + c.at + 6, 2);
+			size = f->swap ? __builtin_bswap16(s16) : s16;
+		}
+		if (size < 8 + 4 + 24 || size > c.n - c.at) {
+			fail_at(&c, "a build id record's size");
+			break;
+		}
+		more = realloc(v, (count + 1) * sizeof(*v));
+		if (!more) {
+			c.err = peo_fail(ENOMEM, "out of memory for build ids");
+			break;
+		}
+		v = more;
+		memcpy(&v[count].misc, c.p + c.at + 4, 2);
+		if (f->swap)
+			v[count].misc = __builtin_bswap16(v[count].misc);
+		v[count].pid = (int32_t)peo_pd_u32(f, c.p + c.at + 8);
+		id = c.p + c.at + 12;
+		v[count].id = id;
+		v[count].size = (v[count].misc & (1u << 15)) && id[20] <= 20 ? id[20] : 20;
+		v[count].filename = (const char *)c.p + c.at + 36;
+		if (!memchr(v[count].filename, '\0', size - 36)) {
+			c.at += 36;
+			fail_at(&c, "a file name without its NUL");
+			break;
+		}
+		count++;
+		c.at = start + size;
+	}
+	if (keep(&c, v, count))
+		return c.err;
+	*list = v;
+	*n = count;
+	return 0;
+}
+
+void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit)
+{
+	const struct peo_cpu_topology *t = f->decoded[bit];
+
+	if (t && bit == PEO_FEAT_CPU_TOPOLOGY) { /* the lists and cpus hang off it */
+		free((void *)(uintptr_t)t->core_siblings);
+		free((void *)(uintptr_t)t->thread_siblings);
+		free((void *)(uintptr_t)t->die_siblings);
+		free((void *)(uintptr_t)t->cpus);
+	}
+	free(f->decoded[bit]);
+	f->decoded[bit] = NULL;
+}
+
+void peo_pd_typed_free(struct peo_perfdata *f)
+{
+	for (unsigned i = 0; i < PEO_FEAT_MAX; i++)
+		peo_pd_typed_forget(f, i);
+}
