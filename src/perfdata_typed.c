@@ -117,22 +117,34 @@ static void *alloc_n(struct fcur *c, size_t n, size_t each)
 	return m;
 }
 
-int peo_perfdata_pmu_mappings(struct peo_perfdata *f, const struct peo_pmu_mapping **list, size_t *n)
+/*
+ * A section that is a u32 count (after a u32 version, when @versioned) and
+ * that many entries of at least @min_each bytes, each read by @one into an
+ * array of @size-byte elements.
+ */
+static int decode_list(struct peo_perfdata *f, unsigned bit, int versioned, size_t min_each,
+		       size_t size, void (*one)(struct fcur *c, void *elem), const void **list,
+		       size_t *n)
 {
-	struct peo_pmu_mapping *v;
+	unsigned char *v;
 	struct fcur c;
 	uint32_t nr;
 
-	if (cached(f, PEO_FEAT_PMU_MAPPINGS, n))
-		return *list = f->decoded[PEO_FEAT_PMU_MAPPINGS], 0;
-	if ((c.err = open_cur(f, PEO_FEAT_PMU_MAPPINGS, &c)))
+	if (cached(f, bit, n))
+		return *list = f->decoded[bit], 0;
+	if ((c.err = open_cur(f, bit, &c)))
 		return c.err;
-	nr = fcount(&c, 9, "the count");
-	v = alloc_n(&c, nr, sizeof(*v));
-	for (uint32_t i = 0; v && i < nr && !c.err; i++) {
-		v[i].type = fu32(&c, "a type");
-		v[i].name = fstr(&c, "a name");
+	if (versioned) {
+		uint32_t version = fu32(&c, "the version");
+
+		if (!c.err && version != 1)
+			c.err = peo_fail(EPROTO, "perf.data: feature %s has version %u; peo reads 1",
+					 feature_names[bit], version);
 	}
+	nr = fcount(&c, min_each, "the count");
+	v = alloc_n(&c, nr, size);
+	for (uint32_t i = 0; v && i < nr && !c.err; i++)
+		one(&c, v + i * size);
 	if (keep(&c, v, nr))
 		return c.err;
 	*list = v;
@@ -140,28 +152,68 @@ int peo_perfdata_pmu_mappings(struct peo_perfdata *f, const struct peo_pmu_mappi
 	return 0;
 }
 
+static void one_pmu(struct fcur *c, void *elem)
+{
+	struct peo_pmu_mapping *m = elem;
+
+	m->type = fu32(c, "a type");
+	m->name = fstr(c, "a name");
+}
+
+int peo_perfdata_pmu_mappings(struct peo_perfdata *f, const struct peo_pmu_mapping **list, size_t *n)
+{
+	return decode_list(f, PEO_FEAT_PMU_MAPPINGS, 0, 9, sizeof(**list), one_pmu,
+			   (const void **)list, n);
+}
+
+static void one_group(struct fcur *c, void *elem)
+{
+	struct peo_group_desc *g = elem;
+
+	g->name = fstr(c, "a group name");
+	g->leader_idx = fu32(c, "a leader index");
+	g->nr_members = fu32(c, "a member count");
+}
+
 int peo_perfdata_group_desc(struct peo_perfdata *f, const struct peo_group_desc **list, size_t *n)
 {
-	struct peo_group_desc *v;
-	struct fcur c;
-	uint32_t nr;
+	return decode_list(f, PEO_FEAT_GROUP_DESC, 0, 13, sizeof(**list), one_group,
+			   (const void **)list, n);
+}
 
-	if (cached(f, PEO_FEAT_GROUP_DESC, n))
-		return *list = f->decoded[PEO_FEAT_GROUP_DESC], 0;
-	if ((c.err = open_cur(f, PEO_FEAT_GROUP_DESC, &c)))
-		return c.err;
-	nr = fcount(&c, 13, "the count");
-	v = alloc_n(&c, nr, sizeof(*v));
-	for (uint32_t i = 0; v && i < nr && !c.err; i++) {
-		v[i].name = fstr(&c, "a group name");
-		v[i].leader_idx = fu32(&c, "a leader index");
-		v[i].nr_members = fu32(&c, "a member count");
-	}
-	if (keep(&c, v, nr))
-		return c.err;
-	*list = v;
-	*n = nr;
-	return 0;
+static void one_node(struct fcur *c, void *elem)
+{
+	struct peo_numa_node *node = elem;
+
+	node->node = fu32(c, "a node number");
+	node->mem_total = fu64(c, "mem_total");
+	node->mem_free = fu64(c, "mem_free");
+	node->cpus = fstr(c, "a CPU list");
+}
+
+int peo_perfdata_numa_topology(struct peo_perfdata *f, const struct peo_numa_node **list, size_t *n)
+{
+	return decode_list(f, PEO_FEAT_NUMA_TOPOLOGY, 0, 25, sizeof(**list), one_node,
+			   (const void **)list, n);
+}
+
+static void one_cache(struct fcur *c, void *elem)
+{
+	struct peo_cache_level *l = elem;
+
+	l->level = fu32(c, "a level");
+	l->line_size = fu32(c, "a line size");
+	l->sets = fu32(c, "a set count");
+	l->ways = fu32(c, "a way count");
+	l->type = fstr(c, "a type");
+	l->size = fstr(c, "a size");
+	l->map = fstr(c, "a CPU map");
+}
+
+int peo_perfdata_cache(struct peo_perfdata *f, const struct peo_cache_level **list, size_t *n)
+{
+	return decode_list(f, PEO_FEAT_CACHE, 1, 31, sizeof(**list), one_cache,
+			   (const void **)list, n);
 }
 
 /* u32 nr, then nr strings, into @out (allocated). */
@@ -224,63 +276,6 @@ int peo_perfdata_cpu_topology(struct peo_perfdata *f, const struct peo_cpu_topol
 	if (keep(&c, m, 1))
 		return c.err;
 	*t = &m->t;
-	return 0;
-}
-
-int peo_perfdata_numa_topology(struct peo_perfdata *f, const struct peo_numa_node **list, size_t *n)
-{
-	struct peo_numa_node *v;
-	struct fcur c;
-	uint32_t nr;
-
-	if (cached(f, PEO_FEAT_NUMA_TOPOLOGY, n))
-		return *list = f->decoded[PEO_FEAT_NUMA_TOPOLOGY], 0;
-	if ((c.err = open_cur(f, PEO_FEAT_NUMA_TOPOLOGY, &c)))
-		return c.err;
-	nr = fcount(&c, 25, "the node count");
-	v = alloc_n(&c, nr, sizeof(*v));
-	for (uint32_t i = 0; v && i < nr && !c.err; i++) {
-		v[i].node = fu32(&c, "a node number");
-		v[i].mem_total = fu64(&c, "mem_total");
-		v[i].mem_free = fu64(&c, "mem_free");
-		v[i].cpus = fstr(&c, "a CPU list");
-	}
-	if (keep(&c, v, nr))
-		return c.err;
-	*list = v;
-	*n = nr;
-	return 0;
-}
-
-int peo_perfdata_cache(struct peo_perfdata *f, const struct peo_cache_level **list, size_t *n)
-{
-	struct peo_cache_level *v;
-	struct fcur c;
-	uint32_t nr, version;
-
-	if (cached(f, PEO_FEAT_CACHE, n))
-		return *list = f->decoded[PEO_FEAT_CACHE], 0;
-	if ((c.err = open_cur(f, PEO_FEAT_CACHE, &c)))
-		return c.err;
-	version = fu32(&c, "the version");
-	if (!c.err && version != 1)
-		c.err = peo_fail(EPROTO, "perf.data: feature CACHE has version %u; peo reads 1",
-				 version);
-	nr = fcount(&c, 31, "the count");
-	v = alloc_n(&c, nr, sizeof(*v));
-	for (uint32_t i = 0; v && i < nr && !c.err; i++) {
-		v[i].level = fu32(&c, "a level");
-		v[i].line_size = fu32(&c, "a line size");
-		v[i].sets = fu32(&c, "a set count");
-		v[i].ways = fu32(&c, "a way count");
-		v[i].type = fstr(&c, "a type");
-		v[i].size = fstr(&c, "a size");
-		v[i].map = fstr(&c, "a CPU map");
-	}
-	if (keep(&c, v, nr))
-		return c.err;
-	*list = v;
-	*n = nr;
 	return 0;
 }
 
