@@ -108,9 +108,10 @@ static int cached(struct peo_perfdata *f, unsigned bit, size_t *n)
 	return 1;
 }
 
+/* Never from a count already found too large: c->err stops it. */
 static void *alloc_n(struct fcur *c, size_t n, size_t each)
 {
-	void *m = calloc(n ? n : 1, each);
+	void *m = c->err ? NULL : calloc(n ? n : 1, each);
 
 	if (!m && !c->err)
 		c->err = peo_fail(ENOMEM, "out of memory decoding a feature section");

@@ -13,9 +13,21 @@
 #ifdef PEO_HAVE_ZSTD
 #include <zstd.h>
 
-/* One compressed record never expands past this: perf compresses one
- * ring's worth (mmap_len, at most a few MiB) at a time. */
-#define MAX_EXPANDED (256u << 20)
+/*
+ * perf compresses one ring's worth at a time, and says how large a ring is
+ * (COMPRESSED's mmap_len): a record expands to at most that.  Without the
+ * feature, 64 MiB bounds what a forged record can make us allocate.
+ */
+#define MAX_EXPANDED (64u << 20)
+
+static size_t expand_limit(struct peo_perfdata *f)
+{
+	struct peo_compressed z;
+
+	if (peo_perfdata_compressed(f, &z) == 0 && z.mmap_len)
+		return (size_t)z.mmap_len * 2 > (1u << 20) ? (size_t)z.mmap_len * 2 : (1u << 20);
+	return MAX_EXPANDED;
+}
 
 struct pd_inflate {
 	ZSTD_DStream *ds;
@@ -23,14 +35,14 @@ struct pd_inflate {
 	size_t cap, len, at; /* out[at, len) is not handed out yet */
 };
 
-/* Make room for @more bytes after out[len]; false past MAX_EXPANDED. */
-static int grow(struct pd_inflate *z, size_t more)
+/* Make room for @more bytes after out[len]; false past @limit. */
+static int grow(struct pd_inflate *z, size_t more, size_t limit)
 {
 	size_t cap = z->cap ? z->cap : 1u << 20;
 	unsigned char *p;
 
 	while (cap - z->len < more) {
-		if (cap >= MAX_EXPANDED)
+		if (cap >= limit)
 			return 0;
 		cap *= 2;
 	}
@@ -50,6 +62,7 @@ int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *
 	size_t n = r->header.size - 8;
 	struct pd_inflate *z = f->inflate;
 	ZSTD_inBuffer in;
+	size_t limit;
 
 	if (r->header.type == PEO_RECORD_COMPRESSED2) { /* u64 data_size, data, padding */
 		uint64_t size;
@@ -78,13 +91,15 @@ int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *
 	in.src = src;
 	in.size = n;
 	in.pos = 0;
+	limit = expand_limit(f);
 	while (in.pos < in.size) {
 		ZSTD_outBuffer o;
 		size_t ret;
 
-		if (!grow(z, ZSTD_DStreamOutSize()))
+		if (!grow(z, ZSTD_DStreamOutSize(), limit))
 			return peo_fail(EPROTO, "perf.data: the compressed record at offset %llu expands "
-					"past %u MiB", (unsigned long long)offset, MAX_EXPANDED >> 20);
+					"past %zu KiB, more than a ring (COMPRESSED's mmap_len)",
+					(unsigned long long)offset, limit >> 10);
 		o.dst = z->out;
 		o.size = z->cap;
 		o.pos = z->len;
