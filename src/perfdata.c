@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -337,6 +338,8 @@ void peo_perfdata_close(struct peo_perfdata *f)
 	}
 	free(f->events);
 	free(f->buf);
+	if (f->map)
+		munmap(f->map, f->map_len);
 	peo_perfdata_inflate_free(f);
 	peo_pd_order_free(f);
 	peo_pd_dir_free(f);

@@ -38,7 +38,11 @@ struct peo_perfdata {
 	struct pd_event *events;
 	size_t nevents;
 	struct peo_record_parser *parser;
-	/* The read window over the data: buf[0, len) holds file bytes from buf_pos. */
+	/* The read window over the data: win[0, len) holds file bytes from buf_pos;
+	 * win is buf (read or pread into it) or points into map (a mapped file). */
+	unsigned char *win;
+	void *map;
+	size_t map_len;
 	unsigned char *buf;
 	size_t window, len, at;
 	uint64_t buf_pos;

@@ -7,11 +7,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "perfdata_internal.h"
 
-/* Make buf hold [f->pos, f->pos + need); returns 1, 0 at a clean end, -errno. */
+/*
+ * A file's next @want bytes from f->pos as a mapping instead of a copy:
+ * the pages come straight from the page cache, and the window before is
+ * unmapped, so memory stays at one window.  0 when mmap is refused (then
+ * pread does it).
+ */
+static int map_window(struct peo_perfdata *f, size_t want)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), lead = (size_t)(f->pos % page);
+	void *m;
+
+	if (f->map)
+		munmap(f->map, f->map_len);
+	f->map = NULL;
+	m = mmap(NULL, lead + want, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd,
+		 (off_t)(f->pos - lead));
+	if (m == MAP_FAILED)
+		return 0;
+	f->map = m;
+	f->map_len = lead + want;
+	f->win = (unsigned char *)m + lead;
+	f->buf_pos = f->pos;
+	f->len = want;
+	return 1;
+}
+
+/* Make the window hold [f->pos, f->pos + need); returns 1, 0 at a clean end, -errno. */
 static int fill(struct peo_perfdata *f, size_t need, const char *what)
 {
 	size_t keep, room;
@@ -32,9 +59,12 @@ static int fill(struct peo_perfdata *f, size_t need, const char *what)
 			return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %zu bytes, but "
 					"the data section ends %llu bytes later", what,
 					(unsigned long long)f->pos, need, (unsigned long long)left);
+		if (map_window(f, want))
+			return 1;
 		err = peo_pd_read_at(f, f->pos, f->buf, want, "the data section");
 		if (err)
 			return err;
+		f->win = f->buf;
 		f->buf_pos = f->pos;
 		f->len = want;
 		return 1;
@@ -42,6 +72,7 @@ static int fill(struct peo_perfdata *f, size_t need, const char *what)
 	/* Pipe: keep the unread tail, then read until there is enough. */
 	keep = f->pos - f->buf_pos <= f->len ? f->len - (size_t)(f->pos - f->buf_pos) : 0;
 	memmove(f->buf, f->buf + (f->len - keep), keep);
+	f->win = f->buf;
 	f->buf_pos = f->pos;
 	f->len = keep;
 	while (f->len < need) {
@@ -165,8 +196,12 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 	out->payload = NULL;
 	out->payload_size = 0;
 	if (!f->parse_fields) { /* sorting or counting: header, attr and time only */
-		memset(&out->rec, 0, sizeof(out->rec));
-		err = peo_record_peek(f->parser, bytes, len, &out->rec, &f->peek_time);
+		/* Not a memset of the whole record: that was most of a --stats run. */
+		out->rec.unknown = 0;
+		out->rec.sample_id.fields = 0;
+		/* counting in file order needs no time */
+		err = peo_record_peek(f->parser, bytes, len, &out->rec,
+				      f->order || f->dir ? &f->peek_time : NULL);
 		f->peek_has_time = err == 1;
 		return err < 0 ? err : 0;
 	}
@@ -205,10 +240,13 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		}
 		if (!f->sequential && f->pos >= f->end)
 			return 0;
-		got = fill(f, sizeof(h), "a record header");
-		if (got <= 0)
-			return got;
-		at = f->buf + (f->pos - f->buf_pos);
+		/* The window usually holds the next record whole: no call to fill(). */
+		if (f->pos - f->buf_pos + sizeof(h) > f->len || f->pos < f->buf_pos) {
+			got = fill(f, sizeof(h), "a record header");
+			if (got <= 0)
+				return got;
+		}
+		at = f->win + (f->pos - f->buf_pos);
 		memcpy(&h, at, sizeof(h));
 		if (f->swap) {
 			h.type = __builtin_bswap32(h.type);
@@ -219,10 +257,12 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			return peo_fail(EPROTO, "perf.data: record at offset %llu has size %u, under "
 					"its own 8-byte header (type %u)", (unsigned long long)offset,
 					h.size, h.type);
-		got = fill(f, h.size, "a record");
-		if (got <= 0)
-			return got ? got : peo_fail(EPROTO, "perf.data: the stream ends inside a record");
-		at = f->buf + (f->pos - f->buf_pos);
+		if (f->pos - f->buf_pos + h.size > f->len) {
+			got = fill(f, h.size, "a record");
+			if (got <= 0)
+				return got ? got : peo_fail(EPROTO, "perf.data: the stream ends inside a record");
+		}
+		at = f->win + (f->pos - f->buf_pos);
 		err = parse(f, at, h.size, offset, out);
 		if (err)
 			return err;

@@ -472,7 +472,7 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 	pa = &p->attrs[who];
 	out->attr = &pa->attr;
 	st = pa->attr.sample_type;
-	if (!(st & PEO_SAMPLE_TIME))
+	if (!time || !(st & PEO_SAMPLE_TIME))
 		return 0;
 	if (h.type == PEO_RECORD_SAMPLE)
 		at = 8 + 8 * (size_t)(!!(st & PEO_SAMPLE_IDENTIFIER) + !!(st & PEO_SAMPLE_IP) +

@@ -31,8 +31,9 @@ PEO_HIDDEN size_t peo_sample_id_bytes(uint64_t sample_type);
 /* A read_format block at the cursor. */
 PEO_HIDDEN void peo_parse_read(struct cursor *c, uint64_t read_format, struct peo_read *r);
 /*
- * The header, bytes and attr of a record, and its time when it has one
- * (returns 1 then, 0 when not, -EPROTO for a header that does not fit):
+ * The header, bytes and attr of a record, and its time when it has one and
+ * @time is not NULL (returns 1 then, 0 when not, -EPROTO for a header that
+ * does not fit):
  * what sorting and counting need, without parsing the fields.
  */
 PEO_HIDDEN int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t len,

@@ -47,6 +47,8 @@ struct script {
 	uint64_t *event_samples; /* per event */
 	size_t nevents;
 	int name_width; /* the longest event name, for the event column */
+	const struct peo_attr *last_attr; /* the last sample's attr and its event index */
+	int last_event;
 	struct out out;  /* every record's line goes through it */
 };
 
@@ -522,8 +524,10 @@ static int count_record(struct script *s, const struct peo_record *r)
 	if (r->header.type < PEO_RECORD_USER_MAX)
 		s->counts[r->header.type]++;
 	if (r->header.type == PEO_RECORD_SAMPLE) {
-		int i = peo_perfdata_event_of(s->f, r->attr);
+		int i = r->attr == s->last_attr ? s->last_event : peo_perfdata_event_of(s->f, r->attr);
 
+		s->last_attr = r->attr; /* samples come in runs of one event */
+		s->last_event = i;
 		if (i >= 0 && (size_t)i >= s->nevents) {
 			uint64_t *more = realloc(s->event_samples, ((size_t)i + 1) * sizeof(*more));
 
@@ -736,6 +740,8 @@ int cmd_script(int argc, char **argv)
 	s.event_samples = NULL;
 	s.nevents = 0;
 	s.name_width = 0;
+	s.last_attr = NULL;
+	s.last_event = -1;
 	/* Counting needs neither order nor fields. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
 		 .headers_only = s.a.stats);

@@ -98,7 +98,8 @@ struct peo_perfdata_opts {
 	 * and perf's own types (64 and up) pass at once.  0: file order. */
 	int ordered;
 	/* Records come with their header, bytes and attr only (rec.u and
-	 * rec.sample_id zeroed): what counting needs, without the field parse. */
+	 * rec.sample_id are not filled): what counting needs, without the
+	 * field parse. */
 	int headers_only;
 };
 
