@@ -60,6 +60,23 @@ static void decode_features(struct peo_perfdata *f)
 		peo_perfdata_compressed(f, &z);
 		peo_perfdata_clock_data(f, &clk);
 		peo_perfdata_nrcpus(f, &a, &b);
+		{
+			const struct peo_auxtrace_entry *aux;
+			const struct peo_bpf_prog_info *progs;
+			const struct peo_bpf_btf *btf;
+			const struct peo_pmu_cap *caps;
+			const struct peo_hybrid_node *hybrid;
+			const struct peo_pmu_caps *pmu;
+
+			peo_perfdata_auxtrace_index(f, &aux, &n);
+			peo_perfdata_bpf_prog_info(f, &progs, &n);
+			peo_perfdata_bpf_btf(f, &btf, &n);
+			peo_perfdata_cpu_pmu_caps(f, &caps, &n);
+			peo_perfdata_hybrid_topology(f, &hybrid, &n);
+			if (!peo_perfdata_pmu_caps(f, &pmu, &n))
+				for (size_t i = 0; i < n; i++)
+					CHECK(pmu[i].pmu && (pmu[i].ncaps == 0 || pmu[i].caps));
+		}
 		peo_perfdata_sample_time(f, &x, &y);
 	}
 }

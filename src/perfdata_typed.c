@@ -22,7 +22,10 @@ static const char *const feature_names[] = {
 	[PEO_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY", [PEO_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
 	[PEO_FEAT_GROUP_DESC] = "GROUP_DESC", [PEO_FEAT_CACHE] = "CACHE",
 	[PEO_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY", [PEO_FEAT_COMPRESSED] = "COMPRESSED",
-	[PEO_FEAT_CLOCK_DATA] = "CLOCK_DATA",
+	[PEO_FEAT_CLOCK_DATA] = "CLOCK_DATA", [PEO_FEAT_AUXTRACE] = "AUXTRACE",
+	[PEO_FEAT_CPU_PMU_CAPS] = "CPU_PMU_CAPS", [PEO_FEAT_PMU_CAPS] = "PMU_CAPS",
+	[PEO_FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY", [PEO_FEAT_BPF_BTF] = "BPF_BTF",
+	[PEO_FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
 };
 
 static int fail_at(struct fcur *c, const char *what)
@@ -375,6 +378,149 @@ int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **l
 	return 0;
 }
 
+int peo_perfdata_auxtrace_index(struct peo_perfdata *f, const struct peo_auxtrace_entry **list,
+				size_t *n)
+{
+	struct peo_auxtrace_entry *v;
+	struct fcur c;
+	uint64_t nr;
+
+	if (cached(f, PEO_FEAT_AUXTRACE, n))
+		return *list = f->decoded[PEO_FEAT_AUXTRACE], 0;
+	if ((c.err = open_cur(f, PEO_FEAT_AUXTRACE, &c)))
+		return c.err;
+	nr = fu64(&c, "the count"); /* a u64 count here, unlike the others */
+	if (!c.err && nr > (c.n - c.at) / 16)
+		fail_at(&c, "the entries");
+	v = alloc_n(&c, (size_t)nr, sizeof(*v));
+	for (uint64_t i = 0; v && i < nr && !c.err; i++) {
+		v[i].file_offset = fu64(&c, "a file offset");
+		v[i].size = fu64(&c, "a size");
+	}
+	if (keep(&c, v, (size_t)nr))
+		return c.err;
+	*list = v;
+	*n = (size_t)nr;
+	return 0;
+}
+
+static void one_cap(struct fcur *c, void *elem)
+{
+	struct peo_pmu_cap *cap = elem;
+
+	cap->name = fstr(c, "a capability name");
+	cap->value = fstr(c, "a capability value");
+}
+
+int peo_perfdata_cpu_pmu_caps(struct peo_perfdata *f, const struct peo_pmu_cap **list, size_t *n)
+{
+	return decode_list(f, PEO_FEAT_CPU_PMU_CAPS, 0, 10, sizeof(**list), one_cap,
+			   (const void **)list, n);
+}
+
+static void one_hybrid(struct fcur *c, void *elem)
+{
+	struct peo_hybrid_node *h = elem;
+
+	h->pmu = fstr(c, "a PMU name");
+	h->cpus = fstr(c, "a CPU list");
+}
+
+int peo_perfdata_hybrid_topology(struct peo_perfdata *f, const struct peo_hybrid_node **list,
+				 size_t *n)
+{
+	return decode_list(f, PEO_FEAT_HYBRID_TOPOLOGY, 0, 10, sizeof(**list), one_hybrid,
+			   (const void **)list, n);
+}
+
+static void one_btf(struct fcur *c, void *elem)
+{
+	struct peo_bpf_btf *b = elem;
+
+	b->id = fu32(c, "a BTF id");
+	b->size = fu32(c, "a BTF size");
+	if (!c->err && b->size > c->n - c->at)
+		fail_at(c, "a BTF blob");
+	b->data = c->p + c->at;
+	if (!c->err)
+		c->at += b->size;
+}
+
+int peo_perfdata_bpf_btf(struct peo_perfdata *f, const struct peo_bpf_btf **list, size_t *n)
+{
+	return decode_list(f, PEO_FEAT_BPF_BTF, 0, 8, sizeof(**list), one_btf, (const void **)list,
+			   n);
+}
+
+/* perf_bpil: u32 info_len, u32 data_len, u64 arrays, then info and data. */
+static void one_prog(struct fcur *c, void *elem)
+{
+	struct peo_bpf_prog_info *b = elem;
+
+	b->info_len = fu32(c, "an info length");
+	b->data_len = fu32(c, "a data length");
+	fu64(c, "the arrays mask");
+	if (!c->err && (uint64_t)b->info_len + b->data_len > c->n - c->at)
+		fail_at(c, "a program's info and data");
+	b->info = c->p + c->at;
+	b->data = c->p + c->at + b->info_len;
+	if (!c->err)
+		c->at += (size_t)b->info_len + b->data_len;
+}
+
+int peo_perfdata_bpf_prog_info(struct peo_perfdata *f, const struct peo_bpf_prog_info **list,
+			       size_t *n)
+{
+	return decode_list(f, PEO_FEAT_BPF_PROG_INFO, 0, 16, sizeof(**list), one_prog,
+			   (const void **)list, n);
+}
+
+/* PMU_CAPS's decoding: the PMUs, and one array of all their capabilities. */
+struct pmu_caps_mem {
+	struct peo_pmu_caps *pmus;
+	struct peo_pmu_cap *caps;
+};
+
+/* PMU_CAPS: u32 nr_pmu; per PMU: u32 nr_caps, the caps, then its name. */
+int peo_perfdata_pmu_caps(struct peo_perfdata *f, const struct peo_pmu_caps **list, size_t *n)
+{
+	struct pmu_caps_mem *m;
+	struct fcur c;
+	uint32_t nr;
+	size_t ncaps = 0, used = 0;
+
+	if (cached(f, PEO_FEAT_PMU_CAPS, n))
+		return *list = ((struct pmu_caps_mem *)f->decoded[PEO_FEAT_PMU_CAPS])->pmus, 0;
+	if ((c.err = open_cur(f, PEO_FEAT_PMU_CAPS, &c)))
+		return c.err;
+	nr = fcount(&c, 9, "the PMU count");
+	/* every capability takes at least 10 bytes: bound the array by the section */
+	ncaps = c.err ? 0 : (c.n - c.at) / 10;
+	m = alloc_n(&c, 1, sizeof(*m));
+	if (m) {
+		m->pmus = alloc_n(&c, nr, sizeof(*m->pmus));
+		m->caps = alloc_n(&c, ncaps, sizeof(*m->caps));
+	}
+	for (uint32_t i = 0; m && m->pmus && m->caps && i < nr && !c.err; i++) {
+		uint32_t k = fcount(&c, 10, "a capability count");
+
+		m->pmus[i].caps = m->caps + used;
+		m->pmus[i].ncaps = k;
+		for (uint32_t j = 0; j < k && !c.err && used < ncaps; j++)
+			one_cap(&c, &m->caps[used++]);
+		m->pmus[i].pmu = fstr(&c, "a PMU name");
+	}
+	if (c.err && m) {
+		free(m->pmus);
+		free(m->caps);
+	}
+	if (keep(&c, m, nr))
+		return c.err;
+	*list = m->pmus;
+	*n = nr;
+	return 0;
+}
+
 void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit)
 {
 	const struct peo_cpu_topology *t = f->decoded[bit];
@@ -384,6 +530,12 @@ void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit)
 		free((void *)(uintptr_t)t->thread_siblings);
 		free((void *)(uintptr_t)t->die_siblings);
 		free((void *)(uintptr_t)t->cpus);
+	}
+	if (f->decoded[bit] && bit == PEO_FEAT_PMU_CAPS) { /* so do its two arrays */
+		struct pmu_caps_mem *m = f->decoded[bit];
+
+		free(m->pmus);
+		free(m->caps);
 	}
 	free(f->decoded[bit]);
 	f->decoded[bit] = NULL;

@@ -50,9 +50,11 @@ static void build_file(struct vec *v, int big, struct layout *l)
 	static const unsigned feats[] = {
 		PEO_FEAT_BUILD_ID, PEO_FEAT_HOSTNAME, PEO_FEAT_NRCPUS, PEO_FEAT_TOTAL_MEM,
 		PEO_FEAT_CMDLINE, PEO_FEAT_EVENT_DESC, PEO_FEAT_CPU_TOPOLOGY,
-		PEO_FEAT_NUMA_TOPOLOGY, PEO_FEAT_PMU_MAPPINGS, PEO_FEAT_GROUP_DESC, PEO_FEAT_CACHE,
-		PEO_FEAT_SAMPLE_TIME, PEO_FEAT_MEM_TOPOLOGY, PEO_FEAT_CLOCKID,
-		PEO_FEAT_COMPRESSED, PEO_FEAT_CLOCK_DATA,
+		PEO_FEAT_NUMA_TOPOLOGY, PEO_FEAT_PMU_MAPPINGS, PEO_FEAT_GROUP_DESC,
+		PEO_FEAT_AUXTRACE, PEO_FEAT_CACHE, PEO_FEAT_SAMPLE_TIME, PEO_FEAT_MEM_TOPOLOGY,
+		PEO_FEAT_CLOCKID, PEO_FEAT_BPF_PROG_INFO, PEO_FEAT_BPF_BTF, PEO_FEAT_COMPRESSED,
+		PEO_FEAT_CPU_PMU_CAPS, PEO_FEAT_CLOCK_DATA, PEO_FEAT_HYBRID_TOPOLOGY,
+		PEO_FEAT_PMU_CAPS,
 	};
 	enum { NFEATS = sizeof(feats) / sizeof(feats[0]) };
 	struct peo_attr a;
@@ -197,6 +199,38 @@ static void build_file(struct vec *v, int big, struct layout *l)
 			vec_put32(v, 0); vec_put32(v, 1); vec_put32(v, 3); vec_put32(v, 5);
 			vec_put32(v, 528384);
 			break;
+		case PEO_FEAT_AUXTRACE: /* u64 nr, {file_offset, size} */
+			vec_put64(v, 2);
+			vec_put64(v, 4096); vec_put64(v, 65536);
+			vec_put64(v, 81920); vec_put64(v, 512);
+			break;
+		case PEO_FEAT_BPF_PROG_INFO: /* u32 count, {info_len, data_len, arrays, info, data} */
+			vec_put32(v, 1);
+			vec_put32(v, 8); vec_put32(v, 4); vec_put64(v, 0);
+			vec_bytes(v, "INFOINFO", 8); vec_bytes(v, "DATA", 4);
+			break;
+		case PEO_FEAT_BPF_BTF: /* u32 count, {id, size, blob} */
+			vec_put32(v, 1);
+			vec_put32(v, 42); vec_put32(v, 3); vec_bytes(v, "btf", 3);
+			break;
+		case PEO_FEAT_CPU_PMU_CAPS:
+			vec_put32(v, 2);
+			header_string(v, "branches"); header_string(v, "32");
+			header_string(v, "max_precise"); header_string(v, "3");
+			break;
+		case PEO_FEAT_HYBRID_TOPOLOGY:
+			vec_put32(v, 2);
+			header_string(v, "cpu_core"); header_string(v, "0-3");
+			header_string(v, "cpu_atom"); header_string(v, "4-7");
+			break;
+		case PEO_FEAT_PMU_CAPS: /* nr_pmu; per PMU: nr_caps, caps, its name */
+			vec_put32(v, 2);
+			vec_put32(v, 1); header_string(v, "branches"); header_string(v, "32");
+			header_string(v, "cpu_core");
+			vec_put32(v, 2); header_string(v, "branches"); header_string(v, "16");
+			header_string(v, "widths"); header_string(v, "8");
+			header_string(v, "cpu_atom");
+			break;
 		case PEO_FEAT_CLOCK_DATA:
 			vec_put32(v, 1); vec_put32(v, 1);
 			vec_put64(v, 1700000000123456789ull); vec_put64(v, 987654321);
@@ -225,6 +259,46 @@ static int open_bytes(const struct vec *v, struct peo_perfdata **f, int ordered,
 	assert_true(*fd >= 0);
 	assert_int_equal(write(*fd, v->b, v->n), (ssize_t)v->n);
 	return peo_perfdata_open_fd(f, *fd, &o);
+}
+
+/* AUXTRACE, BPF_PROG_INFO, BPF_BTF, CPU_PMU_CAPS, HYBRID_TOPOLOGY, PMU_CAPS. */
+static void check_more_features(struct peo_perfdata *f)
+{
+	const struct peo_auxtrace_entry *aux;
+	const struct peo_bpf_prog_info *progs;
+	const struct peo_bpf_btf *btf;
+	const struct peo_pmu_cap *caps;
+	const struct peo_hybrid_node *hybrid;
+	const struct peo_pmu_caps *pmus;
+	size_t n;
+
+	assert_int_equal(peo_perfdata_auxtrace_index(f, &aux, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(aux[1].file_offset, 81920);
+	assert_int_equal(aux[1].size, 512);
+	assert_int_equal(peo_perfdata_bpf_prog_info(f, &progs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(progs[0].info_len, 8);
+	assert_memory_equal(progs[0].data, "DATA", 4);
+	assert_int_equal(peo_perfdata_bpf_btf(f, &btf, &n), 0);
+	assert_int_equal(btf[0].id, 42);
+	assert_memory_equal(btf[0].data, "btf", 3);
+	assert_int_equal(peo_perfdata_cpu_pmu_caps(f, &caps, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(caps[1].name, "max_precise");
+	assert_string_equal(caps[1].value, "3");
+	assert_int_equal(peo_perfdata_hybrid_topology(f, &hybrid, &n), 0);
+	assert_string_equal(hybrid[1].pmu, "cpu_atom");
+	assert_string_equal(hybrid[1].cpus, "4-7");
+	assert_int_equal(peo_perfdata_pmu_caps(f, &pmus, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(pmus[0].pmu, "cpu_core");
+	assert_int_equal(pmus[1].ncaps, 2);
+	assert_string_equal(pmus[1].caps[1].name, "widths");
+	assert_string_equal(pmus[1].pmu, "cpu_atom");
+	/* asked again: what the first decoding kept */
+	assert_int_equal(peo_perfdata_pmu_caps(f, &pmus, &n), 0);
+	assert_string_equal(pmus[1].caps[0].value, "16");
 }
 
 /* The typed features build_file() wrote, field by field. */
@@ -277,6 +351,7 @@ static void check_typed_features(struct peo_perfdata *f)
 	assert_int_equal(peo_perfdata_clock_data(f, &clk), 0);
 	assert_int_equal(clk.wall_clock_ns, 1700000000123456789ull);
 	assert_int_equal(clk.clockid_time_ns, 987654321);
+	check_more_features(f);
 }
 
 static void a_file_of_either_order(void **state)

@@ -253,6 +253,34 @@ struct peo_build_id { int32_t pid; uint16_t misc; uint8_t size; const uint8_t *i
 PEO_API int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **list,
 				   size_t *n);
 
+/* AUXTRACE: where the AUX data of each AUXTRACE record lies in the file. */
+struct peo_auxtrace_entry { uint64_t file_offset, size; };
+PEO_API int peo_perfdata_auxtrace_index(struct peo_perfdata *f,
+					const struct peo_auxtrace_entry **list, size_t *n);
+
+/* CPU_PMU_CAPS and each PMU of PMU_CAPS: "name=value" capabilities. */
+struct peo_pmu_cap { const char *name, *value; };
+PEO_API int peo_perfdata_cpu_pmu_caps(struct peo_perfdata *f, const struct peo_pmu_cap **list,
+				      size_t *n);
+
+/* PMU_CAPS (was HYBRID_CPU_PMU_CAPS): capabilities per PMU. */
+struct peo_pmu_caps { const char *pmu; size_t ncaps; const struct peo_pmu_cap *caps; };
+PEO_API int peo_perfdata_pmu_caps(struct peo_perfdata *f, const struct peo_pmu_caps **list,
+				  size_t *n);
+
+/* HYBRID_TOPOLOGY: each core type's PMU and its CPUs. */
+struct peo_hybrid_node { const char *pmu, *cpus; };
+PEO_API int peo_perfdata_hybrid_topology(struct peo_perfdata *f,
+					 const struct peo_hybrid_node **list, size_t *n);
+
+/* BPF_BTF: one BTF blob per id.  BPF_PROG_INFO: each program's info and data, raw. */
+struct peo_bpf_btf { uint32_t id, size; const void *data; };
+PEO_API int peo_perfdata_bpf_btf(struct peo_perfdata *f, const struct peo_bpf_btf **list,
+				 size_t *n);
+struct peo_bpf_prog_info { uint32_t info_len, data_len; const void *info, *data; };
+PEO_API int peo_perfdata_bpf_prog_info(struct peo_perfdata *f,
+				       const struct peo_bpf_prog_info **list, size_t *n);
+
 /* perf's own records, decoded (peo_perfdata_decode_user()). */
 struct peo_user_record {
 	uint32_t type; /* enum peo_user_record_type */
