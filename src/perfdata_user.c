@@ -122,6 +122,99 @@ static int event_update(const struct peo_perfdata *f, const unsigned char *p, si
 	return 0;
 }
 
+/* A NUL-terminated string in the @cap bytes at @p, or NULL. */
+static const char *fixed_string(const unsigned char *p, size_t cap)
+{
+	return memchr(p, '\0', cap) ? (const char *)p : NULL;
+}
+
+/* The rarer types: EVENT_TYPE, BUILD_ID, AUXTRACE_INFO/ERROR, BPF_METADATA, SCHEDSTAT. */
+static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
+		       struct peo_user_record *out)
+{
+	const unsigned char *p;
+	size_t n;
+	int err;
+
+	switch (r->header.type) {
+	case PEO_RECORD_HEADER_EVENT_TYPE: /* u64 id, char name[64] */
+		if ((err = body(r, 72, &p, &n)))
+			return err;
+		out->u.event_type.id = peo_pd_u64(f, p);
+		out->u.event_type.name = fixed_string(p + 8, 64);
+		return out->u.event_type.name ? 0 : peo_fail(EPROTO, "EVENT_TYPE record: its name at "
+							     "byte 16 has no NUL in 64 bytes");
+	case PEO_RECORD_HEADER_BUILD_ID: /* pid, build_id[24] (20 + size + 3), filename */
+		if ((err = body(r, 29, &p, &n)))
+			return err;
+		out->u.build_id.pid = (int32_t)peo_pd_u32(f, p);
+		out->u.build_id.misc = r->header.misc;
+		out->u.build_id.id = p + 4;
+		out->u.build_id.size = (r->header.misc & (1u << 15)) && p[24] <= 20 ? p[24] : 20;
+		out->u.build_id.filename = fixed_string(p + 28, n - 28);
+		return out->u.build_id.filename ? 0 : peo_fail(EPROTO, "BUILD_ID record: its file name "
+							       "at byte 36 has no NUL");
+	case PEO_RECORD_AUXTRACE_INFO: /* u32 type, u32 reserved, u64 priv[] */
+		if ((err = body(r, 8, &p, &n)))
+			return err;
+		out->u.auxtrace_info.type = peo_pd_u32(f, p);
+		out->u.auxtrace_info.npriv = (n - 8) / 8;
+		out->u.auxtrace_info.priv = p + 8;
+		return 0;
+	case PEO_RECORD_AUXTRACE_ERROR: { /* 6 u32, u64 ip, [u64 time], msg[64], [2 u32] */
+		size_t at;
+
+		if ((err = body(r, 32 + 64, &p, &n)))
+			return err;
+		out->u.auxtrace_error.type = peo_pd_u32(f, p);
+		out->u.auxtrace_error.code = peo_pd_u32(f, p + 4);
+		out->u.auxtrace_error.cpu = peo_pd_u32(f, p + 8);
+		out->u.auxtrace_error.pid = peo_pd_u32(f, p + 12);
+		out->u.auxtrace_error.tid = peo_pd_u32(f, p + 16);
+		out->u.auxtrace_error.fmt = peo_pd_u32(f, p + 20);
+		out->u.auxtrace_error.ip = peo_pd_u64(f, p + 24);
+		at = 32;
+		if (out->u.auxtrace_error.fmt >= 1) {
+			if (n < at + 8 + 64)
+				return peo_fail(EPROTO, "AUXTRACE_ERROR record: format %u needs a time at "
+						"byte 40", out->u.auxtrace_error.fmt);
+			out->u.auxtrace_error.time = peo_pd_u64(f, p + at);
+			at += 8;
+		}
+		out->u.auxtrace_error.msg = fixed_string(p + at, 64) ? (const char *)p + at : "";
+		at += 64;
+		if (out->u.auxtrace_error.fmt >= 2 && n >= at + 8) {
+			out->u.auxtrace_error.machine_pid = peo_pd_u32(f, p + at);
+			out->u.auxtrace_error.vcpu = peo_pd_u32(f, p + at + 4);
+		}
+		return 0;
+	}
+	case PEO_RECORD_BPF_METADATA: /* char prog_name[512], u64 nr, {key[64], value[256]} */
+		if ((err = body(r, 520, &p, &n)))
+			return err;
+		out->u.bpf_metadata.prog_name = fixed_string(p, 512);
+		out->u.bpf_metadata.nr = peo_pd_u64(f, p + 512);
+		out->u.bpf_metadata.entries = p + 520;
+		if (!out->u.bpf_metadata.prog_name || out->u.bpf_metadata.nr > (n - 520) / 320)
+			return peo_fail(EPROTO, "BPF_METADATA record: %s", !out->u.bpf_metadata.prog_name
+					? "its program name at byte 8 has no NUL in 512 bytes"
+					: "nr at byte 520 counts more entries than the record holds");
+		return 0;
+	case PEO_RECORD_SCHEDSTAT_CPU:
+	case PEO_RECORD_SCHEDSTAT_DOMAIN: /* u64 timestamp, u32 cpu, u16 version, then v15-v17 fields */
+		if ((err = body(r, 14, &p, &n)))
+			return err;
+		out->u.schedstat.timestamp = peo_pd_u64(f, p);
+		out->u.schedstat.cpu = peo_pd_u32(f, p + 8);
+		out->u.schedstat.version = u16_at(f, p + 12);
+		out->u.schedstat.rest = p + 14;
+		out->u.schedstat.rest_size = n - 14;
+		return 0;
+	}
+	return peo_fail(ENOENT, "%s record: peo_perfdata_decode_user has no fields for it",
+			peo_user_record_type_name(r->header.type));
+}
+
 int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_record *r,
 			     struct peo_user_record *out)
 {
@@ -194,8 +287,7 @@ int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_reco
 		out->u.auxtrace.cpu = peo_pd_u32(f, p + 32);
 		return 0;
 	}
-	return peo_fail(ENOENT, "%s record: peo_perfdata_decode_user has no fields for it",
-			peo_user_record_type_name(r->header.type));
+	return decode_more(f, r, out);
 }
 
 uint64_t peo_perfdata_user_u64(const struct peo_perfdata *f, const void *array, size_t i)

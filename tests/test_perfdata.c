@@ -492,11 +492,127 @@ static void malformed_files_name_the_offset(void **state)
 	}
 }
 
+/* A user record in @v's order, its header patched; @r describes it in host order. */
+static void user_record(struct vec *v, uint32_t type, uint16_t misc, struct peo_record *r)
+{
+	vec_put_at(v, 0, type, 4);
+	vec_put_at(v, 4, misc, 2);
+	vec_put_at(v, 6, v->n, 2);
+	memset(r, 0, sizeof(*r));
+	r->bytes = v->b;
+	r->header.type = type;
+	r->header.misc = misc;
+	r->header.size = (uint16_t)v->n;
+}
+
+static void perfs_own_records_in_either_order(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		struct peo_user_record u;
+		struct peo_perfdata *f;
+		struct peo_record r;
+		struct layout l;
+		struct vec file, v;
+		int fd;
+
+		build_file(&file, big, &l); /* for the reader's byte order */
+		assert_int_equal(open_bytes(&file, &f, 0, &fd), 0);
+
+		memset(&v, 0, sizeof(v));
+		v.big = big;
+		v.n = 8;
+		vec_put32(&v, 4242); /* pid */
+		for (int k = 0; k < 20; k++)
+			vec_put(&v, (uint64_t)(0x10 + k), 1);
+		vec_put(&v, 20, 1); vec_put(&v, 0, 1); vec_put16(&v, 0);
+		vec_bytes(&v, "/lib/libx.so\0\0\0\0", 16);
+		user_record(&v, PEO_RECORD_HEADER_BUILD_ID, 1u << 15, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+		assert_int_equal(u.u.build_id.pid, 4242);
+		assert_int_equal(u.u.build_id.size, 20);
+		assert_int_equal(u.u.build_id.id[19], 0x10 + 19);
+		assert_string_equal(u.u.build_id.filename, "/lib/libx.so");
+
+		memset(&v, 0, sizeof(v));
+		v.big = big;
+		v.n = 8;
+		vec_put64(&v, 77);
+		vec_bytes(&v, "cycles", 7);
+		while (v.n < 8 + 8 + 64)
+			vec_put(&v, 0, 1);
+		user_record(&v, PEO_RECORD_HEADER_EVENT_TYPE, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+		assert_int_equal(u.u.event_type.id, 77);
+		assert_string_equal(u.u.event_type.name, "cycles");
+
+		memset(&v, 0, sizeof(v)); /* AUXTRACE_ERROR, format 1: with a time */
+		v.big = big;
+		v.n = 8;
+		vec_put32(&v, 1); vec_put32(&v, 2); vec_put32(&v, 3); vec_put32(&v, 4);
+		vec_put32(&v, 5); vec_put32(&v, 1);
+		vec_put64(&v, 0xffffffff81000000ull); vec_put64(&v, 123456789);
+		vec_bytes(&v, "decoder lost sync", 18);
+		while (v.n < 8 + 40 + 64)
+			vec_put(&v, 0, 1);
+		user_record(&v, PEO_RECORD_AUXTRACE_ERROR, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+		assert_int_equal(u.u.auxtrace_error.code, 2);
+		assert_int_equal(u.u.auxtrace_error.tid, 5);
+		assert_int_equal(u.u.auxtrace_error.time, 123456789);
+		assert_string_equal(u.u.auxtrace_error.msg, "decoder lost sync");
+
+		memset(&v, 0, sizeof(v)); /* CPU_MAP as a range with "any" */
+		v.big = big;
+		v.n = 8;
+		vec_put16(&v, 2); vec_put(&v, 1, 1); vec_put(&v, 0, 1); vec_put16(&v, 4); vec_put16(&v, 6);
+		user_record(&v, PEO_RECORD_CPU_MAP, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+		assert_int_equal(u.u.cpu_map.nr, 4);
+		assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 0), -1);
+		assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 3), 6);
+
+		memset(&v, 0, sizeof(v)); /* CPU_MAP as a mask of 64-bit words: CPUs 1, 65 */
+		v.big = big;
+		v.n = 8;
+		vec_put16(&v, 1); vec_put16(&v, 2); vec_put16(&v, 8); vec_put16(&v, 0);
+		vec_put64(&v, 2); vec_put64(&v, 2);
+		user_record(&v, PEO_RECORD_CPU_MAP, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+		assert_int_equal(u.u.cpu_map.nr, 2);
+		assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 1), 65);
+
+		memset(&v, 0, sizeof(v)); /* TIME_CONV, the old short form */
+		v.big = big;
+		v.n = 8;
+		vec_put64(&v, 10); vec_put64(&v, 1000); vec_put64(&v, 555);
+		user_record(&v, PEO_RECORD_TIME_CONV, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+		assert_int_equal(u.u.time_conv.time_zero, 555);
+		assert_false(u.u.time_conv.has_cycles);
+
+		memset(&v, 0, sizeof(v)); /* THREAD_MAP whose nr lies */
+		v.big = big;
+		v.n = 8;
+		vec_put64(&v, 1000);
+		vec_put64(&v, 1); vec_bytes(&v, "init\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+		user_record(&v, PEO_RECORD_THREAD_MAP, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -EPROTO);
+		assert_error_contains("THREAD_MAP record: nr 1000 at byte 8");
+
+		user_record(&v, PEO_RECORD_FINISHED_ROUND, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -ENOENT);
+		peo_perfdata_close(f);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(a_file_of_either_order),
 		PEO_TEST(malformed_files_name_the_offset),
+		PEO_TEST(perfs_own_records_in_either_order),
 	};
 
 	return PEO_TEST_MAIN("perfdata", tests);

@@ -309,6 +309,23 @@ struct peo_user_record {
 		} time_conv;
 		struct { uint64_t feature; const void *bytes; size_t size; } header_feature;
 		struct { uint64_t size, offset, reference; uint32_t idx, tid, cpu; } auxtrace;
+		struct { uint64_t id; const char *name; } event_type; /* the old name record */
+		struct {
+			int32_t pid;
+			uint16_t misc;
+			uint8_t size;         /* of id: valid when misc has bit 15, else 20 */
+			const uint8_t *id;
+			const char *filename;
+		} build_id;
+		struct { uint32_t type; uint64_t npriv; const void *priv; } auxtrace_info;
+		struct {
+			uint32_t type, code, cpu, pid, tid, fmt;
+			uint64_t ip, time;    /* time from fmt 1 */
+			const char *msg;
+			uint32_t machine_pid, vcpu; /* from fmt 2 */
+		} auxtrace_error;
+		struct { const char *prog_name; uint64_t nr; const void *entries; } bpf_metadata;
+		struct { uint64_t timestamp; uint32_t cpu; uint16_t version; const void *rest; size_t rest_size; } schedstat;
 	} u;
 };
 
@@ -316,7 +333,9 @@ struct peo_user_record {
  * peo_perfdata_decode_user() - the fields of one of perf's own records
  * (ID_INDEX, THREAD_MAP, CPU_MAP in its three encodings, STAT_CONFIG, STAT,
  * STAT_ROUND, EVENT_UPDATE, TIME_CONV in its short and long form,
- * HEADER_FEATURE, AUXTRACE), in host order.
+ * HEADER_FEATURE, AUXTRACE, EVENT_TYPE, BUILD_ID, AUXTRACE_INFO,
+ * AUXTRACE_ERROR in its three formats, BPF_METADATA ({key[64], value[256]}
+ * entries), and the common head of SCHEDSTAT_CPU/DOMAIN), in host order.
  * Returns 0, -ENOENT for another type (FINISHED_ROUND... carry nothing),
  * or -EPROTO naming the field that runs past the record, with its offset.
  */
