@@ -16,6 +16,7 @@ struct peo_tp_format {
 	long long id;
 	struct peo_tp_field *fields; /* their name and type strings are ours */
 	size_t n;
+	char *print; /* what follows "print fmt: " */
 };
 
 static void free_strings(struct peo_tp_field *fld)
@@ -32,6 +33,7 @@ void peo_tp_format_free(struct peo_tp_format *f)
 		free_strings(&f->fields[i]);
 	free(f->fields);
 	free(f->name);
+	free(f->print);
 	free(f);
 }
 
@@ -134,7 +136,10 @@ int peo_tp_format_parse(struct peo_tp_format **out, const char *text)
 
 		lineno++;
 		snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1), line);
-		if (strstr(buf, "field:"))
+		if (!strncmp(line, "print fmt: ", 11) && !f->print) {
+			if (!(f->print = strndup(line + 11, len - 11)))
+				err = peo_fail(ENOMEM, "out of memory for a print format");
+		} else if (strstr(buf, "field:"))
 			err = parse_field_line(f, buf, lineno);
 		else if (!strncmp(buf, "name:", 5) && !f->name)
 			f->name = strdup(buf + 5 + strspn(buf + 5, " \t"));
@@ -285,4 +290,9 @@ int peo_tp_field_bytes(const struct peo_tp_field *fld, const struct peo_record *
 	*bytes = p + at;
 	*len = (size_t)n;
 	return 0;
+}
+
+const char *peo_tp_format_print_fmt(const struct peo_tp_format *f)
+{
+	return f && f->print ? f->print : "";
 }

@@ -86,6 +86,10 @@ check compressed pid,tid,time,ip,period,event -z -e cpu-clock -c 100000 -- "$W" 
 check threads pid,tid,time,ip,event --threads -e cpu-clock -c 100000 -- "$W" -s 20 -T 2
 if [ -n "$tp" ]; then
 	check tracepoint pid,tid,time,event,period -e "$tp" -c 1 -- "$W" -n 500
+	# -F trace: the payloads printed by their print fmt, as perf prints them
+	check trace pid,tid,time,event,trace -c 1 -e "$tp" -e syscalls:sys_exit_getppid \
+		-e sched:sched_process_exec -e sched:sched_process_fork -e sched:sched_wakeup_new \
+		-- "$W" -n 20 -T 2
 else
 	echo "SKIP  tracepoint: perf cannot record $tp here"
 fi

@@ -789,7 +789,8 @@ static const char synthetic_format[] =
 	"\tfield:__data_loc char[] path;\toffset:24;\tsize:4;\tsigned:0;\n"
 	"\tfield:__rel_loc char[] note;\toffset:28;\tsize:4;\tsigned:0;\n"
 	"\n"
-	"print fmt: \"%s\", __get_str(path)\n";
+	"print fmt: \"path=%s comm=%s first=%d pid=0x%08lx %%\", __get_str(path), REC->comm, "
+	"((short)(REC->deltas)), ((unsigned long)(REC->common_pid))\n";
 
 static void tracepoint_fields_by_name_either_order(void **state)
 {
@@ -845,9 +846,33 @@ static void tracepoint_fields_by_name_either_order(void **state)
 		assert_int_equal(peo_tp_field_bytes(note, &rec, v.b, v.n, &bytes, &len), 0);
 		assert_int_equal(len, 2);
 		assert_memory_equal(bytes, "hi", 2);
+		/* The print fmt, as perf script -F trace prints it. */
+		{
+			char text[128];
+
+			assert_int_equal(peo_tp_format_print(f, &rec, v.b, v.n, text, sizeof(text)),
+					 (int)strlen("path=/a/b comm=abc first=-2 pid=0xfffffffffffffffb %"));
+			assert_string_equal(text, "path=/a/b comm=abc first=-2 pid=0xfffffffffffffffb %");
+			/* cut at the buffer, length still the whole */
+			assert_int_equal(peo_tp_format_print(f, &rec, v.b, v.n, text, 10),
+					 (int)strlen("path=/a/b comm=abc first=-2 pid=0xfffffffffffffffb %"));
+			assert_string_equal(text, "path=/a/b");
+		}
 		/* A data_loc that points past the payload. */
 		assert_int_equal(peo_tp_field_bytes(path, &rec, v.b, 35, &bytes, &len), -EPROTO);
 		assert_error_contains("field 'path': its data at offset 32 (6 bytes) lies past");
+	}
+	peo_tp_format_free(f);
+	/* A helper peo does not evaluate is refused, naming the argument. */
+	assert_int_equal(peo_tp_format_parse(&f, "name: y\nformat:\n\tfield:int a;\toffset:0;\tsize:4;"
+					     "\tsigned:1;\nprint fmt: \"%s\", __print_flags(REC->a, \"|\")\n"), 0);
+	{
+		char text[64];
+		int32_t one = 1;
+		struct peo_record rec = { .swapped = 0 };
+
+		assert_int_equal(peo_tp_format_print(f, &rec, &one, 4, text, sizeof(text)), -ENOTSUP);
+		assert_error_contains("__print_flags(REC->a");
 	}
 	peo_tp_format_free(f);
 	assert_int_equal(peo_tp_format_parse(&f, "name: x\nformat:\n\tfield:int a;\toffset:zz;\n"), -EPROTO);

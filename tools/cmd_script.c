@@ -49,6 +49,8 @@ struct script {
 	int name_width; /* the longest event name, for the event column */
 	const struct peo_attr *last_attr; /* the last sample's attr and its event index */
 	int last_event;
+	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
+	unsigned char *format_tried;
 	struct out out;  /* every record's line goes through it */
 };
 
@@ -196,6 +198,45 @@ static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap
 	return buf;
 }
 
+/* The tracepoint format of the sample's event, from tracefs by its name. */
+static struct peo_tp_format *format_of(struct script *s, const struct peo_record *r)
+{
+	int i = peo_perfdata_event_of(s->f, r->attr);
+	size_t n = peo_perfdata_attr_count(s->f);
+	const char *name;
+	char sys[128];
+
+	if (i < 0)
+		return NULL;
+	if (!s->formats) {
+		s->formats = calloc(n, sizeof(*s->formats));
+		s->format_tried = calloc(n, 1);
+		if (!s->formats || !s->format_tried)
+			return NULL;
+	}
+	if (!s->format_tried[i]) {
+		s->format_tried[i] = 1;
+		name = peo_perfdata_event_name(s->f, (size_t)i);
+		if (name && strchr(name, ':')) {
+			snprintf(sys, sizeof(sys), "%.*s", (int)(strchr(name, ':') - name), name);
+			if (peo_tp_format_load(&s->formats[i], NULL, sys, strchr(name, ':') + 1))
+				s->formats[i] = NULL;
+		}
+	}
+	return s->formats[i];
+}
+
+/* -F trace: the payload as its print fmt says (tracefs's format, as on this machine). */
+static void print_trace(struct script *s, const struct peo_record *r)
+{
+	struct peo_tp_format *f = format_of(s, r);
+	char text[4096];
+
+	if (f && peo_tp_format_print(f, r, r->u.sample.raw, r->u.sample.raw_size, text,
+				      sizeof(text)) >= 0)
+		out_str(&s->out, text);
+}
+
 /* perf script's sample line for the fields asked (perf's order, whatever -F's). */
 static void print_sample_text(struct script *s, const struct peo_record *r)
 {
@@ -235,6 +276,8 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 		out_str_right(o, event_name(s, r, name, sizeof(name)), name_width(s));
 		out_str(o, ": ");
 	}
+	if ((fl & F_TRACE) && (st & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
+		print_trace(s, r);
 	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
 		out_hex(o, smp->addr, 16);
 	if ((fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN) && smp->callchain_nr) {
@@ -742,6 +785,8 @@ int cmd_script(int argc, char **argv)
 	s.name_width = 0;
 	s.last_attr = NULL;
 	s.last_event = -1;
+	s.formats = NULL;
+	s.format_tried = NULL;
 	/* Counting needs neither order nor fields. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
 		 .headers_only = s.a.stats);
@@ -771,6 +816,10 @@ int cmd_script(int argc, char **argv)
 		print_stats(&s);
 	script_threads_free(&s.threads);
 	script_maps_free(&s.maps);
+	for (size_t i = 0; s.formats && i < peo_perfdata_attr_count(s.f); i++)
+		peo_tp_format_free(s.formats[i]);
+	free(s.formats);
+	free(s.format_tried);
 	free(s.event_samples);
 	peo_perfdata_close(s.f);
 	return got < 0 ? 1 : 0;

@@ -339,6 +339,22 @@ PEO_API int peo_tp_field_int(const struct peo_tp_field *field, const struct peo_
 PEO_API int peo_tp_field_bytes(const struct peo_tp_field *field, const struct peo_record *rec,
 			       const void *raw, size_t raw_size, const void **bytes, size_t *len);
 
+/** peo_tp_format_print_fmt() - the format's "print fmt:" line, after the label ("" if none). */
+PEO_API const char *peo_tp_format_print_fmt(const struct peo_tp_format *f);
+
+/**
+ * peo_tp_format_print() - a RAW payload as the kernel's print fmt says to
+ * print it (what perf script -F trace prints): the format string with each
+ * conversion filled from its argument.  Arguments may be REC->field (cast
+ * or parenthesized), __get_str(field), or an integer; anything else
+ * (__print_flags, arithmetic...) is -ENOTSUP, naming the argument.
+ * @buf:  receives the text, NUL-terminated, cut at @cap.
+ * Returns the length of the text, or a negative errno (-EPROTO for a field
+ * past the payload, -ENOTSUP).
+ */
+PEO_API int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *rec,
+				const void *raw, size_t raw_size, char *buf, size_t cap);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,0 +1,234 @@
+/*
+ * tp_print.c - a tracepoint payload printed by its print fmt: the format
+ * string's conversions filled from arguments that name the payload's
+ * fields (REC->x, __get_str(x)).  Richer kernel helpers are refused.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct arg_value {
+	int is_string;
+	int64_t num;
+	const char *str;
+	size_t len;
+};
+
+/* Skip blanks; then strip "(...)" around the whole of [*s, *e) and casts "(type)". */
+static void unwrap(const char **s, const char **e)
+{
+	for (;;) {
+		while (*s < *e && isspace((unsigned char)**s))
+			(*s)++;
+		while (*e > *s && isspace((unsigned char)(*e)[-1]))
+			(*e)--;
+		if (*s < *e && **s == '(') {
+			int depth = 0;
+			const char *p = *s;
+
+			for (; p < *e; p++) {
+				depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+				if (!depth)
+					break;
+			}
+			if (p == *e - 1) { /* "( whole )" */
+				(*s)++;
+				(*e)--;
+				continue;
+			}
+			/* "(type) rest": a cast when the parenthesis holds no operator */
+			if (!memchr(*s, '>', (size_t)(p - *s)) && !memchr(*s, '+', (size_t)(p - *s))) {
+				*s = p + 1;
+				continue;
+			}
+		}
+		return;
+	}
+}
+
+static int eval(const struct peo_tp_format *f, const struct peo_record *rec, const void *raw,
+		size_t raw_size, const char *s, const char *e, struct arg_value *out)
+{
+	const struct peo_tp_field *fld;
+	char name[128];
+	size_t n;
+
+	unwrap(&s, &e);
+	memset(out, 0, sizeof(*out));
+	if ((size_t)(e - s) > 5 && !strncmp(s, "REC->", 5)) {
+		n = (size_t)(e - s - 5);
+		snprintf(name, sizeof(name), "%.*s", (int)n, s + 5);
+		fld = peo_tp_format_find(f, name);
+		if (!fld)
+			return peo_fail(ENOTSUP, "print fmt: no field '%s' in the format", name);
+		if (fld->data_loc || (fld->array_len && strstr(fld->type, "char"))) {
+			const void *b;
+
+			out->is_string = 1;
+			if (peo_tp_field_bytes(fld, rec, raw, raw_size, &b, &out->len))
+				return -EPROTO;
+			out->str = b;
+			return 0;
+		}
+		return peo_tp_field_int(fld, rec, raw, raw_size, 0, &out->num) ? -EPROTO : 0;
+	}
+	if ((size_t)(e - s) > 10 && !strncmp(s, "__get_str(", 10) && e[-1] == ')') {
+		const void *b;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(e - s - 11), s + 10);
+		fld = peo_tp_format_find(f, name);
+		if (!fld)
+			return peo_fail(ENOTSUP, "print fmt: no field '%s' for __get_str", name);
+		out->is_string = 1;
+		if (peo_tp_field_bytes(fld, rec, raw, raw_size, &b, &out->len))
+			return -EPROTO;
+		out->str = b;
+		return 0;
+	}
+	if (s < e && (isdigit((unsigned char)*s) || *s == '-')) {
+		char *end;
+
+		out->num = strtoll(s, &end, 0);
+		if (end == e)
+			return 0;
+	}
+	return peo_fail(ENOTSUP, "print fmt: the argument '%.*s' is beyond what peo evaluates "
+			"(REC->field, __get_str(field), a number)", (int)(e - s), s);
+}
+
+/* The next argument after @p (comma-separated, at parenthesis depth 0). */
+static const char *next_arg(const char *p, const char **start, const char **end)
+{
+	int depth = 0, quote = 0;
+
+	while (*p == ',' || isspace((unsigned char)*p))
+		p++;
+	*start = p;
+	for (; *p; p++) {
+		if (*p == '"' && p[-1] != '\\')
+			quote = !quote;
+		if (quote)
+			continue;
+		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (*p == ',' && !depth)
+			break;
+	}
+	*end = p;
+	return p;
+}
+
+/*
+ * snprintf with a conversion spec built from the print fmt: only flags,
+ * digits, '.', '*', "ll" and one conversion letter go into it, so the
+ * argument types always match.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static int format_string(char *out, size_t cap, const char *spec, int len, const char *s)
+{
+	return snprintf(out, cap, spec, len, s);
+}
+
+static int format_number(char *out, size_t cap, const char *spec, long long v)
+{
+	return snprintf(out, cap, spec, v);
+}
+#pragma GCC diagnostic pop
+
+/* Append to @buf, keeping it NUL-terminated; the length counts what would fit. */
+static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
+{
+	if (*len < cap) {
+		size_t room = cap - *len - 1, k = n < room ? n : room;
+
+		memcpy(buf + *len, s, k);
+		buf[*len + k] = '\0';
+	}
+	*len += n;
+}
+
+int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *rec,
+			const void *raw, size_t raw_size, char *buf, size_t cap)
+{
+	const char *p = peo_tp_format_print_fmt(f), *args, *fmt_end;
+	size_t len = 0;
+
+	if (!f || !raw || !buf || !cap)
+		return peo_fail(EINVAL, "peo_tp_format_print: a NULL argument or no room");
+	buf[0] = '\0';
+	if (*p != '"')
+		return peo_fail(ENOTSUP, "print fmt: '%.40s' does not start with a string", p);
+	for (fmt_end = p + 1; *fmt_end && !(*fmt_end == '"' && fmt_end[-1] != '\\'); fmt_end++)
+		;
+	args = *fmt_end ? fmt_end + 1 : fmt_end;
+	for (const char *c = p + 1; c < fmt_end; c++) {
+		char spec[32], out[512];
+		const char *a, *ae;
+		struct arg_value v;
+		size_t k = 0;
+		int err, n;
+
+		if (*c == '\\' && c + 1 < fmt_end) { /* the C escapes a format uses */
+			c++;
+			put(buf, cap, &len, *c == 'n' ? "\n" : *c == 't' ? "\t" : c, 1);
+			continue;
+		}
+		if (*c != '%') {
+			put(buf, cap, &len, c, 1);
+			continue;
+		}
+		if (c[1] == '%') {
+			put(buf, cap, &len, "%", 1);
+			c++;
+			continue;
+		}
+		/* %[flags][width][.prec][length]conv, rebuilt with ll for integers */
+		spec[k++] = '%';
+		for (c++; c < fmt_end && strchr("-+ #0", *c) && k < 8; c++)
+			spec[k++] = *c;
+		for (; c < fmt_end && (isdigit((unsigned char)*c) || *c == '.') && k < 20; c++)
+			spec[k++] = *c;
+		while (c < fmt_end && strchr("hlLzjt", *c))
+			c++;
+		if (c >= fmt_end)
+			break;
+		args = next_arg(args, &a, &ae);
+		if (a == ae)
+			return peo_fail(ENOTSUP, "print fmt: conversion '%c' has no argument", *c);
+		err = eval(f, rec, raw, raw_size, a, ae, &v);
+		if (err)
+			return err;
+		if (*c == 's') {
+			if (!v.is_string)
+				return peo_fail(ENOTSUP, "print fmt: %%s of a number");
+			spec[k++] = '.';
+			spec[k++] = '*';
+			spec[k++] = 's';
+			spec[k] = '\0';
+			n = format_string(out, sizeof(out), spec, (int)v.len, v.str);
+		} else if (strchr("diouxXcp", *c)) {
+			if (v.is_string)
+				return peo_fail(ENOTSUP, "print fmt: %%%c of a string", *c);
+			if (*c == 'p') { /* libtraceevent's %p: 0x and the hex value */
+				n = snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.num);
+			} else if (*c == 'c') {
+				n = snprintf(out, sizeof(out), "%c", (int)v.num);
+			} else {
+				spec[k++] = 'l';
+				spec[k++] = 'l';
+				spec[k++] = *c;
+				spec[k] = '\0';
+				n = format_number(out, sizeof(out), spec, (long long)v.num);
+			}
+		} else {
+			return peo_fail(ENOTSUP, "print fmt: conversion '%c' is not supported", *c);
+		}
+		put(buf, cap, &len, out, n < 0 ? 0 : (size_t)n < sizeof(out) ? (size_t)n : sizeof(out) - 1);
+	}
+	return (int)(len < (size_t)INT32_MAX ? len : (size_t)INT32_MAX);
+}
