@@ -2,7 +2,7 @@
  * perfdata_dir.c - directory mode (perf record --threads): DIR/data holds
  * the header, the attrs, the features and the records perf synthesized;
  * each DIR/data.N holds one writer thread's records, already in time order
- * and without FINISHED_ROUND.  After the header file's records, the data.N
+ * and without FINISHED_ROUND.  The header file's records and the data.N
  * streams are merged by time, one read window each.
  */
 #include <dirent.h>
@@ -24,9 +24,8 @@ struct pd_stream {
 };
 
 struct pd_dir {
-	struct pd_stream *s;
+	struct pd_stream *s; /* s[0] is the header file's own data section (reader f) */
 	size_t n;
-	int main_done;
 	struct pd_stream *last; /* the stream whose record went out last: advance it next */
 };
 
@@ -66,6 +65,7 @@ static int open_stream(struct peo_perfdata *f, int fd, uint64_t size, struct peo
 	r->parser = f->parser;
 	r->borrowed_parser = 1;
 	r->parse_fields = 0; /* peeked for the merge, parsed on the way out */
+	r->want_time = 1;
 	r->headers_only = f->headers_only;
 	return 0;
 }
@@ -89,6 +89,12 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 	if (!d->s)
 		err = peo_fail(ENOMEM, "out of memory for %d data files", n);
 	qsort(names, (size_t)n, sizeof(*names), by_number); /* only data.N sorted is used */
+	if (!err) {
+		d->s[0].r = f; /* not owned: the directory's reader itself */
+		d->n = 1;
+		f->parse_fields = 0; /* peeked for the merge, parsed on the way out */
+		f->want_time = 1;
+	}
 	for (int i = 0; !err && i < n; i++) {
 		struct stat st;
 		int fd;
@@ -117,7 +123,7 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->n; i++)
+	for (size_t i = 1; i < d->n; i++)
 		peo_perfdata_close(d->s[i].r);
 	free(d->s);
 	free(d);
@@ -150,16 +156,6 @@ int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	struct pd_stream *best = NULL;
 	int got;
 
-	if (!d->main_done) {
-		got = peo_pd_next_raw(f, out);
-		if (got == 1 && !f->parse_fields && !f->headers_only &&
-		    out->rec.header.type < PEO_RECORD_MAX) /* peeked only when ordering is on */
-			got = peo_record_parse(f->parser, out->rec.bytes, out->rec.header.size,
-					       &out->rec) ? -EPROTO : 1;
-		if (got)
-			return got;
-		d->main_done = 1;
-	}
 	if (d->last) {
 		d->last->have = 0;
 		d->last = NULL;

@@ -53,6 +53,7 @@ struct peo_perfdata {
 	int borrowed_parser;        /* a data.N stream's reader uses its directory's parser */
 	int parse_fields;           /* 0: records are only peeked at (header, attr, time) */
 	int headers_only;           /* opts.headers_only */
+	int want_time;              /* peeking also reads the time (ordering, merging) */
 	uint64_t peek_time;         /* the last peeked record's time, */
 	int peek_has_time;          /* when it has one */
 };

@@ -53,6 +53,7 @@ int peo_pd_order_new(struct peo_perfdata *f)
 	if (!f->order)
 		return peo_fail(ENOMEM, "out of memory for time ordering");
 	f->parse_fields = 0; /* records are peeked at for their time; parsed on the way out */
+	f->want_time = 1;
 	return 0;
 }
 

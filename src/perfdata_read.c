@@ -201,7 +201,7 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 		out->rec.sample_id.fields = 0;
 		/* counting in file order needs no time */
 		err = peo_record_peek(f->parser, bytes, len, &out->rec,
-				      f->order || f->dir ? &f->peek_time : NULL);
+				      f->want_time ? &f->peek_time : NULL);
 		f->peek_has_time = err == 1;
 		return err < 0 ? err : 0;
 	}

@@ -7,6 +7,8 @@
 #   - `peo script -F FIELDS` prints exactly what `perf script -F FIELDS`
 #     prints (the sample sequence: pid, tid, time, cpu, ip or callchain,
 #     period, event, addr, as each recording carries them);
+#   - the same with --show-task-events --show-mmap-events (COMM, FORK, EXIT,
+#     MMAP and MMAP2 lines among the samples);
 #   - `peo script --stats` prints exactly what `perf report --stats` prints.
 # Pipe mode is read from standard input.  Prints PASS/FAIL per check; exits
 # 1 when any fails, 77 when perf cannot record here.
@@ -54,6 +56,12 @@ check() {
 		fail "$name: peo script failed: $(head -2 "$tmp/$name.peo.err")"
 	perf script -i "$f" -F "$fields" >"$tmp/$name.perf" 2>/dev/null
 	same "$name" "-F $fields" "$tmp/$name.peo" "$tmp/$name.perf"
+	# the task and mmap records too, among the samples
+	"$peo" script -i "$f" -F pid,tid,time,event --show-task-events --show-mmap-events \
+		>"$tmp/$name.side.peo" 2>&1
+	perf script -i "$f" -F pid,tid,time,event --show-task-events --show-mmap-events \
+		>"$tmp/$name.side.perf" 2>/dev/null
+	same "$name" "--show-task-events --show-mmap-events" "$tmp/$name.side.peo" "$tmp/$name.side.perf"
 	"$peo" script -i "$f" --stats >"$tmp/$name.pstats" 2>&1
 	perf report -i "$f" --stats >"$tmp/$name.fstats" 2>/dev/null
 	same "$name" "--stats" "$tmp/$name.pstats" "$tmp/$name.fstats"

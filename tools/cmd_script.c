@@ -198,6 +198,35 @@ static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap
 	return buf;
 }
 
+/* The columns a line starts with: comm, pid/tid, cpu, time (from @id's fields). */
+static void print_start(struct script *s, unsigned fl, const struct peo_sample_id *id,
+			int unpadded_comm)
+{
+	struct out *o = &s->out;
+	char cbuf[32];
+
+	if (fl & F_COMM) {
+		out_str_right(o, comm_of(s, id->tid, cbuf, sizeof(cbuf)), unpadded_comm ? 0 : 16);
+		out_char(o, ' ');
+	}
+	if ((fl & F_PID) && (fl & F_TID)) {
+		out_u64(o, id->pid, 5);
+		out_char(o, '/');
+		out_u64(o, id->tid, -5);
+		out_char(o, ' ');
+	} else if (fl & (F_PID | F_TID)) {
+		out_u64(o, (fl & F_PID) ? id->pid : id->tid, 5);
+		out_char(o, ' ');
+	}
+	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU)) {
+		out_char(o, '[');
+		out_u64_zero(o, id->cpu, id->cpu > 999 ? (id->cpu > 9999 ? 5 : 4) : 3);
+		out_str(o, "] ");
+	}
+	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
+		print_time(o, id->time, s->a.ns);
+}
+
 /* The tracepoint format of the sample's event, from tracefs by its name. */
 static struct peo_tp_format *format_of(struct script *s, const struct peo_record *r)
 {
@@ -243,31 +272,11 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
 	unsigned fl = s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
-	char name[64], cbuf[32];
+	char name[64];
 	struct out *o = &s->out;
 
-	if (fl & F_COMM) { /* perf pads it, unless a callchain follows the line */
-		int chain = (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN);
-
-		out_str_right(o, comm_of(s, smp->tid, cbuf, sizeof(cbuf)), chain ? 0 : 16);
-		out_char(o, ' ');
-	}
-	if ((fl & F_PID) && (fl & F_TID)) {
-		out_u64(o, smp->pid, 5);
-		out_char(o, '/');
-		out_u64(o, smp->tid, -5);
-		out_char(o, ' ');
-	} else if (fl & (F_PID | F_TID)) {
-		out_u64(o, (fl & F_PID) ? smp->pid : smp->tid, 5);
-		out_char(o, ' ');
-	}
-	if ((fl & F_CPU) && (st & PEO_SAMPLE_CPU)) {
-		out_char(o, '[');
-		out_u64_zero(o, smp->cpu, smp->cpu > 999 ? (smp->cpu > 9999 ? 5 : 4) : 3);
-		out_str(o, "] ");
-	}
-	if ((fl & F_TIME) && (st & PEO_SAMPLE_TIME))
-		print_time(o, smp->time, s->a.ns);
+	/* perf pads the comm, unless a callchain follows the line */
+	print_start(s, fl, &r->sample_id, (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN));
 	if (fl & F_PERIOD) { /* a fixed period (-c) is not sampled: the attr has it */
 		out_u64(o, sample_period(r), 10);
 		out_char(o, ' ');
@@ -539,26 +548,53 @@ static void track_threads(struct script *s, const struct peo_record *r)
 	}
 }
 
-static void print_task_text(struct script *s, const struct peo_record *r)
+/* MMAP, MMAP2, COMM, FORK and EXIT lines, as perf script's --show-*-events print them. */
+static void print_side_text(struct script *s, const struct peo_record *r)
 {
-	char cbuf[32], line[160];
-	uint32_t tid = r->header.type == PEO_RECORD_COMM ? r->u.comm.tid : r->u.task.tid;
-	struct out *o = &s->out;
+	unsigned fl = s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
+	const struct peo_rec_mmap *m = &r->u.mmap;
+	char line[4400];
 
-	out_str_right(o, comm_of(s, tid, cbuf, sizeof(cbuf)), 16);
-	out_char(o, ' ');
-	out_u64(o, tid, 5);
-	out_char(o, ' ');
-	if (r->sample_id.fields & PEO_SAMPLE_TIME)
-		print_time(o, r->sample_id.time, s->a.ns);
-	if (r->header.type == PEO_RECORD_COMM)
+	print_start(s, fl, &r->sample_id, 0);
+	switch (r->header.type) {
+	case PEO_RECORD_COMM:
 		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
 			 r->u.comm.exec ? " exec" : "", r->u.comm.comm, r->u.comm.pid, r->u.comm.tid);
-	else
+		break;
+	case PEO_RECORD_FORK:
+	case PEO_RECORD_EXIT:
 		snprintf(line, sizeof(line), "PERF_RECORD_%s(%u:%u):(%u:%u)\n",
 			 r->header.type == PEO_RECORD_FORK ? "FORK" : "EXIT", r->u.task.pid,
 			 r->u.task.tid, r->u.task.ppid, r->u.task.ptid);
-	out_str(o, line);
+		break;
+	case PEO_RECORD_MMAP:
+		snprintf(line, sizeof(line), "PERF_RECORD_MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#"
+			 PRIx64 "]: %c %s\n", (int)m->pid, (int)m->tid, m->addr, m->len, m->pgoff,
+			 (r->header.misc & PEO_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', m->filename);
+		break;
+	default: /* MMAP2: device and inode, or a build id; then prot and flags */
+		if (m->build_id) {
+			char hex[41];
+
+			for (int k = 0; k < m->build_id_size; k++)
+				snprintf(hex + 2 * k, 3, "%02x", m->build_id[k]);
+			hex[2 * m->build_id_size] = '\0';
+			snprintf(line, sizeof(line), "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64
+				 ") @ %#" PRIx64 " <%s>]: %c%c%c%c %s\n", (int)m->pid, (int)m->tid,
+				 m->addr, m->len, m->pgoff, hex, (m->prot & 1) ? 'r' : '-',
+				 (m->prot & 2) ? 'w' : '-', (m->prot & 4) ? 'x' : '-',
+				 (m->flags & 1) ? 's' : 'p', m->filename);
+		} else {
+			snprintf(line, sizeof(line), "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64
+				 ") @ %#" PRIx64 " %02x:%02x %" PRIu64 " %" PRIu64 "]: %c%c%c%c %s\n",
+				 (int)m->pid, (int)m->tid, m->addr, m->len, m->pgoff, m->maj, m->min,
+				 m->ino, m->ino_generation, (m->prot & 1) ? 'r' : '-',
+				 (m->prot & 2) ? 'w' : '-', (m->prot & 4) ? 'x' : '-',
+				 (m->flags & 1) ? 's' : 'p', m->filename);
+		}
+		break;
+	}
+	out_str(&s->out, line);
 }
 
 static int count_record(struct script *s, const struct peo_record *r)
@@ -600,9 +636,10 @@ static void handle(struct script *s, const struct peo_record *r)
 		     t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2) ||
 		    ((t == PEO_RECORD_MMAP || t == PEO_RECORD_MMAP2) ? s->a.show_mmap : s->a.show_task))
 			print_other_json(s, r);
-	} else if (s->a.show_task && (t == PEO_RECORD_COMM || t == PEO_RECORD_FORK ||
-				      t == PEO_RECORD_EXIT)) {
-		print_task_text(s, r);
+	} else if ((s->a.show_task && (t == PEO_RECORD_COMM || t == PEO_RECORD_FORK ||
+				       t == PEO_RECORD_EXIT)) ||
+		   (s->a.show_mmap && (t == PEO_RECORD_MMAP || t == PEO_RECORD_MMAP2))) {
+		print_side_text(s, r);
 	}
 }
 
