@@ -61,6 +61,12 @@ static void decode_features(struct peo_perfdata *f)
 		peo_perfdata_clock_data(f, &clk);
 		peo_perfdata_nrcpus(f, &a, &b);
 		{
+			struct peo_tp_format *fmt;
+
+			if (!peo_perfdata_tp_format(f, "syscalls", "sys_enter_getppid", &fmt))
+				peo_tp_format_free(fmt);
+		}
+		{
 			const struct peo_auxtrace_entry *aux;
 			const struct peo_bpf_prog_info *progs;
 			const struct peo_bpf_btf *btf;

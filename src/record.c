@@ -141,13 +141,17 @@ static int find_attr(const struct peo_record_parser *p, const unsigned char *rec
 	if (p->nattrs == 1)
 		return 0;
 	if (type == PEO_RECORD_SAMPLE) {
+		if (a0->sample_id_pos < 0)
+			return 0;
 		at = 8 + 8 * (size_t)a0->sample_id_pos;
 	} else {
 		if (!a0->trailer_id_pos)
 			return 0; /* nothing says whose: perf takes the first attr too */
+		if (8 * (size_t)a0->trailer_id_pos > size)
+			return -2;
 		at = size - 8 * (size_t)a0->trailer_id_pos;
 	}
-	if (at < 8 || at + 8 > size)
+	if (at < 8 || size < 8 || at > size - 8)
 		return -2; /* too short to hold the id */
 	id = load_u64(rec + at, p->swap);
 	*id_out = id;

@@ -98,6 +98,16 @@ if [ -n "$tp" ]; then
 	check trace pid,tid,time,event,trace -c 1 -e "$tp" -e syscalls:sys_exit_getppid \
 		-e sched:sched_process_exec -e sched:sched_process_fork -e sched:sched_wakeup_new \
 		-- "$W" -n 20 -T 2
+	# the formats come from the file's TRACING_DATA: the same with tracefs hidden
+	if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+		unshare -m sh -c 'for d in /sys/kernel/tracing /sys/kernel/debug; do
+				[ -d "$d" ] && mount -t tmpfs none "$d"; done
+			exec "$0" script -i "$1" -F pid,tid,time,event,trace' \
+			"$peo" "$tmp/trace.data" >"$tmp/trace.hidden" 2>&1
+		same trace "-F trace with tracefs hidden (TRACING_DATA's formats)" "$tmp/trace.hidden" "$tmp/trace.perf"
+	else
+		echo "SKIP  trace: cannot make a mount namespace to hide tracefs (needs root and unshare)"
+	fi
 else
 	echo "SKIP  tracepoint: perf cannot record $tp here"
 fi
@@ -202,7 +212,6 @@ d = bytearray(open(sys.argv[1], 'rb').read())
 off = struct.unpack_from('<Q', d, 40)[0]   # the data section's offset
 struct.pack_into('<H', d, off + 6, 4)     # its first record: size 4
 open(sys.argv[2], 'wb').write(d)
-print(off)
 PY
 then
 	off=$(python3 -c "import struct;print(struct.unpack_from('<Q',open('$tmp/period.data','rb').read(),40)[0])")

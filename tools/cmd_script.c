@@ -227,7 +227,7 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 		print_time(o, id->time, s->a.ns);
 }
 
-/* The tracepoint format of the sample's event, from tracefs by its name. */
+/* The tracepoint format of the sample's event: the file's TRACING_DATA, else tracefs. */
 static struct peo_tp_format *format_of(struct script *s, const struct peo_record *r)
 {
 	int i = peo_perfdata_event_of(s->f, r->attr);
@@ -246,16 +246,17 @@ static struct peo_tp_format *format_of(struct script *s, const struct peo_record
 	if (!s->format_tried[i]) {
 		s->format_tried[i] = 1;
 		name = peo_perfdata_event_name(s->f, (size_t)i);
-		if (name && strchr(name, ':')) {
+		if (name && strchr(name, ':')) { /* the file's own format, else this machine's */
 			snprintf(sys, sizeof(sys), "%.*s", (int)(strchr(name, ':') - name), name);
-			if (peo_tp_format_load(&s->formats[i], NULL, sys, strchr(name, ':') + 1))
+			if (peo_perfdata_tp_format(s->f, sys, strchr(name, ':') + 1, &s->formats[i]) &&
+			    peo_tp_format_load(&s->formats[i], NULL, sys, strchr(name, ':') + 1))
 				s->formats[i] = NULL;
 		}
 	}
 	return s->formats[i];
 }
 
-/* -F trace: the payload as its print fmt says (tracefs's format, as on this machine). */
+/* -F trace: the payload as its print fmt says (the file's format, else tracefs's). */
 static void print_trace(struct script *s, const struct peo_record *r)
 {
 	struct peo_tp_format *f = format_of(s, r);

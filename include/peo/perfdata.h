@@ -281,6 +281,17 @@ struct peo_bpf_prog_info { uint32_t info_len, data_len; const void *info, *data;
 PEO_API int peo_perfdata_bpf_prog_info(struct peo_perfdata *f,
 				       const struct peo_bpf_prog_info **list, size_t *n);
 
+/**
+ * peo_perfdata_tp_format() - tracepoint @sys:@name's format as the writing
+ * machine had it, from the file's TRACING_DATA (perf saves it with every
+ * tracepoint recording).
+ * @out: receives a new format; free it with peo_tp_format_free().
+ * Returns 0, -ENOENT (no TRACING_DATA, or no such tracepoint in it: the
+ * sentence says which), -EPROTO naming the part that runs past the section.
+ */
+PEO_API int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, const char *name,
+				   struct peo_tp_format **out);
+
 /* perf's own records, decoded (peo_perfdata_decode_user()). */
 struct peo_user_record {
 	uint32_t type; /* enum peo_user_record_type */
