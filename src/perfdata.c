@@ -191,6 +191,12 @@ static int open_file_mode(struct peo_perfdata *f, const unsigned char *first16)
 	if (!err && f->data.offset < FILE_HEADER_BYTES && f->data.size)
 		err = peo_fail(EPROTO, "perf.data: the data section at offset %llu overlaps the "
 			       "104-byte header", (unsigned long long)f->data.offset);
+	if (!err && attrs.size && f->data.size && attrs.offset < f->data.offset + f->data.size &&
+	    f->data.offset < attrs.offset + attrs.size)
+		err = peo_fail(EPROTO, "perf.data: the attrs section [%llu, +%llu) and the data "
+			       "section [%llu, +%llu) overlap", (unsigned long long)attrs.offset,
+			       (unsigned long long)attrs.size, (unsigned long long)f->data.offset,
+			       (unsigned long long)f->data.size);
 	if (!err)
 		err = read_attrs(f, attr_size, &attrs);
 	if (!err)

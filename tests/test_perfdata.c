@@ -446,6 +446,13 @@ static void malformed_files_name_the_offset(void **state)
 		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
 		assert_error_contains("the data section at header offset 40");
 		close(fd);
+		/* the attrs section laid over the data */
+		build_file(&v, big, &l);
+		vec_put_at(&v, 24, l.data, 8);
+		vec_put_at(&v, 32, 144, 8);
+		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
+		assert_error_contains("overlap");
+		close(fd);
 		/* attr_size 0 */
 		build_file(&v, big, &l);
 		vec_put_at(&v, 16, 0, 8);
