@@ -97,14 +97,21 @@ static int fill(struct peo_perfdata *f, size_t need, const char *what)
 	return 1;
 }
 
-/* Skip @n bytes after the current record (payloads kept outside header.size). */
-static int skip(struct peo_perfdata *f, uint64_t n, const char *what)
+/*
+ * Pass @n bytes after the current record (payloads kept outside
+ * header.size), copying them to @dst when it is not NULL.
+ */
+static int pass_over(struct peo_perfdata *f, uint64_t n, const char *what, unsigned char *dst)
 {
 	while (f->sequential && n) {
 		size_t have = f->len - (size_t)(f->pos - f->buf_pos);
 		size_t step = n < have ? (size_t)n : have;
 		int r;
 
+		if (dst) {
+			memcpy(dst, f->win + (f->pos - f->buf_pos), step);
+			dst += step;
+		}
 		f->pos += step;
 		n -= step;
 		if (!n)
@@ -114,12 +121,40 @@ static int skip(struct peo_perfdata *f, uint64_t n, const char *what)
 			return r ? r : peo_fail(EPROTO, "perf.data: the stream ends inside %s", what);
 	}
 	if (!f->sequential) {
+		int err;
+
 		if (n > f->end - f->pos)
 			return peo_fail(EPROTO, "perf.data: %s of %llu bytes at offset %llu runs past the "
 					"data section's end", what, (unsigned long long)n,
 					(unsigned long long)f->pos);
+		if (dst && (err = peo_pd_read_at(f, f->pos, dst, (size_t)n, what)))
+			return err;
 		f->pos += n;
 	}
+	return 0;
+}
+
+/* TRACING_DATA as a record (pipe mode): kept as the feature section, as a file has it. */
+static int keep_tracing_data(struct peo_perfdata *f, uint64_t size, uint64_t padded)
+{
+	unsigned char *copy;
+	int err;
+
+	if (size > (64u << 20)) /* the formats of every tracepoint are a few MiB */
+		return pass_over(f, padded, "TRACING_DATA's data", NULL);
+	copy = malloc(padded ? (size_t)padded : 1);
+	if (!copy)
+		return peo_fail(ENOMEM, "out of memory for %llu bytes of TRACING_DATA",
+				(unsigned long long)size);
+	err = pass_over(f, padded, "TRACING_DATA's data", copy);
+	if (err) {
+		free(copy);
+		return err;
+	}
+	free(f->feature_bytes[PEO_FEAT_TRACING_DATA]);
+	f->feature_bytes[PEO_FEAT_TRACING_DATA] = copy;
+	f->features[PEO_FEAT_TRACING_DATA].size = size;
+	f->has_feature[PEO_FEAT_TRACING_DATA] = 1;
 	return 0;
 }
 
@@ -280,14 +315,16 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			break;
 		case PEO_RECORD_HEADER_TRACING_DATA: /* u32 size; the data follows, padded */
 			if (h.size >= 12) {
-				out->payload_size = (peo_pd_u32(f, at + 8) + 7ULL) & ~7ULL;
-				err = skip(f, out->payload_size, "TRACING_DATA's data");
+				uint64_t size = peo_pd_u32(f, at + 8);
+
+				out->payload_size = (size + 7ULL) & ~7ULL;
+				err = keep_tracing_data(f, size, out->payload_size);
 			}
 			break;
 		case PEO_RECORD_AUXTRACE: /* u64 size first; the data follows */
 			if (h.size >= 16) {
 				out->payload_size = peo_pd_u64(f, at + 8);
-				err = skip(f, out->payload_size, "AUXTRACE's data");
+				err = pass_over(f, out->payload_size, "AUXTRACE's data", NULL);
 			}
 			break;
 		case PEO_RECORD_COMPRESSED:

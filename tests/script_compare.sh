@@ -120,6 +120,15 @@ if perf record -q -o - -e cpu-clock -c 100000 -- "$W" -s 20 >"$tmp/pipe.data" 2>
 else
 	fail "pipe: perf record -o - failed"
 fi
+# Pipe mode's TRACING_DATA record: -F trace from the stream's own formats, tracefs hidden.
+if [ -n "$tp" ] && command -v unshare >/dev/null && unshare -m true 2>/dev/null &&
+	perf record -q -o - -c 1 -e "$tp" -e sched:sched_process_exec -- "$W" -n 5 >"$tmp/tpipe.data" 2>/dev/null; then
+	unshare -m sh -c 'for d in /sys/kernel/tracing /sys/kernel/debug; do
+			[ -d "$d" ] && mount -t tmpfs none "$d"; done
+		exec "$0" script -i - -F pid,tid,time,event,trace' "$peo" <"$tmp/tpipe.data" >"$tmp/tpipe.peo" 2>&1
+	perf script -i - -F pid,tid,time,event,trace <"$tmp/tpipe.data" >"$tmp/tpipe.perf" 2>/dev/null
+	same pipe "-F trace from the stream's TRACING_DATA, tracefs hidden" "$tmp/tpipe.peo" "$tmp/tpipe.perf"
+fi
 
 # perf stat record: --stats as perf's, and every STAT, STAT_ROUND, STAT_CONFIG,
 # THREAD_MAP, CPU_MAP and EVENT_UPDATE field as perf report -D prints it.
