@@ -90,6 +90,7 @@ static unsigned char *place(struct pd_order *o, uint32_t len, uint32_t *chunk)
 			return NULL;
 		o->chunks = more;
 		o->chunks[i].cap = len > CHUNK_BYTES ? len : CHUNK_BYTES;
+		o->chunks[i].live = 0;
 		o->chunks[i].mem = malloc(o->chunks[i].cap);
 		if (!o->chunks[i].mem)
 			return NULL;

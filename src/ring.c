@@ -313,7 +313,7 @@ static int peek_header(struct peo_ring *r, const char *who, const struct peo_eve
 
 int peo_ring_next(struct peo_ring *r, struct peo_ring_record *rec, void *buf, size_t cap)
 {
-	const struct peo_event_header *h;
+	const struct peo_event_header *h = NULL;
 	size_t first;
 	int got;
 
@@ -351,7 +351,7 @@ int peo_ring_next(struct peo_ring *r, struct peo_ring_record *rec, void *buf, si
 
 int peo_ring_next_span(struct peo_ring *r, const void *seg[2], size_t len[2])
 {
-	const struct peo_event_header *h;
+	const struct peo_event_header *h = NULL;
 	uint64_t start;
 	size_t at, bytes;
 	int n = 0, got;
