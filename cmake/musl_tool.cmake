@@ -5,7 +5,7 @@
 # Sets PEO_TOOL_PATH (the binary) and adds the target peo_tool.
 
 set(musl_dir ${CMAKE_BINARY_DIR}/musl)
-set(musl_flags ${PEO_WARNINGS} -O2 -g -std=gnu11 -D_GNU_SOURCE
+set(musl_flags ${PEO_WARNINGS} -O2 -g -std=gnu11 -D_GNU_SOURCE -fno-tree-loop-distribute-patterns
     -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/tools)
 set(musl_libs -lm)
 # zstd: its two headers alone (the rest of /usr/include is glibc's), and the

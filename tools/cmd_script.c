@@ -49,6 +49,8 @@ struct script {
 	int name_width; /* the longest event name, for the event column */
 	const struct peo_attr *last_attr; /* the last sample's attr and its event index */
 	int last_event;
+	char **labels; /* per event: its name right-aligned and ": ", made on first use */
+	size_t *label_len;
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
 	unsigned char *format_tried;
 	struct out out;  /* every record's line goes through it */
@@ -170,6 +172,35 @@ static int name_width(struct script *s)
 	return s->name_width;
 }
 
+/* The event column of a sample line, made once per event. */
+static void print_event_label(struct script *s, const struct peo_record *r)
+{
+	int i = peo_perfdata_event_of(s->f, r->attr);
+	size_t n = peo_perfdata_attr_count(s->f);
+	char name[64];
+
+	if (i >= 0 && !s->labels) {
+		s->labels = calloc(n, sizeof(*s->labels));
+		s->label_len = calloc(n, sizeof(*s->label_len));
+	}
+	if (i >= 0 && s->labels && s->label_len && !s->labels[i]) {
+		int len = asprintf(&s->labels[i], "%*s: ", name_width(s),
+				   event_name(s, r, name, sizeof(name)));
+
+		if (len < 0)
+			s->labels[i] = NULL;
+		else
+			s->label_len[i] = (size_t)len;
+	}
+	if (i >= 0 && s->labels && s->label_len && s->labels[i]) {
+		out_bytes(&s->out, s->labels[i], s->label_len[i]);
+		return;
+	}
+	/* no event index, or out of memory: formatted every time */
+	out_str_right(&s->out, event_name(s, r, name, sizeof(name)), name_width(s));
+	out_str(&s->out, ": ");
+}
+
 static uint64_t sample_period(const struct peo_record *r)
 {
 	if (r->attr && (r->attr->sample_type & PEO_SAMPLE_PERIOD))
@@ -273,7 +304,6 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
 	unsigned fl = s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
-	char name[64];
 	struct out *o = &s->out;
 
 	/* perf pads the comm, unless a callchain follows the line */
@@ -282,10 +312,8 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 		out_u64(o, sample_period(r), 10);
 		out_char(o, ' ');
 	}
-	if (fl & F_EVENT) { /* right-aligned to the longest event name, as perf */
-		out_str_right(o, event_name(s, r, name, sizeof(name)), name_width(s));
-		out_str(o, ": ");
-	}
+	if (fl & F_EVENT) /* right-aligned to the longest event name, as perf */
+		print_event_label(s, r);
 	if ((fl & F_TRACE) && (st & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
 		print_trace(s, r);
 	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
@@ -857,6 +885,10 @@ int cmd_script(int argc, char **argv)
 	for (size_t i = 0; s.formats && i < peo_perfdata_attr_count(s.f); i++)
 		peo_tp_format_free(s.formats[i]);
 	free(s.formats);
+	for (size_t i = 0; s.labels && i < peo_perfdata_attr_count(s.f); i++)
+		free(s.labels[i]);
+	free(s.labels);
+	free(s.label_len);
 	free(s.format_tried);
 	free(s.event_samples);
 	peo_perfdata_close(s.f);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct out {
 	int fd;
@@ -41,7 +42,8 @@ static inline void out_padded(struct out *o, const char *s, size_t len, int widt
 	size_t w = (size_t)(width < 0 ? -width : width), pad = w > len ? w - len : 0;
 	char *p = out_room(o, len + pad);
 
-	/* Byte loops: these runs are a few bytes, shorter than a call to memcpy. */
+	/* Byte loops: these runs are a few bytes, shorter than a call to memcpy
+	 * (the musl build keeps them loops: -fno-tree-loop-distribute-patterns). */
 	if (width > 0)
 		for (size_t i = 0; i < pad; i++)
 			*p++ = ' ';
@@ -51,6 +53,26 @@ static inline void out_padded(struct out *o, const char *s, size_t len, int widt
 		for (size_t i = 0; i < pad; i++)
 			*p++ = ' ';
 	o->n += len + pad;
+}
+
+/* @len bytes at @s, copied a word at a time (labels of a few dozen bytes:
+ * a call to a small libc's memcpy would cost as much as the copy). */
+static inline void out_bytes(struct out *o, const char *s, size_t len)
+{
+	char *p;
+	size_t i = 0;
+
+	if (len > sizeof(o->buf) / 2) { /* more than the buffer holds at once */
+		for (; i < len; i++)
+			out_char(o, s[i]);
+		return;
+	}
+	p = out_room(o, len);
+	for (; i + 8 <= len; i += 8)
+		memcpy(p + i, s + i, 8);
+	for (; i < len; i++)
+		p[i] = s[i];
+	o->n += len;
 }
 
 static inline void out_str(struct out *o, const char *s)
@@ -77,26 +99,79 @@ static inline void out_str_right(struct out *o, const char *s, int width)
 	out_padded(o, s, len, width);
 }
 
-/* Decimal, right-aligned in @width (negative @width: left-aligned). */
+/* The number of decimal digits of @v (1 for 0). */
+static inline int out_dec_digits(uint64_t v)
+{
+	int n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* @digits decimal digits of @v written backwards ending at @end, two at a
+ * time from a table: half the divisions of one digit at a time. */
+static inline void out_dec_at(char *end, uint64_t v, int digits)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+
+	for (; digits >= 2; digits -= 2, v /= 100) {
+		const char *d = pairs + 2 * (v % 100);
+
+		*--end = d[1];
+		*--end = d[0];
+	}
+	if (digits)
+		*--end = (char)('0' + v % 10);
+}
+
+/* Spaces to fill @width around @len characters, and where they go. */
+static inline size_t out_pad_of(int width, int len)
+{
+	int w = width < 0 ? -width : width;
+
+	return w > len ? (size_t)(w - len) : 0;
+}
+
+/* Decimal, right-aligned in @width (negative @width: left-aligned).
+ * Digits go straight into the buffer: no copy from a scratch string. */
 static inline void out_u64(struct out *o, uint64_t v, int width)
 {
-	char tmp[24], *p = tmp + sizeof(tmp);
+	int len = out_dec_digits(v);
+	size_t pad = out_pad_of(width, len);
+	char *p = out_room(o, (size_t)len + pad);
 
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	out_padded(o, p, (size_t)(tmp + sizeof(tmp) - p), width);
+	if (width > 0)
+		for (size_t i = 0; i < pad; i++)
+			*p++ = ' ';
+	out_dec_at(p + len, v, len);
+	p += len;
+	if (width < 0)
+		for (size_t i = 0; i < pad; i++)
+			*p++ = ' ';
+	o->n += (size_t)len + pad;
 }
 
 /* Lower-case hex, no 0x, right-aligned in @width. */
 static inline void out_hex(struct out *o, uint64_t v, int width)
 {
-	char tmp[24], *p = tmp + sizeof(tmp);
+	int len = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	size_t pad = out_pad_of(width, len);
+	char *p = out_room(o, (size_t)len + pad);
 
-	do
-		*--p = "0123456789abcdef"[v & 15];
-	while (v >>= 4);
-	out_padded(o, p, (size_t)(tmp + sizeof(tmp) - p), width);
+	if (width > 0)
+		for (size_t i = 0; i < pad; i++)
+			*p++ = ' ';
+	for (int i = len - 1; i >= 0; i--, v >>= 4)
+		p[i] = "0123456789abcdef"[v & 15];
+	p += len;
+	if (width < 0)
+		for (size_t i = 0; i < pad; i++)
+			*p++ = ' ';
+	o->n += (size_t)len + pad;
 }
 
 /* Zero-padded decimal of exactly @digits digits (the fraction of a time). */
@@ -104,8 +179,7 @@ static inline void out_u64_zero(struct out *o, uint64_t v, int digits)
 {
 	char *p = out_room(o, (size_t)digits);
 
-	for (int i = digits - 1; i >= 0; i--, v /= 10)
-		p[i] = (char)('0' + v % 10);
+	out_dec_at(p + digits, v, digits);
 	o->n += (size_t)digits;
 }
 

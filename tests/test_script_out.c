@@ -1,0 +1,157 @@
+/*
+ * test_script_out.c - peo script's hand-written number and string
+ * formatting against snprintf, over values at every digit-count boundary
+ * and random ones, every width and alignment, and a buffer that fills up
+ * mid-number (the bytes written to the fd must be the same).
+ */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "script_out.h"
+
+/* Values around every power of 10 and 16, and random ones of every size. */
+static size_t sample_values(uint64_t *v, size_t cap)
+{
+	size_t n = 0;
+	uint64_t p = 1, x = 0x9e3779b97f4a7c15ULL;
+
+	for (int i = 0; i < 20 && n + 3 <= cap; i++, p *= 10) {
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = p + 1;
+	}
+	for (int i = 0; i < 64 && n + 2 <= cap; i++) {
+		v[n++] = (uint64_t)1 << i;
+		v[n++] = ((uint64_t)1 << i) - 1;
+	}
+	while (n < cap) { /* xorshift: every magnitude */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v[n++] = x >> (x & 63);
+	}
+	v[0] = UINT64_MAX;
+	return n;
+}
+
+/* A buffer that writes to a memfd, read back whole after out_flush(). */
+struct capture {
+	struct out o;
+	int fd;
+};
+
+static void capture_open(struct capture *c)
+{
+	memset(&c->o, 0, sizeof(c->o));
+	c->fd = memfd_create("script_out", 0);
+	assert_true(c->fd >= 0);
+	c->o.fd = c->fd;
+}
+
+static char *capture_text(struct capture *c, size_t *len)
+{
+	off_t end;
+	char *text;
+
+	assert_int_equal(out_flush(&c->o), 0);
+	end = lseek(c->fd, 0, SEEK_END);
+	text = calloc(1, (size_t)end + 1);
+	assert_non_null(text);
+	assert_int_equal(pread(c->fd, text, (size_t)end, 0), end);
+	close(c->fd);
+	*len = (size_t)end;
+	return text;
+}
+
+static void numbers_match_printf(void **state)
+{
+	static uint64_t v[4000];
+	static const int widths[] = { 0, 1, 5, 10, 16, 20, 24, -1, -5, -20, -24 };
+	size_t n = sample_values(v, sizeof(v) / sizeof(v[0])), len, want_len = 0;
+	size_t cap = n * 11 * 3 * 40;
+	char *want = malloc(cap), *got;
+	struct capture c;
+
+	(void)state;
+	assert_non_null(want);
+	capture_open(&c);
+	for (size_t i = 0; i < n; i++)
+		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+			int wd = widths[w];
+
+			out_u64(&c.o, v[i], wd);
+			out_hex(&c.o, v[i], wd);
+			out_u64_zero(&c.o, v[i] % 1000000000u, 9);
+			out_char(&c.o, '|');
+			want_len += (size_t)snprintf(want + want_len, cap - want_len,
+						     "%*" PRIu64 "%*" PRIx64 "%09" PRIu64 "|", wd,
+						     v[i], wd, v[i], v[i] % 1000000000u);
+		}
+	got = capture_text(&c, &len);
+	assert_int_equal(len, want_len); /* crosses the 64 KiB buffer many times */
+	assert_memory_equal(got, want, len);
+	free(got);
+	free(want);
+}
+
+static void strings_pad_and_align(void **state)
+{
+	struct capture c;
+	size_t len;
+	char *got;
+	const char *want = "     abc|abc|abcdef|   x|x   |\"\"|syscalls:sys_enter_getppid: |";
+
+	(void)state;
+	capture_open(&c);
+	out_str_right(&c.o, "abc", 8);
+	out_char(&c.o, '|');
+	out_str(&c.o, "abc|");
+	out_str_right(&c.o, "abcdef", 3); /* longer than the width: not cut */
+	out_char(&c.o, '|');
+	out_padded(&c.o, "x", 1, 4);
+	out_char(&c.o, '|');
+	out_padded(&c.o, "x", 1, -4);
+	out_str(&c.o, "|\"\"|");
+	out_bytes(&c.o, "syscalls:sys_enter_getppid: |", 29); /* words, then a tail */
+	got = capture_text(&c, &len);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(got, want, len);
+	free(got);
+}
+
+/* A failed write is remembered and reported, not retried forever. */
+static void a_failed_write_is_reported(void **state)
+{
+	struct out *o = calloc(1, sizeof(*o));
+
+	(void)state;
+	assert_non_null(o);
+	o->fd = open("/dev/full", O_WRONLY);
+	if (o->fd < 0) {
+		free(o);
+		PEO_SKIP("/dev/full cannot be opened: %m");
+	}
+	out_str(o, "text");
+	assert_int_equal(out_flush(o), -1);
+	assert_int_equal(o->failed, 1);
+	out_str(o, "more");
+	assert_int_equal(out_flush(o), -1);
+	close(o->fd);
+	free(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(numbers_match_printf),
+		cmocka_unit_test(strings_pad_and_align),
+		cmocka_unit_test(a_failed_write_is_reported),
+	};
+
+	return PEO_TEST_MAIN("script_out", tests);
+}
