@@ -4,7 +4,8 @@
 # with callchains), each measured in the same run: `peo script --stats` vs
 # `perf report --stats`, and `peo script -F ...` (text, and --json) vs
 # `perf script -F ...` with the same fields.  Prints the median wall time of
-# 3 alternating runs, bytes and records per second, peak RSS, and the
+# RUNS (default 5) alternating runs, timed in nanoseconds (time(1)'s 10 ms
+# steps are a third of a --stats run), bytes and records per second, peak RSS, and the
 # ratios perf/peo (higher is better; the goals: 5x for --stats, 20x for
 # script).  The outputs are compared too: a benchmark of wrong output is
 # worthless.
@@ -22,15 +23,20 @@ perf record -q -m 512 -o "$f" -g -e syscalls:sys_enter_getppid -c 1 -- "$W" -n "
 size=$(stat -c %s "$f")
 records=$("$peo" script -i "$f" --stats | awk '/TOTAL events/ { print $3 }')
 
+runs=${RUNS:-5}
+
 # time_of LABEL CMD...: wall seconds and peak KiB of one run, output to $tmp/LABEL.out.
 time_of() {
-	local label=$1; shift
-	/usr/bin/time -f "%e %M" -o "$tmp/$label.time" "$@" >"$tmp/$label.out" 2>/dev/null
-	cat "$tmp/$label.time"
+	local label=$1 start end; shift
+	start=$(date +%s%N)
+	/usr/bin/time -f "%M" -o "$tmp/$label.time" "$@" >"$tmp/$label.out" 2>/dev/null
+	end=$(date +%s%N)
+	echo "$(( (end - start) / 1000 )) $(cat "$tmp/$label.time")" |
+		awk '{ printf "%.4f %s\n", $1 / 1e6, $2 }'
 }
-median3() { sort -n | sed -n 2p; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# compare TITLE PEO-ARGS -- PERF-ARGS: 3 alternating runs of each.
+# compare TITLE PEO-ARGS -- PERF-ARGS: $runs alternating runs of each.
 compare() {
 	local title=$1 peo_args perf_args i
 	shift
@@ -39,7 +45,7 @@ compare() {
 	shift
 	perf_args=("$@")
 	: >"$tmp/p.t"; : >"$tmp/f.t"
-	for i in 1 2 3; do
+	for (( i = 0; i < runs; i++ )); do
 		time_of peo "$peo" "${peo_args[@]}" >>"$tmp/p.t"
 		time_of perf perf "${perf_args[@]}" >>"$tmp/f.t"
 	done
@@ -47,13 +53,13 @@ compare() {
 	[ "$title" = "${title#JSON}" ] || same="not compared: other formats"
 	[ "$same" != identical ] || cmp -s "$tmp/peo.out" "$tmp/perf.out" || same="DIFFERENT"
 	local pt pm ft fm
-	pt=$(cut -d' ' -f1 "$tmp/p.t" | median3); pm=$(cut -d' ' -f2 "$tmp/p.t" | sort -n | tail -1)
-	ft=$(cut -d' ' -f1 "$tmp/f.t" | median3); fm=$(cut -d' ' -f2 "$tmp/f.t" | sort -n | tail -1)
+	pt=$(cut -d' ' -f1 "$tmp/p.t" | median); pm=$(cut -d' ' -f2 "$tmp/p.t" | sort -n | tail -1)
+	ft=$(cut -d' ' -f1 "$tmp/f.t" | median); fm=$(cut -d' ' -f2 "$tmp/f.t" | sort -n | tail -1)
 	awk -v t="$title" -v pt="$pt" -v pm="$pm" -v ft="$ft" -v fm="$fm" -v sz="$size" -v n="$records" -v same="$same" 'BEGIN {
-		if (pt < 0.01) pt = 0.01
+		if (pt < 0.0001) pt = 0.0001
 		printf "%s (outputs %s)\n", t, same
-		printf "  %-6s %7.2f s %9.0f MB/s %11.0f records/s %8d KiB peak\n", "peo", pt, sz / pt / 1e6, n / pt, pm
-		printf "  %-6s %7.2f s %9.0f MB/s %11.0f records/s %8d KiB peak\n", "perf", ft, sz / ft / 1e6, n / ft, fm
+		printf "  %-6s %7.3f s %9.0f MB/s %11.0f records/s %8d KiB peak\n", "peo", pt, sz / pt / 1e6, n / pt, pm
+		printf "  %-6s %7.3f s %9.0f MB/s %11.0f records/s %8d KiB peak\n", "perf", ft, sz / ft / 1e6, n / ft, fm
 		printf "  perf/peo: %.1fx time, %.1fx memory\n", ft / pt, fm / pm
 	}'
 }
@@ -63,3 +69,19 @@ compare "--stats vs perf report --stats" script -i "$f" --stats -- report -i "$f
 compare "text: -F pid,tid,time,ip,event" script -i "$f" -F pid,tid,time,ip,event -- script -i "$f" -F pid,tid,time,ip,event
 compare "text: default fields vs perf script -F comm,tid,time,period,event,ip" script -i "$f" -- script -i "$f" -F comm,tid,time,period,event,ip
 compare "JSON Lines vs perf script -F pid,tid,time,ip,event" script -i "$f" --json -- script -i "$f" -F pid,tid,time,ip,event
+
+# Peak memory against file size: a file a quarter the size, read the same ways.
+small=$tmp/small.data
+perf record -q -m 512 -o "$small" -g -e syscalls:sys_enter_getppid -c 1 -- "$W" -n $(( calls / 4 )) >/dev/null 2>&1 &&
+{
+	echo "peak memory of peo against file size:"
+	for file in "$small" "$f"; do
+		line="  $(( $(stat -c %s "$file") / 1000000 )) MB:"
+		for mode in "--stats" "-F pid,tid,time,ip,event" "--json"; do
+			# shellcheck disable=SC2086
+			kib=$(time_of mem "$peo" script -i "$file" $mode | cut -d' ' -f2)
+			line="$line  $mode $kib KiB"
+		done
+		echo "$line"
+	done
+}

@@ -1,9 +1,11 @@
 /*
  * fuzz_perfdata.c - libFuzzer target for the perf.data reader (perfdata*.c
  * over the record parser): the input is a whole file, given as a memfd so
- * the reader's pread path runs; byte 0's low bit picks time order.  Every
- * record is read to the end or to an error, whose sentence must exist;
- * the string features and event names are read too.
+ * the reader's mapping and pread paths run; the last byte's bits pick time
+ * order (1), counting with peo_perfdata_count() instead of reading (2),
+ * and the file mapped whole (4) instead of read in 128 KiB windows.  Every record is read to the
+ * end or to an error, whose sentence must exist; the string features and
+ * event names are read too.
  *
  * Seeds: small files perf record wrote (file and pipe mode, zstd).
  * Build and run: make fuzz.
@@ -89,7 +91,8 @@ static void decode_features(struct peo_perfdata *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	PEO_OPTS(peo_perfdata_opts, o, .ordered = size && (data[size - 1] & 1), .window = 1);
+	PEO_OPTS(peo_perfdata_opts, o, .ordered = size && (data[size - 1] & 1),
+		 .window = size && (data[size - 1] & 4) ? 0 : 1);
 	struct peo_perfdata_record rec;
 	struct peo_perfdata *f;
 	int fd = memfd_create("fuzz", MFD_CLOEXEC), got, n = 0;
@@ -110,8 +113,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < peo_perfdata_attr_count(f); i++)
 		(void)peo_perfdata_event_name(f, i);
 	decode_features(f);
-	while (n++ < 100000 && (got = peo_perfdata_next(f, &rec)) == 1)
-		CHECK(rec.rec.header.size >= 8);
+	if (size && (data[size - 1] & 2)) {
+		struct peo_perfdata_counts c;
+
+		got = peo_perfdata_count(f, &c);
+		if (!got) {
+			CHECK(c.by_type[PEO_RECORD_SAMPLE] >= c.samples_unknown_event);
+			peo_perfdata_counts_free(&c);
+		}
+	} else {
+		while (n++ < 100000 && (got = peo_perfdata_next(f, &rec)) == 1)
+			CHECK(rec.rec.header.size >= 8);
+	}
 	if (got < 0)
 		CHECK(peo_last_error()[0]);
 	peo_perfdata_close(f);

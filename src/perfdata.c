@@ -229,6 +229,8 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 	f->fd = fd;
 	f->own_fd = -1;
 	f->window = o.window ? (o.window < MIN_WINDOW ? MIN_WINDOW : o.window) : DEFAULT_WINDOW;
+	f->map_whole = !o.window; /* a window asked for: read in windows of that size */
+	f->readahead_thread = !!o.readahead_thread;
 	f->sequential = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode);
 	f->pipe = f->sequential;
 	f->file_size = f->sequential ? UINT64_MAX : (uint64_t)st.st_size;
@@ -344,6 +346,7 @@ void peo_perfdata_close(struct peo_perfdata *f)
 	}
 	free(f->events);
 	free(f->buf);
+	peo_pd_ahead_stop(f); /* before the mapping it reads goes */
 	if (f->map)
 		munmap(f->map, f->map_len);
 	peo_perfdata_inflate_free(f);

@@ -58,6 +58,7 @@ static int open_stream(struct peo_perfdata *f, int fd, uint64_t size, struct peo
 	r->fd = fd;
 	r->own_fd = fd;
 	r->window = f->window;
+	r->map_whole = f->map_whole;
 	r->swap = f->swap;
 	r->big_endian = f->big_endian;
 	r->file_size = size;

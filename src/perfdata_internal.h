@@ -6,6 +6,14 @@
 
 #include "record_internal.h"
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels say EINVAL and fault instead */
+#endif
+/* A data section mapped whole: page tables filled a step at a time ahead of
+ * the reader, pages dropped a step at a time behind the oldest byte in use. */
+#define POPULATE_STEP (4u << 20)
+#define RELEASE_STEP (16u << 20)
+
 struct pd_section {
 	uint64_t offset, size;
 };
@@ -45,6 +53,13 @@ struct peo_perfdata {
 	size_t map_len;
 	unsigned char *buf;
 	size_t window, len, at;
+	int map_whole;                /* map the data section whole when possible */
+	int whole;                    /* map is the whole data section (64-bit) */
+	uint64_t populated, released; /* its page tables are filled to, dropped below */
+	uint64_t advance_at;          /* the reader's offset at which to do both again */
+	int readahead_thread;         /* opts.readahead_thread */
+	struct pd_ahead *ahead;       /* that thread, or NULL */
+	int stable;                   /* the last raw record stays mapped: hold it uncopied */
 	uint64_t buf_pos;
 	uint64_t pos, end; /* next record's offset; the data's end */
 	struct pd_inflate *inflate; /* records expanded from COMPRESSED ones */
@@ -78,6 +93,11 @@ static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdat
 }
 /* perfdata_read.c: the next record in file order. */
 PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
+/* The next record's header and bytes when it is whole in the window and the
+ * reader takes no action on its type (file order only): 1, advanced past
+ * it; 0 when peo_pd_next_raw() must read it. */
+PEO_HIDDEN int peo_pd_next_plain(struct peo_perfdata *f, struct peo_event_header *h,
+				 const unsigned char **at);
 /* perfdata_dir.c: directory mode */
 struct pd_dir;
 PEO_HIDDEN int peo_pd_dir_open(struct peo_perfdata *f, const char *dir);
@@ -87,6 +107,15 @@ PEO_HIDDEN void peo_pd_dir_free(struct peo_perfdata *f);
 struct pd_order;
 PEO_HIDDEN int peo_pd_order_new(struct peo_perfdata *f);
 PEO_HIDDEN void peo_pd_order_free(struct peo_perfdata *f);
+/* The oldest file offset a held record still points to, or @pos when none. */
+PEO_HIDDEN uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos);
+
+/* perfdata_ahead.c: the helper thread filling page tables ahead of the reader. */
+struct pd_ahead;
+PEO_HIDDEN int peo_pd_ahead_start(struct peo_perfdata *f);
+/* The reader is at @reader; pages wholly below @keep (offsets in the mapping) may go. */
+PEO_HIDDEN void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep);
+PEO_HIDDEN void peo_pd_ahead_stop(struct peo_perfdata *f);
 
 /* perfdata_zstd.c: records inside a COMPRESSED/COMPRESSED2 record. */
 PEO_HIDDEN int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *r,

@@ -16,6 +16,7 @@
 #include "perfdata_internal.h"
 
 #define CHUNK_BYTES (4u << 20)
+#define IN_FILE UINT32_MAX /* a held record's chunk when it points into the mapped file */
 
 struct held {
 	uint64_t time, seq, offset;
@@ -138,16 +139,21 @@ static void copy_record(unsigned char *dst, const unsigned char *src, uint32_t l
 		dst[i] = src[i];
 }
 
-static int hold(struct pd_order *o, const struct peo_perfdata_record *r, uint64_t time)
+static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uint64_t time)
 {
-	struct held h = { time, o->seq++, r->offset, NULL, r->rec.header.size, 0 };
+	struct pd_order *o = f->order;
+	struct held h = { time, o->seq++, r->offset, NULL, r->rec.header.size, IN_FILE };
 	struct run *target = NULL, *more;
 
-	h.bytes = place(o, h.len, &h.chunk);
-	if (!h.bytes)
-		return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
-				(unsigned long long)o->held);
-	copy_record(h.bytes, r->rec.bytes, h.len);
+	if (f->stable) { /* the file stays mapped under it (released behind the oldest) */
+		h.bytes = (unsigned char *)(uintptr_t)r->rec.bytes;
+	} else {
+		h.bytes = place(o, h.len, &h.chunk);
+		if (!h.bytes)
+			return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
+					(unsigned long long)o->held);
+		copy_record(h.bytes, r->rec.bytes, h.len);
+	}
 	/* The newest run that this record does not go back in time from. */
 	for (size_t i = o->nruns; i-- > 0;)
 		if (o->runs[i].head < o->runs[i].n && o->runs[i].v[o->runs[i].n - 1].time <= time) {
@@ -173,6 +179,18 @@ static int hold(struct pd_order *o, const struct peo_perfdata_record *r, uint64_
 	if (time > o->max_time)
 		o->max_time = time;
 	return 0;
+}
+
+uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos)
+{
+	const struct pd_order *o = f->order;
+	uint64_t keep = pos;
+
+	/* A run's records arrived in file order: its head is its oldest offset. */
+	for (size_t i = 0; i < o->nruns; i++)
+		if (o->runs[i].head < o->runs[i].n && o->runs[i].v[o->runs[i].head].offset < keep)
+			keep = o->runs[i].v[o->runs[i].head].offset;
+	return keep;
 }
 
 /* The run whose head goes out next, or NULL when none may. */
@@ -235,7 +253,8 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	if (!o)
 		return peo_pd_next_raw(f, out);
 	if (o->have_out) {
-		o->chunks[o->out.chunk].live--;
+		if (o->out.chunk != IN_FILE)
+			o->chunks[o->out.chunk].live--;
 		o->have_out = 0;
 	}
 	for (;;) {
@@ -266,7 +285,7 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 				return got;
 			return 1;
 		}
-		if ((got = hold(o, out, t)))
+		if ((got = hold(f, out, t)))
 			return got;
 	}
 }

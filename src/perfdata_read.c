@@ -13,16 +13,78 @@
 #include "perfdata_internal.h"
 
 /*
- * A file's next @want bytes from f->pos as a mapping instead of a copy:
- * the pages come straight from the page cache, and the window before is
- * unmapped, so memory stays at one window.  0 when mmap is refused (then
- * pread does it).
+ * The whole data section as one mapping (64-bit): records and held ones
+ * point into it and are never copied.  Memory stays bounded because pages
+ * are populated only a step ahead of the reader (one madvise, cheaper than
+ * a fault per 16 pages) and dropped behind the oldest byte still in use.
+ * 0 when it cannot be mapped (then windows or pread do it).
+ */
+static int map_whole(struct peo_perfdata *f)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), lead = (size_t)(f->pos % page);
+	uint64_t want = f->end - f->pos;
+	void *m;
+
+	if (f->whole || !f->map_whole || sizeof(size_t) < 8 || !want || want > SIZE_MAX - lead)
+		return f->whole;
+	m = mmap(NULL, lead + (size_t)want, PROT_READ, MAP_PRIVATE, f->fd, (off_t)(f->pos - lead));
+	if (m == MAP_FAILED)
+		return 0;
+	f->map = m;
+	f->map_len = lead + (size_t)want;
+	f->win = (unsigned char *)m + lead;
+	f->buf_pos = f->pos;
+	f->len = (size_t)want;
+	f->whole = 1;
+	f->populated = f->released = f->pos - lead;
+	f->advance_at = f->pos;
+	if (f->readahead_thread)
+		peo_pd_ahead_start(f); /* without it the reader populates as it goes */
+	return 1;
+}
+
+/* Page tables filled ahead of @pos (by the helper thread when there is
+ * one); pages wholly before @keep dropped.  Runs every quarter step. */
+static void whole_advance(struct peo_perfdata *f, uint64_t pos, uint64_t keep)
+{
+	uint64_t base = f->buf_pos - (uint64_t)((unsigned char *)f->win - (unsigned char *)f->map);
+	uint64_t map_end = base + f->map_len;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (f->ahead) {
+		peo_pd_ahead_tell(f, (size_t)(pos - base), (size_t)(keep - base));
+		f->advance_at = pos + POPULATE_STEP / 4;
+		return;
+	}
+	if (pos + POPULATE_STEP / 2 > f->populated && f->populated < map_end) {
+		uint64_t n = map_end - f->populated < POPULATE_STEP ? map_end - f->populated
+								     : POPULATE_STEP;
+
+		madvise((char *)f->map + (f->populated - base), (size_t)n, MADV_POPULATE_READ);
+		f->populated += n; /* page-aligned: it starts at base and steps in pages */
+	}
+	keep -= keep % page;
+	if (keep > f->released + RELEASE_STEP) {
+		madvise((char *)f->map + (f->released - base), (size_t)(keep - f->released),
+			MADV_DONTNEED);
+		f->released = keep;
+	}
+	f->advance_at = pos + POPULATE_STEP / 4;
+}
+
+/*
+ * A file's next @want bytes from f->pos as a mapping instead of a copy
+ * (where the whole section cannot be mapped): the pages come straight from
+ * the page cache, and the window before is unmapped, so memory stays at
+ * one window.  0 when mmap is refused (then pread does it).
  */
 static int map_window(struct peo_perfdata *f, size_t want)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), lead = (size_t)(f->pos % page);
 	void *m;
 
+	if (map_whole(f))
+		return 1;
 	if (f->map)
 		munmap(f->map, f->map_len);
 	f->map = NULL;
@@ -253,6 +315,39 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 	return 0;
 }
 
+int peo_pd_next_plain(struct peo_perfdata *f, struct peo_event_header *h, const unsigned char **at)
+{
+	const unsigned char *p;
+
+	if (f->inflate || f->order || f->pos < f->buf_pos || f->pos - f->buf_pos + sizeof(*h) > f->len ||
+	    (!f->sequential && f->pos >= f->end))
+		return 0;
+	if (f->whole && f->pos >= f->advance_at)
+		whole_advance(f, f->pos, f->pos);
+	p = f->win + (f->pos - f->buf_pos);
+	memcpy(h, p, sizeof(*h));
+	if (f->swap) {
+		h->type = __builtin_bswap32(h->type);
+		h->misc = __builtin_bswap16(h->misc);
+		h->size = __builtin_bswap16(h->size);
+	}
+	if (h->size < sizeof(*h) || f->pos - f->buf_pos + h->size > f->len)
+		return 0; /* the full path reads more, or says what is wrong */
+	switch (h->type) { /* the types the reader acts on */
+	case PEO_RECORD_HEADER_ATTR:
+	case PEO_RECORD_HEADER_FEATURE:
+	case PEO_RECORD_EVENT_UPDATE:
+	case PEO_RECORD_HEADER_TRACING_DATA:
+	case PEO_RECORD_AUXTRACE:
+	case PEO_RECORD_COMPRESSED:
+	case PEO_RECORD_COMPRESSED2:
+		return 0;
+	}
+	*at = p;
+	f->pos += h->size;
+	return 1;
+}
+
 int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 {
 	struct peo_event_header h;
@@ -270,11 +365,16 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			got = peo_perfdata_inflate_next(f, &inner, &inner_len);
 			if (got < 0)
 				return got;
-			if (got)
+			if (got) {
+				f->stable = 0; /* in the inflate buffer, reused */
 				return (err = parse(f, inner, inner_len, f->pos, out)) ? err : 1;
+			}
 		}
 		if (!f->sequential && f->pos >= f->end)
 			return 0;
+		if (f->whole && f->pos >= f->advance_at)
+			whole_advance(f, f->pos, f->order ? peo_pd_order_keep(f, f->pos) : f->pos);
+		f->stable = f->whole;
 		/* The window usually holds the next record whole: no call to fill(). */
 		if (f->pos - f->buf_pos + sizeof(h) > f->len || f->pos < f->buf_pos) {
 			got = fill(f, sizeof(h), "a record header");

@@ -250,15 +250,24 @@ static void build_file(struct vec *v, int big, struct layout *l)
 		vec_put_at(v, 72 + 8 * (size_t)i, bits[i], 8);
 }
 
-/* Open @v's bytes as a file (a memfd, so pread works). */
-static int open_bytes(const struct vec *v, struct peo_perfdata **f, int ordered, int *fd)
+/* Open @v's bytes as a file (a memfd, so pread and mmap work). */
+static int open_bytes_opts(const struct vec *v, struct peo_perfdata **f,
+			   const struct peo_perfdata_opts *o, int *fd)
 {
-	PEO_OPTS(peo_perfdata_opts, o, .ordered = ordered);
-
 	*fd = memfd_create("perfdata", MFD_CLOEXEC);
 	assert_true(*fd >= 0);
 	assert_int_equal(write(*fd, v->b, v->n), (ssize_t)v->n);
-	return peo_perfdata_open_fd(f, *fd, &o);
+	return peo_perfdata_open_fd(f, *fd, o);
+}
+
+/* opts.window for open_bytes(): 0 maps the file whole, 1 reads it in windows. */
+static size_t test_window;
+
+static int open_bytes(const struct vec *v, struct peo_perfdata **f, int ordered, int *fd)
+{
+	PEO_OPTS(peo_perfdata_opts, o, .ordered = ordered, .window = test_window);
+
+	return open_bytes_opts(v, f, &o, fd);
 }
 
 /* AUXTRACE, BPF_PROG_INFO, BPF_BTF, CPU_PMU_CAPS, HYBRID_TOPOLOGY, PMU_CAPS. */
@@ -357,7 +366,10 @@ static void check_typed_features(struct peo_perfdata *f)
 static void a_file_of_either_order(void **state)
 {
 	(void)state;
-	for (int big = 0; big < 2; big++) {
+	for (int run = 0; run < 4; run++) { /* either order; mapped whole, then in windows */
+		int big = run & 1;
+
+		test_window = (size_t)(run >> 1);
 		struct peo_perfdata_record rec;
 		struct peo_perfdata *f;
 		struct layout l;
@@ -426,11 +438,48 @@ static void a_file_of_either_order(void **state)
 	}
 }
 
+/* peo_perfdata_count() against the records built: by type and by event,
+ * in both byte orders, with and without the read-ahead thread. */
+static void counts_by_type_and_event(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++)
+		for (int ahead = 0; ahead < 2; ahead++) {
+			PEO_OPTS(peo_perfdata_opts, o, .readahead_thread = ahead);
+			struct peo_perfdata_counts c;
+			struct peo_perfdata *f;
+			struct layout l;
+			struct vec v;
+			int fd;
+
+			build_file(&v, big, &l);
+			assert_int_equal(open_bytes_opts(&v, &f, &o, &fd), 0);
+			assert_int_equal(peo_perfdata_count(f, &c), 0);
+			assert_int_equal(c.total, 5);
+			assert_int_equal(c.by_type[PEO_RECORD_COMM], 1);
+			assert_int_equal(c.by_type[PEO_RECORD_SAMPLE], 3);
+			assert_int_equal(c.by_type[PEO_RECORD_FINISHED_ROUND], 1);
+			assert_int_equal(c.nevents, 1);
+			assert_int_equal(c.samples_by_event[0], 3);
+			assert_int_equal(c.samples_unknown_event, 0);
+			peo_perfdata_counts_free(&c);
+			/* at the end: nothing more, and nothing to free */
+			assert_int_equal(peo_perfdata_count(f, &c), 0);
+			assert_int_equal(c.total, 0);
+			assert_null(c.samples_by_event);
+			peo_perfdata_close(f);
+			close(fd);
+		}
+}
+
 /* Each malformed variant fails at open or at its record, naming the offset. */
 static void malformed_files_name_the_offset(void **state)
 {
 	(void)state;
-	for (int big = 0; big < 2; big++) {
+	for (int run = 0; run < 4; run++) { /* either order; mapped whole, then in windows */
+		int big = run & 1;
+
+		test_window = (size_t)(run >> 1);
 		struct peo_perfdata_record rec;
 		struct peo_perfdata *f;
 		struct layout l;
@@ -515,7 +564,10 @@ static void user_record(struct vec *v, uint32_t type, uint16_t misc, struct peo_
 static void perfs_own_records_in_either_order(void **state)
 {
 	(void)state;
-	for (int big = 0; big < 2; big++) {
+	for (int run = 0; run < 4; run++) { /* either order; mapped whole, then in windows */
+		int big = run & 1;
+
+		test_window = (size_t)(run >> 1);
 		struct peo_user_record u;
 		struct peo_perfdata *f;
 		struct peo_record r;
@@ -618,6 +670,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(a_file_of_either_order),
+		PEO_TEST(counts_by_type_and_event),
 		PEO_TEST(malformed_files_name_the_offset),
 		PEO_TEST(perfs_own_records_in_either_order),
 	};

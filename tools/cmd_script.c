@@ -43,12 +43,7 @@ struct script {
 	struct peo_perfdata *f;
 	struct script_threads threads;
 	struct script_maps maps;
-	uint64_t counts[PEO_RECORD_USER_MAX], total;
-	uint64_t *event_samples; /* per event */
-	size_t nevents;
 	int name_width; /* the longest event name, for the event column */
-	const struct peo_attr *last_attr; /* the last sample's attr and its event index */
-	int last_event;
 	char **labels; /* per event: its name right-aligned and ": ", made on first use */
 	size_t *label_len;
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
@@ -626,37 +621,10 @@ static void print_side_text(struct script *s, const struct peo_record *r)
 	out_str(&s->out, line);
 }
 
-static int count_record(struct script *s, const struct peo_record *r)
-{
-	s->total++;
-	if (r->header.type < PEO_RECORD_USER_MAX)
-		s->counts[r->header.type]++;
-	if (r->header.type == PEO_RECORD_SAMPLE) {
-		int i = r->attr == s->last_attr ? s->last_event : peo_perfdata_event_of(s->f, r->attr);
-
-		s->last_attr = r->attr; /* samples come in runs of one event */
-		s->last_event = i;
-		if (i >= 0 && (size_t)i >= s->nevents) {
-			uint64_t *more = realloc(s->event_samples, ((size_t)i + 1) * sizeof(*more));
-
-			if (!more)
-				return -1;
-			memset(more + s->nevents, 0, ((size_t)i + 1 - s->nevents) * sizeof(*more));
-			s->event_samples = more;
-			s->nevents = (size_t)i + 1;
-		}
-		if (i >= 0)
-			s->event_samples[i]++;
-	}
-	return 0;
-}
-
 static void handle(struct script *s, const struct peo_record *r)
 {
 	uint32_t t = r->header.type;
 
-	if (s->a.stats)
-		return;
 	track_threads(s, r);
 	if (t == PEO_RECORD_SAMPLE) {
 		(s->a.json ? print_sample_json : print_sample_text)(s, r);
@@ -673,19 +641,19 @@ static void handle(struct script *s, const struct peo_record *r)
 }
 
 /* perf report --stats's layout: by type number, then per event. */
-static void print_stats(struct script *s)
+static void print_stats(struct script *s, const struct peo_perfdata_counts *c)
 {
 	printf("\nAggregated stats:\n");
-	printf("%16s events: %10" PRIu64 "\n", "TOTAL", s->total);
+	printf("%16s events: %10" PRIu64 "\n", "TOTAL", c->total);
 	for (uint32_t t = 0; t < PEO_RECORD_USER_MAX; t++)
-		if (s->counts[t])
+		if (c->by_type[t])
 			printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", peo_user_record_type_name(t),
-			       s->counts[t], 100.0 * (double)s->counts[t] / (double)s->total);
-	for (size_t i = 0; i < s->nevents; i++) {
+			       c->by_type[t], 100.0 * (double)c->by_type[t] / (double)c->total);
+	for (size_t i = 0; i < c->nevents; i++) {
 		const char *name = peo_perfdata_event_name(s->f, i);
 
 		printf("%s stats:\n", name ? name : "event");
-		printf("%16s events: %10" PRIu64 "\n", "SAMPLE", s->event_samples[i]);
+		printf("%16s events: %10" PRIu64 "\n", "SAMPLE", c->samples_by_event[i]);
 	}
 }
 
@@ -836,50 +804,40 @@ static void print_header(struct script *s)
 
 int cmd_script(int argc, char **argv)
 {
-	struct script s;
+	static struct script s; /* 64 KiB of output buffer: not on the stack */
 	struct peo_perfdata_record rec;
-	int ret = parse_args(argc, argv, &s.a), got;
+	int ret, got;
 
+	memset(&s, 0, sizeof(s));
+	ret = parse_args(argc, argv, &s.a);
 	if (ret >= 0)
 		return ret;
-	memset(&s.threads, 0, sizeof(s.threads));
-	memset(&s.maps, 0, sizeof(s.maps));
-	memset(s.counts, 0, sizeof(s.counts));
-	s.total = 0;
-	s.event_samples = NULL;
-	s.nevents = 0;
-	s.name_width = 0;
-	s.last_attr = NULL;
-	s.last_event = -1;
-	s.formats = NULL;
-	s.format_tried = NULL;
 	/* Counting needs neither order nor fields. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
-		 .headers_only = s.a.stats);
+		 .headers_only = s.a.stats, .readahead_thread = 1);
 
 	if (peo_perfdata_open(&s.f, s.a.input, &po)) {
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 		return 1;
 	}
 	s.out.fd = 1;
-	s.out.n = 0;
-	s.out.failed = 0;
 	if (s.a.header)
 		print_header(&s);
 	fflush(stdout); /* what stdio printed goes before the records */
-	while ((got = peo_perfdata_next(s.f, &rec)) == 1) {
-		if (count_record(&s, &rec.rec)) {
-			fprintf(stderr, "peo script: out of memory\n");
-			got = -ENOMEM;
-			break;
-		}
-		handle(&s, &rec.rec);
+	if (s.a.stats) {
+		struct peo_perfdata_counts counts;
+
+		got = peo_perfdata_count(s.f, &counts);
+		if (!got)
+			print_stats(&s, &counts);
+		peo_perfdata_counts_free(&counts);
+	} else {
+		while ((got = peo_perfdata_next(s.f, &rec)) == 1)
+			handle(&s, &rec.rec);
+		out_flush(&s.out);
 	}
-	out_flush(&s.out);
 	if (got < 0)
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
-	else if (s.a.stats)
-		print_stats(&s);
 	script_threads_free(&s.threads);
 	script_maps_free(&s.maps);
 	for (size_t i = 0; s.formats && i < peo_perfdata_attr_count(s.f); i++)
@@ -890,7 +848,6 @@ int cmd_script(int argc, char **argv)
 	free(s.labels);
 	free(s.label_len);
 	free(s.format_tried);
-	free(s.event_samples);
 	peo_perfdata_close(s.f);
 	return got < 0 ? 1 : 0;
 }

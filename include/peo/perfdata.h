@@ -88,9 +88,13 @@ struct peo_perfdata;
 /* Initialise with PEO_OPTS(peo_perfdata_opts, o, ...). */
 struct peo_perfdata_opts {
 	size_t sz;
-	/* Bytes read from the file at a time (at least 128 KiB, the largest
-	 * record and its neighbour); 0 means 4 MiB.  Memory stays at about
-	 * this whatever the file's size. */
+	/* 0: a regular file on a 64-bit system is mapped whole, its pages
+	 * filled a few MiB ahead of the reader and dropped behind the oldest
+	 * record in use, so records are never copied; a pipe (or a file that
+	 * cannot be mapped) is read 4 MiB at a time.  Otherwise: read this many
+	 * bytes at a time (at least 128 KiB, the largest record and its
+	 * neighbour), mapped or with pread.  Either way memory stays at a few
+	 * dozen MiB whatever the file's size. */
 	size_t window;
 	/* Deliver records sorted by time as perf does: records are held until
 	 * a FINISHED_ROUND says every record up to the previous round's newest
@@ -101,6 +105,11 @@ struct peo_perfdata_opts {
 	 * rec.sample_id are not filled): what counting needs, without the
 	 * field parse. */
 	int headers_only;
+	/* Start a helper thread that fills the mapped file's page tables ahead
+	 * of the reader, so that kernel work runs on another core (a file
+	 * mapped whole only; joined by peo_perfdata_close()).  0: the reading
+	 * thread does it. */
+	int readahead_thread;
 };
 
 /**
@@ -382,6 +391,33 @@ struct peo_perfdata_record {
  * for compressed data when peo was built without zstd.
  */
 PEO_API int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *rec);
+
+/* What peo_perfdata_count() found.  by_type has a fixed size, not
+ * PEO_RECORD_USER_MAX, so the struct keeps its layout as types are added. */
+#define PEO_PERFDATA_COUNT_TYPES 128
+struct peo_perfdata_counts {
+	uint64_t total; /* every record, whatever its type */
+	/* by header.type below 128 (COMPRESSED and what it holds both count) */
+	uint64_t by_type[PEO_PERFDATA_COUNT_TYPES];
+	uint64_t *samples_by_event;            /* SAMPLE records by event index */
+	size_t nevents;                        /* entries in samples_by_event */
+	uint64_t samples_unknown_event;        /* samples whose id matches no event */
+};
+
+/**
+ * peo_perfdata_count() - count the rest of the data section's records by
+ * type, and its samples by event: what perf report --stats prints.  Most
+ * records are counted from their header in place, without a parse, so this
+ * runs at about the speed the file's bytes can be read.
+ * @f: the reader; counting starts where it is and reads to the end.
+ * @c: filled (cleared first); release with peo_perfdata_counts_free().
+ *
+ * Returns 0, or a negative errno as peo_perfdata_next() (nothing to free then).
+ */
+PEO_API int peo_perfdata_count(struct peo_perfdata *f, struct peo_perfdata_counts *c);
+
+/** peo_perfdata_counts_free() - release @c's arrays (NULL is fine). */
+PEO_API void peo_perfdata_counts_free(struct peo_perfdata_counts *c);
 
 /** peo_user_record_type_name() - "FINISHED_ROUND"... for types 64 and up, else the kernel's. */
 PEO_API const char *peo_user_record_type_name(uint32_t type);

@@ -1,0 +1,116 @@
+/*
+ * perfdata_ahead.c - a helper thread that fills the page tables of the
+ * mapped data section a few MiB ahead of the reader (opts.readahead_thread)
+ * and drops them behind the oldest byte in use, so the reading thread finds
+ * its pages mapped instead of faulting or populating them itself: on a
+ * 222 MB file that is ~15 ms of kernel work moved to the other core.
+ * Correctness never depends on it: a page the helper has not reached yet is
+ * faulted in by the reader as usual.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perfdata_internal.h"
+
+#define AHEAD_MAX (4 * POPULATE_STEP) /* how far the helper runs ahead of the reader */
+
+struct pd_ahead {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	unsigned char *base; /* the mapping, its length, and the page size */
+	size_t len, page;
+	size_t reader;   /* where the reader is (offset into the mapping), under lock */
+	size_t keep;     /* pages wholly below this may be dropped, under lock */
+	size_t released; /* dropped below this, owned by the helper */
+	size_t done;     /* populated below this, owned by the helper */
+	int stop;
+};
+
+static void *populate_ahead(void *arg)
+{
+	struct pd_ahead *a = arg;
+
+	pthread_mutex_lock(&a->lock);
+	while (!a->stop && a->done < a->len) {
+		size_t at, n;
+
+		if (a->keep > a->released + RELEASE_STEP) {
+			size_t from = a->released, to = a->keep - a->keep % a->page;
+
+			a->released = to;
+			pthread_mutex_unlock(&a->lock);
+			madvise(a->base + from, to - from, MADV_DONTNEED);
+			pthread_mutex_lock(&a->lock);
+			continue;
+		}
+		if (a->done < a->reader) /* it fell behind: the reader faulted those */
+			a->done = a->reader - a->reader % POPULATE_STEP;
+		if (a->done >= a->reader + AHEAD_MAX) {
+			pthread_cond_wait(&a->wake, &a->lock);
+			continue;
+		}
+		at = a->done;
+		n = a->len - at < POPULATE_STEP ? a->len - at : POPULATE_STEP;
+		pthread_mutex_unlock(&a->lock);
+		madvise(a->base + at, n, MADV_POPULATE_READ);
+		pthread_mutex_lock(&a->lock);
+		a->done = at + n;
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+int peo_pd_ahead_start(struct peo_perfdata *f)
+{
+	struct pd_ahead *a = calloc(1, sizeof(*a));
+	int err;
+
+	if (!a)
+		return -ENOMEM;
+	a->base = f->map;
+	a->len = f->map_len;
+	a->page = (size_t)sysconf(_SC_PAGESIZE);
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->wake, NULL);
+	err = pthread_create(&a->thread, NULL, populate_ahead, a);
+	if (err) { /* no thread: the reader populates as it goes */
+		pthread_mutex_destroy(&a->lock);
+		pthread_cond_destroy(&a->wake);
+		free(a);
+		return -err;
+	}
+	f->ahead = a;
+	return 0;
+}
+
+void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep)
+{
+	struct pd_ahead *a = f->ahead;
+
+	pthread_mutex_lock(&a->lock);
+	a->reader = reader;
+	a->keep = keep;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+}
+
+void peo_pd_ahead_stop(struct peo_perfdata *f)
+{
+	struct pd_ahead *a = f->ahead;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->stop = 1;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->wake);
+	free(a);
+	f->ahead = NULL;
+}
