@@ -28,6 +28,7 @@ runs=${RUNS:-5}
 # time_of LABEL CMD...: wall seconds and peak KiB of one run, output to $tmp/LABEL.out.
 time_of() {
 	local label=$1 start end; shift
+	rm -f "$tmp/$label.out" # truncating the last run's output is not the tool's time
 	start=$(date +%s%N)
 	/usr/bin/time -f "%M" -o "$tmp/$label.time" "$@" >"$tmp/$label.out" 2>/dev/null
 	end=$(date +%s%N)

@@ -2,7 +2,8 @@
  * test_script_out.c - peo script's hand-written number and string
  * formatting against snprintf, over values at every digit-count boundary
  * and random ones, every width and alignment, and a buffer that fills up
- * mid-number (the bytes written to the fd must be the same).
+ * mid-number (the bytes written to the fd must be the same), written by
+ * this thread and by the writer thread.
  */
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -45,12 +46,14 @@ struct capture {
 	int fd;
 };
 
-static void capture_open(struct capture *c)
+/* With @threaded, a writer thread writes the full buffers. */
+static void capture_open(struct capture *c, int threaded)
 {
-	memset(&c->o, 0, sizeof(c->o));
 	c->fd = memfd_create("script_out", 0);
 	assert_true(c->fd >= 0);
-	c->o.fd = c->fd;
+	out_init(&c->o, c->fd);
+	if (threaded)
+		assert_int_equal(out_start_writer(&c->o), 0);
 }
 
 static char *capture_text(struct capture *c, size_t *len)
@@ -58,7 +61,7 @@ static char *capture_text(struct capture *c, size_t *len)
 	off_t end;
 	char *text;
 
-	assert_int_equal(out_flush(&c->o), 0);
+	assert_int_equal(out_finish(&c->o), 0);
 	end = lseek(c->fd, 0, SEEK_END);
 	text = calloc(1, (size_t)end + 1);
 	assert_non_null(text);
@@ -68,7 +71,7 @@ static char *capture_text(struct capture *c, size_t *len)
 	return text;
 }
 
-static void numbers_match_printf(void **state)
+static void numbers_match_printf_in(int threaded)
 {
 	static uint64_t v[4000];
 	static const int widths[] = { 0, 1, 5, 10, 16, 20, 24, -1, -5, -20, -24 };
@@ -77,9 +80,8 @@ static void numbers_match_printf(void **state)
 	char *want = malloc(cap), *got;
 	struct capture c;
 
-	(void)state;
 	assert_non_null(want);
-	capture_open(&c);
+	capture_open(&c, threaded);
 	for (size_t i = 0; i < n; i++)
 		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
 			int wd = widths[w];
@@ -93,10 +95,23 @@ static void numbers_match_printf(void **state)
 						     v[i], wd, v[i], v[i] % 1000000000u);
 		}
 	got = capture_text(&c, &len);
-	assert_int_equal(len, want_len); /* crosses the 64 KiB buffer many times */
+	assert_int_equal(len, want_len); /* crosses the buffer many times */
 	assert_memory_equal(got, want, len);
 	free(got);
 	free(want);
+}
+
+static void numbers_match_printf(void **state)
+{
+	(void)state;
+	numbers_match_printf_in(0);
+}
+
+/* The same bytes in the same order when a writer thread writes them. */
+static void numbers_match_printf_threaded(void **state)
+{
+	(void)state;
+	numbers_match_printf_in(1);
 }
 
 static void strings_pad_and_align(void **state)
@@ -107,7 +122,7 @@ static void strings_pad_and_align(void **state)
 	const char *want = "     abc|abc|abcdef|   x|x   |\"\"|syscalls:sys_enter_getppid: |";
 
 	(void)state;
-	capture_open(&c);
+	capture_open(&c, 0);
 	out_str_right(&c.o, "abc", 8);
 	out_char(&c.o, '|');
 	out_str(&c.o, "abc|");
@@ -124,24 +139,30 @@ static void strings_pad_and_align(void **state)
 	free(got);
 }
 
-/* A failed write is remembered and reported, not retried forever. */
+/* A failed write is remembered and reported, not retried forever, with
+ * and without the writer thread. */
 static void a_failed_write_is_reported(void **state)
 {
 	struct out *o = calloc(1, sizeof(*o));
+	int fd = open("/dev/full", O_WRONLY);
 
 	(void)state;
 	assert_non_null(o);
-	o->fd = open("/dev/full", O_WRONLY);
-	if (o->fd < 0) {
+	if (fd < 0) {
 		free(o);
 		PEO_SKIP("/dev/full cannot be opened: %m");
 	}
-	out_str(o, "text");
-	assert_int_equal(out_flush(o), -1);
-	assert_int_equal(o->failed, 1);
-	out_str(o, "more");
-	assert_int_equal(out_flush(o), -1);
-	close(o->fd);
+	for (int threaded = 0; threaded < 2; threaded++) {
+		out_init(o, fd);
+		if (threaded)
+			assert_int_equal(out_start_writer(o), 0);
+		out_str(o, "text");
+		out_flush(o); /* the thread may not have written it yet */
+		out_str(o, "more");
+		assert_int_equal(out_finish(o), -1);
+		assert_int_equal(o->failed, 1);
+	}
+	close(fd);
 	free(o);
 }
 
@@ -149,6 +170,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_match_printf),
+		cmocka_unit_test(numbers_match_printf_threaded),
 		cmocka_unit_test(strings_pad_and_align),
 		cmocka_unit_test(a_failed_write_is_reported),
 	};

@@ -44,6 +44,14 @@ struct script {
 	struct script_threads threads;
 	struct script_maps maps;
 	int name_width; /* the longest event name, for the event column */
+	/* The last pid/tid column and whole seconds printed: runs of samples
+	 * share them, and their digits were a fifth of a text run. */
+	struct column_cache {
+		uint64_t key;
+		int valid;
+		size_t len;
+		char text[48];
+	} pid_tid, seconds;
 	char **labels; /* per event: its name right-aligned and ": ", made on first use */
 	size_t *label_len;
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
@@ -203,10 +211,30 @@ static uint64_t sample_period(const struct peo_record *r)
 	return r->attr && !r->attr->freq ? r->attr->sample_period : 0;
 }
 
-static void print_time(struct out *o, uint64_t ns, int with_ns)
+/* Whether @c holds @key's text; if not, it is now @key's, to be made. */
+static int cache_holds(struct column_cache *c, uint64_t key)
 {
-	out_u64(o, ns / 1000000000u, 5);
-	out_char(o, '.');
+	if (c->valid && c->key == key)
+		return 1;
+	c->key = key;
+	c->valid = 1;
+	return 0;
+}
+
+/* snprintf's result as the cache's length (none when it failed or was cut). */
+static void cache_made(struct column_cache *c, int len)
+{
+	c->len = len > 0 && (size_t)len < sizeof(c->text) ? (size_t)len : 0;
+}
+
+static void print_time(struct script *s, uint64_t ns, int with_ns)
+{
+	struct out *o = &s->out;
+
+	if (!cache_holds(&s->seconds, ns / 1000000000u))
+		cache_made(&s->seconds, snprintf(s->seconds.text, sizeof(s->seconds.text), "%5llu.",
+						 (unsigned long long)(ns / 1000000000u)));
+	out_bytes(o, s->seconds.text, s->seconds.len);
 	if (with_ns)
 		out_u64_zero(o, ns % 1000000000u, 9);
 	else
@@ -236,10 +264,10 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 		out_char(o, ' ');
 	}
 	if ((fl & F_PID) && (fl & F_TID)) {
-		out_u64(o, id->pid, 5);
-		out_char(o, '/');
-		out_u64(o, id->tid, -5);
-		out_char(o, ' ');
+		if (!cache_holds(&s->pid_tid, (uint64_t)id->pid << 32 | id->tid))
+			cache_made(&s->pid_tid, snprintf(s->pid_tid.text, sizeof(s->pid_tid.text),
+							 "%5u/%-5u ", id->pid, id->tid));
+		out_bytes(o, s->pid_tid.text, s->pid_tid.len);
 	} else if (fl & (F_PID | F_TID)) {
 		out_u64(o, (fl & F_PID) ? id->pid : id->tid, 5);
 		out_char(o, ' ');
@@ -250,7 +278,7 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 		out_str(o, "] ");
 	}
 	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
-		print_time(o, id->time, s->a.ns);
+		print_time(s, id->time, s->a.ns);
 }
 
 /* The tracepoint format of the sample's event: the file's TRACING_DATA, else tracefs. */
@@ -820,7 +848,7 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 		return 1;
 	}
-	s.out.fd = 1;
+	out_init(&s.out, 1);
 	if (s.a.header)
 		print_header(&s);
 	fflush(stdout); /* what stdio printed goes before the records */
@@ -832,9 +860,10 @@ int cmd_script(int argc, char **argv)
 			print_stats(&s, &counts);
 		peo_perfdata_counts_free(&counts);
 	} else {
+		out_start_writer(&s.out); /* without it, this thread writes */
 		while ((got = peo_perfdata_next(s.f, &rec)) == 1)
 			handle(&s, &rec.rec);
-		out_flush(&s.out);
+		out_finish(&s.out);
 	}
 	if (got < 0)
 		fprintf(stderr, "peo script: %s\n", peo_last_error());

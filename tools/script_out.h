@@ -1,7 +1,8 @@
 /*
  * script_out.h - peo script's output buffer: numbers formatted by hand and
  * written to the fd in large blocks (printf's format parsing was a third of
- * peo script's time).
+ * peo script's time), by a writer thread when one is started (the copy into
+ * the page cache was another quarter).
  */
 #ifndef PEO_TOOLS_SCRIPT_OUT_H
 #define PEO_TOOLS_SCRIPT_OUT_H
@@ -10,20 +11,36 @@
 #include <stdint.h>
 #include <string.h>
 
+struct out_writer; /* script_out.c */
+
 struct out {
 	int fd;
-	int failed; /* a write failed (EPIPE...): stop writing, report once */
-	size_t n;
-	char buf[1 << 16];
+	int failed;   /* a write failed (EPIPE...): stop writing, report once */
+	char *buf;    /* the buffer being filled: n of cap bytes used */
+	size_t n, cap;
+	struct out_writer *w; /* the thread writing full buffers, or NULL */
+	char own[1 << 16];    /* the buffer when there is no writer thread */
 };
 
-/* Write what is buffered.  Returns 0, or -1 once a write has failed. */
+/* Start buffering for @fd, written by this thread. */
+void out_init(struct out *o, int fd);
+
+/*
+ * Hand full buffers to a thread that writes them, so formatting goes on
+ * while the kernel copies.  Returns 0, or -1 (then this thread writes).
+ */
+int out_start_writer(struct out *o);
+
+/* Write (or hand over) what is buffered.  Returns 0, or -1 once a write has failed. */
 int out_flush(struct out *o);
+
+/* Flush, wait for the writer thread and stop it.  Returns 0, or -1 when a write failed. */
+int out_finish(struct out *o);
 
 /* Make room for @need more bytes. */
 static inline char *out_room(struct out *o, size_t need)
 {
-	if (sizeof(o->buf) - o->n < need)
+	if (o->cap - o->n < need)
 		out_flush(o);
 	return o->buf + o->n;
 }
@@ -62,7 +79,7 @@ static inline void out_bytes(struct out *o, const char *s, size_t len)
 	char *p;
 	size_t i = 0;
 
-	if (len > sizeof(o->buf) / 2) { /* more than the buffer holds at once */
+	if (len > o->cap / 2) { /* more than the buffer holds at once */
 		for (; i < len; i++)
 			out_char(o, s[i]);
 		return;
@@ -81,7 +98,7 @@ static inline void out_str(struct out *o, const char *s)
 
 	while (s[len])
 		len++;
-	if (len > sizeof(o->buf) / 2) {
+	if (len > o->cap / 2) {
 		while (*s)
 			out_char(o, *s++);
 		return;
