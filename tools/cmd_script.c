@@ -52,9 +52,10 @@ struct script {
 		size_t len;
 		char text[48];
 	} pid_tid, seconds;
-	char **labels; /* per event: its name right-aligned and ": ", made on first use */
-	size_t *label_len;
+	char **labels; /* per event: its column of a sample line, made on first use */
+	size_t *label_len, nlabels;
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
+	size_t nformats;
 	unsigned char *format_tried;
 	struct out out;  /* every record's line goes through it */
 };
@@ -175,31 +176,87 @@ static int name_width(struct script *s)
 	return s->name_width;
 }
 
-/* The event column of a sample line, made once per event. */
+/*
+ * Make @arr (of @elem-byte entries, *@cap of them) hold entry @i, the new
+ * ones zeroed: per-event arrays grow as a pipe's HEADER_ATTRs add events.
+ * Returns 0, or -1 out of memory (the array is unchanged).
+ */
+static int per_event_room(void **arr, size_t *cap, size_t i, size_t elem)
+{
+	size_t want = i + 1 > *cap ? i + 1 : *cap;
+	char *more;
+
+	if (i < *cap)
+		return 0;
+	more = realloc(*arr, want * elem);
+	if (!more)
+		return -1;
+	memset(more + *cap * elem, 0, (want - *cap) * elem);
+	*arr = more;
+	*cap = want;
+	return 0;
+}
+
+/* @name as a JSON string, quotes included, in new memory; its length in *len. */
+static char *json_quoted(const char *name, size_t *len)
+{
+	char *q = malloc(6 * strlen(name) + 3), *p = q;
+
+	if (!q)
+		return NULL;
+	*p++ = '"';
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)*c;
+		} else if (*c < 0x20) {
+			p += sprintf(p, "\\u%04x", *c);
+		} else {
+			*p++ = (char)*c;
+		}
+	}
+	*p++ = '"';
+	*p = '\0';
+	*len = (size_t)(p - q);
+	return q;
+}
+
+static void json_str(struct out *o, const char *s);
+
+/* The event's column of a sample line (text: right-aligned and ": "; JSON:
+ * the quoted name), made once per event. */
 static void print_event_label(struct script *s, const struct peo_record *r)
 {
 	int i = peo_perfdata_event_of(s->f, r->attr);
-	size_t n = peo_perfdata_attr_count(s->f);
+	size_t labels = s->nlabels, lens = s->nlabels;
 	char name[64];
 
-	if (i >= 0 && !s->labels) {
-		s->labels = calloc(n, sizeof(*s->labels));
-		s->label_len = calloc(n, sizeof(*s->label_len));
-	}
-	if (i >= 0 && s->labels && s->label_len && !s->labels[i]) {
-		int len = asprintf(&s->labels[i], "%*s: ", name_width(s),
-				   event_name(s, r, name, sizeof(name)));
+	if (i >= 0 && (per_event_room((void **)&s->labels, &labels, (size_t)i, sizeof(*s->labels)) ||
+		       per_event_room((void **)&s->label_len, &lens, (size_t)i,
+				      sizeof(*s->label_len))))
+		i = -1;
+	s->nlabels = labels < lens ? labels : lens;
+	if (i >= 0 && !s->labels[i]) {
+		const char *n = event_name(s, r, name, sizeof(name));
+		int len;
 
-		if (len < 0)
+		if (s->a.json) {
+			s->labels[i] = json_quoted(n, &s->label_len[i]);
+		} else if ((len = asprintf(&s->labels[i], "%*s: ", name_width(s), n)) < 0) {
 			s->labels[i] = NULL;
-		else
+		} else {
 			s->label_len[i] = (size_t)len;
+		}
 	}
-	if (i >= 0 && s->labels && s->label_len && s->labels[i]) {
+	if (i >= 0 && s->labels[i]) {
 		out_bytes(&s->out, s->labels[i], s->label_len[i]);
 		return;
 	}
 	/* no event index, or out of memory: formatted every time */
+	if (s->a.json) {
+		json_str(&s->out, event_name(s, r, name, sizeof(name)));
+		return;
+	}
 	out_str_right(&s->out, event_name(s, r, name, sizeof(name)), name_width(s));
 	out_str(&s->out, ": ");
 }
@@ -285,18 +342,18 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 static struct peo_tp_format *format_of(struct script *s, const struct peo_record *r)
 {
 	int i = peo_perfdata_event_of(s->f, r->attr);
-	size_t n = peo_perfdata_attr_count(s->f);
+	size_t formats = s->nformats, tried = s->nformats;
 	const char *name;
 	char sys[128];
 
 	if (i < 0)
 		return NULL;
-	if (!s->formats) {
-		s->formats = calloc(n, sizeof(*s->formats));
-		s->format_tried = calloc(n, 1);
-		if (!s->formats || !s->format_tried)
-			return NULL;
+	if (per_event_room((void **)&s->formats, &formats, (size_t)i, sizeof(*s->formats)) ||
+	    per_event_room((void **)&s->format_tried, &tried, (size_t)i, 1)) {
+		s->nformats = formats < tried ? formats : tried;
+		return NULL;
 	}
+	s->nformats = formats;
 	if (!s->format_tried[i]) {
 		s->format_tried[i] = 1;
 		name = peo_perfdata_event_name(s->f, (size_t)i);
@@ -373,22 +430,18 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 
 static void json_str(struct out *o, const char *s)
 {
-	out_char(o, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			out_char(o, '\\');
-			out_char(o, (char)*p);
-		} else if (*p < 0x20) {
-			out_str(o, "\\u00");
-			out_hex(o, *p >> 4, 1);
-			out_hex(o, *p & 15, 1);
-		} else {
-			out_char(o, (char)*p);
-		}
+	size_t len;
+	char *q = json_quoted(s, &len);
+
+	if (!q) { /* out of memory: the string is left out, the line stays JSON */
+		out_str(o, "null");
+		return;
 	}
-	out_char(o, '"');
+	out_bytes(o, q, len);
+	free(q);
 }
 
+/* ,"key":value with a key not known at compile time. */
 static void json_u64(struct out *o, const char *key, uint64_t v)
 {
 	out_str(o, ",\"");
@@ -397,39 +450,49 @@ static void json_u64(struct out *o, const char *key, uint64_t v)
 	out_u64(o, v, 0);
 }
 
-static void json_hex(struct out *o, const char *key, uint64_t v)
+/* @prefix (,"key": and maybe an opening quote) of @n bytes, then @v. */
+static void json_u64_n(struct out *o, const char *prefix, size_t n, uint64_t v)
 {
-	out_str(o, ",\"");
-	out_str(o, key);
-	out_str(o, "\":\"0x");
+	out_bytes(o, prefix, n);
+	out_u64(o, v, 0);
+}
+
+static void json_hex_n(struct out *o, const char *prefix, size_t n, uint64_t v)
+{
+	out_bytes(o, prefix, n);
 	out_hex(o, v, 0);
 	out_char(o, '"');
 }
+
+/* The key a literal: its bytes are counted at compile time, copied by words. */
+#define JSON_PREFIX(key, after) ",\"" key "\":" after
+#define JSON_U64(o, key, v) json_u64_n(o, JSON_PREFIX(key, ""), sizeof(JSON_PREFIX(key, "")) - 1, v)
+#define JSON_HEX(o, key, v) \
+	json_hex_n(o, JSON_PREFIX(key, "\"0x"), sizeof(JSON_PREFIX(key, "\"0x")) - 1, v)
 
 static void print_sample_json(struct script *s, const struct peo_record *r)
 {
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
-	char name[64];
 	struct out *o = &s->out;
 
 	out_str(o, "{\"type\":\"SAMPLE\",\"event\":");
-	json_str(o, event_name(s, r, name, sizeof(name)));
+	print_event_label(s, r);
 	if (st & PEO_SAMPLE_TID) {
-		json_u64(o, "pid", smp->pid);
-		json_u64(o, "tid", smp->tid);
+		JSON_U64(o, "pid", smp->pid);
+		JSON_U64(o, "tid", smp->tid);
 	}
 	if (st & PEO_SAMPLE_TIME)
-		json_u64(o, "time", smp->time);
+		JSON_U64(o, "time", smp->time);
 	if (st & PEO_SAMPLE_CPU)
-		json_u64(o, "cpu", smp->cpu);
+		JSON_U64(o, "cpu", smp->cpu);
 	if (st & PEO_SAMPLE_IP)
-		json_hex(o, "ip", smp->ip);
+		JSON_HEX(o, "ip", smp->ip);
 	if (st & PEO_SAMPLE_ADDR)
-		json_hex(o, "addr", smp->addr);
-	json_u64(o, "period", sample_period(r));
+		JSON_HEX(o, "addr", smp->addr);
+	JSON_U64(o, "period", sample_period(r));
 	if (st & PEO_SAMPLE_ID)
-		json_u64(o, "id", smp->id);
+		JSON_U64(o, "id", smp->id);
 	if (st & PEO_SAMPLE_CALLCHAIN) {
 		struct peo_callchain_iter it;
 		uint64_t ip;
@@ -447,7 +510,7 @@ static void print_sample_json(struct script *s, const struct peo_record *r)
 		out_char(o, ']');
 	}
 	if (st & PEO_SAMPLE_RAW)
-		json_u64(o, "raw_size", smp->raw_size);
+		JSON_U64(o, "raw_size", smp->raw_size);
 	out_str(o, "}\n");
 }
 
@@ -463,18 +526,18 @@ static void print_user_json(struct script *s, const struct peo_record *r)
 		return; /* no fields, or a malformed one: its type was printed */
 	switch (u.type) {
 	case PEO_RECORD_STAT:
-		json_u64(o, "id", u.u.stat.id);
+		JSON_U64(o, "id", u.u.stat.id);
 		out_str(o, ",\"cpu\":");
 		snprintf(num, sizeof(num), "%d", (int32_t)u.u.stat.cpu);
 		out_str(o, num);
-		json_u64(o, "thread", u.u.stat.thread);
-		json_u64(o, "value", u.u.stat.value);
-		json_u64(o, "enabled", u.u.stat.enabled);
-		json_u64(o, "running", u.u.stat.running);
+		JSON_U64(o, "thread", u.u.stat.thread);
+		JSON_U64(o, "value", u.u.stat.value);
+		JSON_U64(o, "enabled", u.u.stat.enabled);
+		JSON_U64(o, "running", u.u.stat.running);
 		break;
 	case PEO_RECORD_STAT_ROUND:
 		out_str(o, u.u.stat_round.kind ? ",\"kind\":\"FINAL\"" : ",\"kind\":\"INTERVAL\"");
-		json_u64(o, "time", u.u.stat_round.time);
+		JSON_U64(o, "time", u.u.stat_round.time);
 		break;
 	case PEO_RECORD_STAT_CONFIG:
 		for (uint64_t i = 0; i < u.u.stat_config.nr; i++) {
@@ -511,7 +574,7 @@ static void print_user_json(struct script *s, const struct peo_record *r)
 		out_char(o, ']');
 		break;
 	case PEO_RECORD_EVENT_UPDATE:
-		json_u64(o, "id", u.u.event_update.id);
+		JSON_U64(o, "id", u.u.event_update.id);
 		if (u.u.event_update.kind == 1) {
 			snprintf(num, sizeof(num), ",\"scale\":%g", u.u.event_update.scale);
 			out_str(o, num);
@@ -521,15 +584,15 @@ static void print_user_json(struct script *s, const struct peo_record *r)
 		}
 		break;
 	case PEO_RECORD_ID_INDEX:
-		json_u64(o, "nr", u.u.id_index.nr);
+		JSON_U64(o, "nr", u.u.id_index.nr);
 		break;
 	case PEO_RECORD_TIME_CONV:
-		json_u64(o, "time_shift", u.u.time_conv.time_shift);
-		json_u64(o, "time_mult", u.u.time_conv.time_mult);
-		json_u64(o, "time_zero", u.u.time_conv.time_zero);
+		JSON_U64(o, "time_shift", u.u.time_conv.time_shift);
+		JSON_U64(o, "time_mult", u.u.time_conv.time_mult);
+		JSON_U64(o, "time_zero", u.u.time_conv.time_zero);
 		break;
 	case PEO_RECORD_HEADER_FEATURE:
-		json_u64(o, "feature", u.u.header_feature.feature);
+		JSON_U64(o, "feature", u.u.header_feature.feature);
 		break;
 	}
 }
@@ -543,33 +606,33 @@ static void print_other_json(struct script *s, const struct peo_record *r)
 	out_char(o, '"');
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
-		json_u64(o, "pid", r->u.comm.pid);
-		json_u64(o, "tid", r->u.comm.tid);
+		JSON_U64(o, "pid", r->u.comm.pid);
+		JSON_U64(o, "tid", r->u.comm.tid);
 		out_str(o, ",\"comm\":");
 		json_str(o, r->u.comm.comm);
 		out_str(o, r->u.comm.exec ? ",\"exec\":true" : ",\"exec\":false");
 		break;
 	case PEO_RECORD_FORK:
 	case PEO_RECORD_EXIT:
-		json_u64(o, "pid", r->u.task.pid);
-		json_u64(o, "ppid", r->u.task.ppid);
-		json_u64(o, "tid", r->u.task.tid);
-		json_u64(o, "ptid", r->u.task.ptid);
-		json_u64(o, "time", r->u.task.time);
+		JSON_U64(o, "pid", r->u.task.pid);
+		JSON_U64(o, "ppid", r->u.task.ppid);
+		JSON_U64(o, "tid", r->u.task.tid);
+		JSON_U64(o, "ptid", r->u.task.ptid);
+		JSON_U64(o, "time", r->u.task.time);
 		break;
 	case PEO_RECORD_MMAP:
 	case PEO_RECORD_MMAP2:
-		json_u64(o, "pid", r->u.mmap.pid);
-		json_u64(o, "tid", r->u.mmap.tid);
-		json_hex(o, "addr", r->u.mmap.addr);
-		json_hex(o, "len", r->u.mmap.len);
-		json_hex(o, "pgoff", r->u.mmap.pgoff);
+		JSON_U64(o, "pid", r->u.mmap.pid);
+		JSON_U64(o, "tid", r->u.mmap.tid);
+		JSON_HEX(o, "addr", r->u.mmap.addr);
+		JSON_HEX(o, "len", r->u.mmap.len);
+		JSON_HEX(o, "pgoff", r->u.mmap.pgoff);
 		out_str(o, ",\"filename\":");
 		json_str(o, r->u.mmap.filename);
 		break;
 	case PEO_RECORD_LOST:
-		json_u64(o, "id", r->u.lost.id);
-		json_u64(o, "lost", r->u.lost.lost);
+		JSON_U64(o, "id", r->u.lost.id);
+		JSON_U64(o, "lost", r->u.lost.lost);
 		break;
 	default:
 		if (r->header.type >= PEO_RECORD_HEADER_ATTR)
@@ -577,7 +640,7 @@ static void print_other_json(struct script *s, const struct peo_record *r)
 		break;
 	}
 	if (r->sample_id.fields & PEO_SAMPLE_TIME)
-		json_u64(o, "sample_time", r->sample_id.time);
+		JSON_U64(o, "sample_time", r->sample_id.time);
 	out_str(o, "}\n");
 }
 
@@ -869,10 +932,10 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 	script_threads_free(&s.threads);
 	script_maps_free(&s.maps);
-	for (size_t i = 0; s.formats && i < peo_perfdata_attr_count(s.f); i++)
+	for (size_t i = 0; i < s.nformats; i++)
 		peo_tp_format_free(s.formats[i]);
 	free(s.formats);
-	for (size_t i = 0; s.labels && i < peo_perfdata_attr_count(s.f); i++)
+	for (size_t i = 0; i < s.nlabels; i++)
 		free(s.labels[i]);
 	free(s.labels);
 	free(s.label_len);

@@ -126,9 +126,9 @@ static inline int out_dec_digits(uint64_t v)
 	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
-/* @digits decimal digits of @v written backwards ending at @end, two at a
- * time from a table: half the divisions of one digit at a time. */
-static inline void out_dec_at(char *end, uint64_t v, int digits)
+/* @digits (at most 8) decimal digits of @v written backwards ending at
+ * @end, two at a time from a table: half the divisions of one at a time. */
+static inline void out_dec32_at(char *end, uint32_t v, int digits)
 {
 	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 				    "25262728293031323334353637383940414243444546474849"
@@ -143,6 +143,15 @@ static inline void out_dec_at(char *end, uint64_t v, int digits)
 	}
 	if (digits)
 		*--end = (char)('0' + v % 10);
+}
+
+/* @digits decimal digits of @v ending at @end: eight at a time in 32-bit
+ * arithmetic, cheaper than a chain of 64-bit divisions. */
+static inline void out_dec_at(char *end, uint64_t v, int digits)
+{
+	for (; digits > 8; digits -= 8, end -= 8, v /= 100000000u)
+		out_dec32_at(end, (uint32_t)(v % 100000000u), 8);
+	out_dec32_at(end, (uint32_t)v, digits);
 }
 
 /* Spaces to fill @width around @len characters, and where they go. */
