@@ -19,15 +19,7 @@
 
 #include "peo/peo.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "fuzz_perfdata: check failed: %s\n", #cond); \
-			abort();                                                     \
-		}                                                                    \
-	} while (0)
+#include "fuzz_check.h"
 
 /* Every typed feature decoder, twice (the second hands out what the first kept). */
 static void decode_features(struct peo_perfdata *f)

@@ -18,15 +18,7 @@
 
 #include "peo/peo.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			fprintf(stderr, "fuzz_record: check failed: %s\n", #cond); \
-			abort();                                                   \
-		}                                                                  \
-	} while (0)
+#include "fuzz_check.h"
 
 static const uint8_t *in_lo, *in_hi;
 static volatile uint64_t keep; /* the walk's reads land here */

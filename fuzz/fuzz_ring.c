@@ -18,18 +18,10 @@
 #include "internal.h" /* peo_ring_over_memory, peo_ring_copy_newest */
 #include "peo/peo.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_check.h"
 
 #define PAGE 4096
 #define DATA 4096
-
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		if (!(cond)) {                                                   \
-			fprintf(stderr, "fuzz_ring: check failed: %s\n", #cond); \
-			abort();                                                 \
-		}                                                                \
-	} while (0)
 
 static unsigned char mem[PAGE + DATA];
 static unsigned char out[DATA];

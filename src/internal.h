@@ -142,4 +142,8 @@ PEO_HIDDEN void peo_free_names(char **names, int n);
  */
 PEO_HIDDEN int peo_elf_symbol_offset(const char *path, const char *symbol, uint64_t *offset);
 
+/* kallsyms.c: the running kernel's symbol at or below @addr (loaded on
+ * first use).  1 with its name and @addr's offset into it, 0 when none. */
+PEO_HIDDEN int peo_kallsyms_find(uint64_t addr, const char **name, uint64_t *offset);
+
 #endif /* PEO_INTERNAL_H */

@@ -271,6 +271,9 @@ int peo_tp_field_bytes(const struct peo_tp_field *fld, const struct peo_record *
 				"payload", fld->name, fld->offset, fld->size, raw_size);
 	at = fld->offset;
 	n = fld->size;
+	if (fld->data_loc && fld->size < 4) /* a forged format: the u32 would overrun */
+		return peo_fail(EPROTO, "field '%s': a __data_loc of %u bytes, not 4", fld->name,
+				fld->size);
 	if (fld->data_loc) {
 		uint64_t loc = load(p + fld->offset, 4, raw_is_big(rec));
 

@@ -1,7 +1,7 @@
 /*
  * tp_print.c - a tracepoint payload printed by its print fmt: the format
- * string's conversions filled from arguments that name the payload's
- * fields (REC->x, __get_str(x)).  Richer kernel helpers are refused.
+ * string's conversions filled from its arguments, C expressions over the
+ * payload's fields (tp_expr.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,95 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
-
-struct arg_value {
-	int is_string;
-	int64_t num;
-	const char *str;
-	size_t len;
-};
-
-/* Skip blanks; then strip "(...)" around the whole of [*s, *e) and casts "(type)". */
-static void unwrap(const char **s, const char **e)
-{
-	for (;;) {
-		while (*s < *e && isspace((unsigned char)**s))
-			(*s)++;
-		while (*e > *s && isspace((unsigned char)(*e)[-1]))
-			(*e)--;
-		if (*s < *e && **s == '(') {
-			int depth = 0;
-			const char *p = *s;
-
-			for (; p < *e; p++) {
-				depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
-				if (!depth)
-					break;
-			}
-			if (p == *e - 1) { /* "( whole )" */
-				(*s)++;
-				(*e)--;
-				continue;
-			}
-			/* "(type) rest": a cast when the parenthesis holds no operator */
-			if (!memchr(*s, '>', (size_t)(p - *s)) && !memchr(*s, '+', (size_t)(p - *s))) {
-				*s = p + 1;
-				continue;
-			}
-		}
-		return;
-	}
-}
-
-static int eval(const struct peo_tp_format *f, const struct peo_record *rec, const void *raw,
-		size_t raw_size, const char *s, const char *e, struct arg_value *out)
-{
-	const struct peo_tp_field *fld;
-	char name[128];
-	size_t n;
-
-	unwrap(&s, &e);
-	memset(out, 0, sizeof(*out));
-	if ((size_t)(e - s) > 5 && !strncmp(s, "REC->", 5)) {
-		n = (size_t)(e - s - 5);
-		snprintf(name, sizeof(name), "%.*s", (int)n, s + 5);
-		fld = peo_tp_format_find(f, name);
-		if (!fld)
-			return peo_fail(ENOTSUP, "print fmt: no field '%s' in the format", name);
-		if (fld->data_loc || (fld->array_len && strstr(fld->type, "char"))) {
-			const void *b;
-
-			out->is_string = 1;
-			if (peo_tp_field_bytes(fld, rec, raw, raw_size, &b, &out->len))
-				return -EPROTO;
-			out->str = b;
-			return 0;
-		}
-		return peo_tp_field_int(fld, rec, raw, raw_size, 0, &out->num) ? -EPROTO : 0;
-	}
-	if ((size_t)(e - s) > 10 && !strncmp(s, "__get_str(", 10) && e[-1] == ')') {
-		const void *b;
-
-		snprintf(name, sizeof(name), "%.*s", (int)(e - s - 11), s + 10);
-		fld = peo_tp_format_find(f, name);
-		if (!fld)
-			return peo_fail(ENOTSUP, "print fmt: no field '%s' for __get_str", name);
-		out->is_string = 1;
-		if (peo_tp_field_bytes(fld, rec, raw, raw_size, &b, &out->len))
-			return -EPROTO;
-		out->str = b;
-		return 0;
-	}
-	if (s < e && (isdigit((unsigned char)*s) || *s == '-')) {
-		char *end;
-
-		out->num = strtoll(s, &end, 0);
-		if (end == e)
-			return 0;
-	}
-	return peo_fail(ENOTSUP, "print fmt: the argument '%.*s' is beyond what peo evaluates "
-			"(REC->field, __get_str(field), a number)", (int)(e - s), s);
-}
+#include "tp_expr.h"
 
 /* The next argument after @p (comma-separated, at parenthesis depth 0). */
 static const char *next_arg(const char *p, const char **start, const char **end)
@@ -167,9 +79,9 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 		;
 	args = *fmt_end ? fmt_end + 1 : fmt_end;
 	for (const char *c = p + 1; c < fmt_end; c++) {
-		char spec[32], out[512];
+		char spec[32], out[512], scratch[1024];
 		const char *a, *ae;
-		struct arg_value v;
+		struct tp_value v;
 		size_t k = 0;
 		int err, n;
 
@@ -200,7 +112,7 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 		args = next_arg(args, &a, &ae);
 		if (a == ae)
 			return peo_fail(ENOTSUP, "print fmt: conversion '%c' has no argument", *c);
-		err = eval(f, rec, raw, raw_size, a, ae, &v);
+		err = peo_tp_expr_eval(f, rec, raw, raw_size, a, ae, scratch, sizeof(scratch), &v);
 		if (err)
 			return err;
 		if (*c == 's') {
@@ -214,7 +126,20 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 		} else if (strchr("diouxXcp", *c)) {
 			if (v.is_string)
 				return peo_fail(ENOTSUP, "print fmt: %%%c of a string", *c);
-			if (*c == 'p') { /* libtraceevent's %p: 0x and the hex value */
+			const char *sym;
+			uint64_t off;
+
+			if (*c == 'p' && c + 1 < fmt_end && strchr("SsFfB", c[1])) {
+				/* %pS: symbol+offset, %ps: symbol, from this machine's kallsyms */
+				int with_off = c[1] == 'S' || c[1] == 'F' || c[1] == 'B';
+
+				c++;
+				if (peo_kallsyms_find((uint64_t)v.num, &sym, &off))
+					n = with_off ? snprintf(out, sizeof(out), "%s+0x%" PRIx64, sym, off)
+						     : snprintf(out, sizeof(out), "%s", sym);
+				else
+					n = snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.num);
+			} else if (*c == 'p') { /* libtraceevent's %p: 0x and the hex value */
 				n = snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.num);
 			} else if (*c == 'c') {
 				n = snprintf(out, sizeof(out), "%c", (int)v.num);

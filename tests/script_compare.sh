@@ -98,6 +98,19 @@ if [ -n "$tp" ]; then
 	check trace pid,tid,time,event,trace -c 1 -e "$tp" -e syscalls:sys_exit_getppid \
 		-e sched:sched_process_exec -e sched:sched_process_fork -e sched:sched_wakeup_new \
 		-- "$W" -n 20 -T 2
+	# print fmts with C expressions, __print_flags/__print_symbolic tables
+	# and %pS/%ps symbols, system-wide: sched_switch's prev_state, softirq's
+	# vector name, kmalloc's gfp flags and call site, hrtimer's function
+	helpers="sched:sched_switch irq:softirq_entry kmem:kmalloc timer:hrtimer_start"
+	helper_args=()
+	for e in $helpers; do
+		[ -e "/sys/kernel/tracing/events/${e%%:*}/${e#*:}/format" ] && helper_args+=(-e "$e")
+	done
+	if [ ${#helper_args[@]} -gt 0 ]; then
+		check trace_helpers pid,tid,cpu,time,event,trace -a "${helper_args[@]}" -- "$W" -s 30 -T 2
+	else
+		echo "SKIP  trace_helpers: none of $helpers in /sys/kernel/tracing here"
+	fi
 	# the formats come from the file's TRACING_DATA: the same with tracefs hidden
 	if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 		unshare -m sh -c 'for d in /sys/kernel/tracing /sys/kernel/debug; do

@@ -865,20 +865,72 @@ static void tracepoint_fields_by_name_either_order(void **state)
 	peo_tp_format_free(f);
 	/* A helper peo does not evaluate is refused, naming the argument. */
 	assert_int_equal(peo_tp_format_parse(&f, "name: y\nformat:\n\tfield:int a;\toffset:0;\tsize:4;"
-					     "\tsigned:1;\nprint fmt: \"%s\", __print_flags(REC->a, \"|\")\n"), 0);
+					     "\tsigned:1;\nprint fmt: \"%s\", __print_hex(REC->a, 4)\n"), 0);
 	{
 		char text[64];
 		int32_t one = 1;
 		struct peo_record rec = { .swapped = 0 };
 
 		assert_int_equal(peo_tp_format_print(f, &rec, &one, 4, text, sizeof(text)), -ENOTSUP);
-		assert_error_contains("__print_flags(REC->a");
+		assert_error_contains("__print_hex(REC->a");
 	}
 	peo_tp_format_free(f);
 	assert_int_equal(peo_tp_format_parse(&f, "name: x\nformat:\n\tfield:int a;\toffset:zz;\n"), -EPROTO);
 	assert_error_contains("line 3");
 	assert_int_equal(peo_tp_format_load(&f, NULL, "syscalls", "no_such_event_here"), -ENOENT);
 	assert_error_contains("no_such_event_here");
+}
+
+/* The C in print fmts: sched_switch's prev_state expression, a symbolic
+ * table with an entry no value is known for, flags with bits left over and
+ * a NULL-named end, casts that truncate and sign-extend, logic. */
+static const char expression_format[] =
+	"name: exprs\nID: 7\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned long state;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int vec;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:long sval;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\nprint fmt: \"prev_state=%s%s vec=%u [action=%s] flags=%s u8=%d shift=%u cmp=%d\", "
+	"(REC->state & ((((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) - 1)) ? "
+	"__print_flags(REC->state & ((((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) - 1), \"|\", "
+	"{ 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }) : \"R\", "
+	"REC->state & (((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) ? \"+\" : \"\", "
+	"REC->vec, __print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { SOME_ENUM, \"X\" }), "
+	"__print_flags(REC->state, \"|\", { 0x1UL, \"A\" }, {( unsigned long)(( gfp_t)((((1UL))) << (4))), "
+	"\"B\"}, { 0, ((void *)0) }), (int)(unsigned char)REC->sval, "
+	"(unsigned int)((REC->sval) >> 20), REC->vec >= 2 && !(REC->vec == 3)\n";
+
+static void tracepoint_print_fmt_expressions(void **state)
+{
+	static const struct {
+		uint64_t state;
+		uint32_t vec;
+		const char *want;
+	} cases[] = {
+		{ 0x3, 1, "prev_state=S|D vec=1 [action=TIMER] flags=A|0x2 u8=255 shift=4294967295 cmp=0" },
+		{ 0x8, 7, "prev_state=R+ vec=7 [action=0x7] flags=0x8 u8=255 shift=4294967295 cmp=1" },
+		{ 0x11, 3, "prev_state=S vec=3 [action=0x3] flags=A|B u8=255 shift=4294967295 cmp=0" },
+	};
+	struct peo_tp_format *f;
+
+	(void)state;
+	assert_int_equal(peo_tp_format_parse(&f, expression_format), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int big = 0; big < 2; big++) {
+			struct vec v = { .big = big };
+			struct peo_record rec = { .swapped = big };
+			char text[256];
+
+			vec_put64(&v, 7);
+			vec_put64(&v, cases[i].state);
+			vec_put32(&v, cases[i].vec);
+			vec_put32(&v, 0);
+			vec_put64(&v, (uint64_t)-1); /* sval */
+			assert_int_equal(peo_tp_format_print(f, &rec, v.b, v.n, text, sizeof(text)),
+					 (int)strlen(cases[i].want));
+			assert_string_equal(text, cases[i].want);
+		}
+	peo_tp_format_free(f);
 }
 
 /* Page faults sampled with the address fields: the pages the test touched. */
@@ -1129,6 +1181,7 @@ int main(void)
 		PEO_TEST(kernel_samples_match_what_the_test_did),
 		PEO_TEST(task_records_of_a_child),
 		PEO_TEST(tracepoint_fields_by_name_either_order),
+		PEO_TEST(tracepoint_print_fmt_expressions),
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
 		PEO_TEST(records_find_their_attr_by_id),

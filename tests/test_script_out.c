@@ -76,7 +76,7 @@ static void numbers_match_printf_in(int threaded)
 	static uint64_t v[4000];
 	static const int widths[] = { 0, 1, 5, 10, 16, 20, 24, -1, -5, -20, -24 };
 	size_t n = sample_values(v, sizeof(v) / sizeof(v[0])), len, want_len = 0;
-	size_t cap = n * 11 * 3 * 40;
+	size_t cap = n * 11 * 4 * 40;
 	char *want = malloc(cap), *got;
 	struct capture c;
 
@@ -87,12 +87,14 @@ static void numbers_match_printf_in(int threaded)
 			int wd = widths[w];
 
 			out_u64(&c.o, v[i], wd);
+			out_i64(&c.o, (int64_t)v[i], wd);
 			out_hex(&c.o, v[i], wd);
 			out_u64_zero(&c.o, v[i] % 1000000000u, 9);
 			out_char(&c.o, '|');
 			want_len += (size_t)snprintf(want + want_len, cap - want_len,
-						     "%*" PRIu64 "%*" PRIx64 "%09" PRIu64 "|", wd,
-						     v[i], wd, v[i], v[i] % 1000000000u);
+						     "%*" PRIu64 "%*" PRId64 "%*" PRIx64 "%09" PRIu64 "|",
+						     wd, v[i], wd, (int64_t)v[i], wd, v[i],
+						     v[i] % 1000000000u);
 		}
 	got = capture_text(&c, &len);
 	assert_int_equal(len, want_len); /* crosses the buffer many times */

@@ -323,10 +323,11 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 	if ((fl & F_PID) && (fl & F_TID)) {
 		if (!cache_holds(&s->pid_tid, (uint64_t)id->pid << 32 | id->tid))
 			cache_made(&s->pid_tid, snprintf(s->pid_tid.text, sizeof(s->pid_tid.text),
-							 "%5u/%-5u ", id->pid, id->tid));
+							 "%5d/%-5d ", (int32_t)id->pid,
+							 (int32_t)id->tid));
 		out_bytes(o, s->pid_tid.text, s->pid_tid.len);
 	} else if (fl & (F_PID | F_TID)) {
-		out_u64(o, (fl & F_PID) ? id->pid : id->tid, 5);
+		out_i64(o, (int32_t)((fl & F_PID) ? id->pid : id->tid), 5); /* -1 as perf */
 		out_char(o, ' ');
 	}
 	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU)) {
@@ -464,9 +465,18 @@ static void json_hex_n(struct out *o, const char *prefix, size_t n, uint64_t v)
 	out_char(o, '"');
 }
 
+static void json_i64_n(struct out *o, const char *prefix, size_t n, int64_t v)
+{
+	out_bytes(o, prefix, n);
+	out_i64(o, v, 0);
+}
+
 /* The key a literal: its bytes are counted at compile time, copied by words. */
 #define JSON_PREFIX(key, after) ",\"" key "\":" after
 #define JSON_U64(o, key, v) json_u64_n(o, JSON_PREFIX(key, ""), sizeof(JSON_PREFIX(key, "")) - 1, v)
+/* pid and tid: the kernel's u32, -1 for "none", as perf prints them */
+#define JSON_PID(o, key, v) \
+	json_i64_n(o, JSON_PREFIX(key, ""), sizeof(JSON_PREFIX(key, "")) - 1, (int32_t)(v))
 #define JSON_HEX(o, key, v) \
 	json_hex_n(o, JSON_PREFIX(key, "\"0x"), sizeof(JSON_PREFIX(key, "\"0x")) - 1, v)
 
@@ -479,8 +489,8 @@ static void print_sample_json(struct script *s, const struct peo_record *r)
 	out_str(o, "{\"type\":\"SAMPLE\",\"event\":");
 	print_event_label(s, r);
 	if (st & PEO_SAMPLE_TID) {
-		JSON_U64(o, "pid", smp->pid);
-		JSON_U64(o, "tid", smp->tid);
+		JSON_PID(o, "pid", smp->pid);
+		JSON_PID(o, "tid", smp->tid);
 	}
 	if (st & PEO_SAMPLE_TIME)
 		JSON_U64(o, "time", smp->time);
@@ -606,24 +616,24 @@ static void print_other_json(struct script *s, const struct peo_record *r)
 	out_char(o, '"');
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
-		JSON_U64(o, "pid", r->u.comm.pid);
-		JSON_U64(o, "tid", r->u.comm.tid);
+		JSON_PID(o, "pid", r->u.comm.pid);
+		JSON_PID(o, "tid", r->u.comm.tid);
 		out_str(o, ",\"comm\":");
 		json_str(o, r->u.comm.comm);
 		out_str(o, r->u.comm.exec ? ",\"exec\":true" : ",\"exec\":false");
 		break;
 	case PEO_RECORD_FORK:
 	case PEO_RECORD_EXIT:
-		JSON_U64(o, "pid", r->u.task.pid);
-		JSON_U64(o, "ppid", r->u.task.ppid);
-		JSON_U64(o, "tid", r->u.task.tid);
-		JSON_U64(o, "ptid", r->u.task.ptid);
+		JSON_PID(o, "pid", r->u.task.pid);
+		JSON_PID(o, "ppid", r->u.task.ppid);
+		JSON_PID(o, "tid", r->u.task.tid);
+		JSON_PID(o, "ptid", r->u.task.ptid);
 		JSON_U64(o, "time", r->u.task.time);
 		break;
 	case PEO_RECORD_MMAP:
 	case PEO_RECORD_MMAP2:
-		JSON_U64(o, "pid", r->u.mmap.pid);
-		JSON_U64(o, "tid", r->u.mmap.tid);
+		JSON_PID(o, "pid", r->u.mmap.pid);
+		JSON_PID(o, "tid", r->u.mmap.tid);
 		JSON_HEX(o, "addr", r->u.mmap.addr);
 		JSON_HEX(o, "len", r->u.mmap.len);
 		JSON_HEX(o, "pgoff", r->u.mmap.pgoff);

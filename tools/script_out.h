@@ -181,6 +181,27 @@ static inline void out_u64(struct out *o, uint64_t v, int width)
 	o->n += (size_t)len + pad;
 }
 
+/* Signed decimal, right-aligned in @width (negative @width: left-aligned). */
+static inline void out_i64(struct out *o, int64_t v, int width)
+{
+	uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	int digits = out_dec_digits(mag), len = digits + (v < 0);
+	size_t pad = out_pad_of(width, len);
+	char *p = out_room(o, (size_t)len + pad);
+
+	if (width > 0)
+		for (size_t i = 0; i < pad; i++)
+			*p++ = ' ';
+	if (v < 0)
+		*p++ = '-';
+	out_dec_at(p + digits, mag, digits);
+	p += digits;
+	if (width < 0)
+		for (size_t i = 0; i < pad; i++)
+			*p++ = ' ';
+	o->n += (size_t)len + pad;
+}
+
 /* Lower-case hex, no 0x, right-aligned in @width. */
 static inline void out_hex(struct out *o, uint64_t v, int width)
 {

@@ -345,9 +345,11 @@ PEO_API const char *peo_tp_format_print_fmt(const struct peo_tp_format *f);
 /**
  * peo_tp_format_print() - a RAW payload as the kernel's print fmt says to
  * print it (what perf script -F trace prints): the format string with each
- * conversion filled from its argument.  Arguments may be REC->field (cast
- * or parenthesized), __get_str(field), or an integer; anything else
- * (__print_flags, arithmetic...) is -ENOTSUP, naming the argument.
+ * conversion filled from its argument.  Arguments are C expressions:
+ * REC->field, __get_str(field), numbers and strings, casts, arithmetic,
+ * comparisons, logic, ?:, __print_flags() and __print_symbolic(); what
+ * else a format uses (%pS symbols, __print_hex, enum names outside a
+ * table) is -ENOTSUP, naming it.
  * @buf:  receives the text, NUL-terminated, cut at @cap.
  * Returns the length of the text, or a negative errno (-EPROTO for a field
  * past the payload, -ENOTSUP).

@@ -1,0 +1,59 @@
+/*
+ * fuzz_tp_format.c - libFuzzer target for tracepoint format files and their
+ * print fmt (tp_format.c, tp_expr.c, tp_print.c), which a perf.data's
+ * TRACING_DATA section hands peo from whoever wrote the file.  The input is
+ * the format text, a NUL, then the RAW payload the print fmt is applied
+ * to, in either byte order (the payload's first byte picks).  Whatever the
+ * result, an error has its sentence and a printed text is NUL-terminated
+ * within the buffer.
+ *
+ * Seeds: real format files from tracefs with payloads (make fuzz).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peo/peo.h"
+
+#include "fuzz_check.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *nul = memchr(data, '\0', size);
+	size_t text_len = nul ? (size_t)(nul - data) : size;
+	char *text = malloc(text_len + 1), out[512];
+	const uint8_t *raw = nul ? nul + 1 : data + size;
+	size_t raw_size = nul ? size - text_len - 1 : 0;
+	struct peo_record rec = { .swapped = raw_size && (raw[0] & 1) };
+	struct peo_tp_format *f;
+	int n;
+
+	CHECK(text);
+	memcpy(text, data, text_len);
+	text[text_len] = '\0';
+	if (peo_tp_format_parse(&f, text)) {
+		CHECK(peo_last_error()[0]);
+		free(text);
+		return 0;
+	}
+	for (size_t i = 0; i < peo_tp_format_count(f); i++) {
+		const struct peo_tp_field *fld = peo_tp_format_field(f, i);
+		const void *bytes;
+		size_t len;
+		int64_t x;
+
+		if (!peo_tp_field_bytes(fld, &rec, raw, raw_size, &bytes, &len))
+			CHECK(len <= raw_size);
+		(void)peo_tp_field_int(fld, &rec, raw, raw_size, 0, &x);
+	}
+	n = peo_tp_format_print(f, &rec, raw_size ? raw : (const void *)"", raw_size, out,
+				sizeof(out));
+	if (n < 0)
+		CHECK(peo_last_error()[0]);
+	else
+		CHECK(strlen(out) < sizeof(out) && strlen(out) <= (size_t)n);
+	peo_tp_format_free(f);
+	free(text);
+	return 0;
+}

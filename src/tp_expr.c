@@ -1,0 +1,547 @@
+/*
+ * tp_expr.c - the C expressions a tracepoint's print fmt passes as
+ * arguments, evaluated over one payload: integer arithmetic, comparisons,
+ * logic and the conditional operator, casts, string literals, REC->field,
+ * __get_str(), and the kernel's table helpers __print_flags() and
+ * __print_symbolic().  Recursive descent, one function per precedence
+ * level of C.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tp_expr.h"
+
+struct parser {
+	const struct peo_tp_format *f;
+	const struct peo_record *rec;
+	const void *raw;
+	size_t raw_size;
+	const char *p, *end;
+	char *scratch; /* text made by __print_flags/__print_symbolic */
+	size_t scratch_cap, scratch_used;
+	int depth; /* nesting of unary operators and parentheses */
+	int err;
+};
+
+/* Deeper nesting than any kernel format has is refused before the stack is. */
+#define MAX_DEPTH 200
+
+static int fail(struct parser *ps, int err, const char *what)
+{
+	if (!ps->err)
+		ps->err = peo_fail(err, "print fmt: %s at '%.40s'", what, ps->p);
+	return ps->err;
+}
+
+static void skip_space(struct parser *ps)
+{
+	while (ps->p < ps->end && isspace((unsigned char)*ps->p))
+		ps->p++;
+}
+
+/* The next token is @tok (punctuation): consume it and say so. */
+static int accept(struct parser *ps, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	skip_space(ps);
+	if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, tok, n))
+		return 0;
+	/* "<" is not "<<" nor "<=", "&" is not "&&", "|" is not "||"... */
+	if (n == 1 && ps->p + 1 < ps->end && strchr("<>&|=", *tok) &&
+	    (ps->p[1] == *tok || ps->p[1] == '='))
+		return 0;
+	if (n == 1 && strchr("!=", *tok) && ps->p + 1 < ps->end && ps->p[1] == '=')
+		return 0;
+	ps->p += n;
+	return 1;
+}
+
+static int expect(struct parser *ps, const char *tok)
+{
+	if (accept(ps, tok))
+		return 0;
+	char what[32];
+
+	snprintf(what, sizeof(what), "'%s' expected", tok);
+	return fail(ps, ENOTSUP, what);
+}
+
+/* An identifier at the cursor (not consumed): its length, 0 if none. */
+static size_t ident_len(struct parser *ps)
+{
+	size_t n = 0;
+
+	skip_space(ps);
+	while (ps->p + n < ps->end && (isalnum((unsigned char)ps->p[n]) || ps->p[n] == '_'))
+		n++;
+	return n && !isdigit((unsigned char)ps->p[0]) ? n : 0;
+}
+
+static int ident_is(struct parser *ps, const char *name)
+{
+	size_t n = ident_len(ps);
+
+	return n == strlen(name) && !memcmp(ps->p, name, n);
+}
+
+static int is_true(const struct tp_value *v)
+{
+	return v->is_string ? 1 : v->num != 0;
+}
+
+/* ------------------------------------------------------------ casts */
+
+/* The bytes and signedness of a cast's type words; 0: not a type (then
+ * the parenthesis is an expression's). */
+static int type_of(const char *words, size_t len, int *bytes, int *uns)
+{
+	static const struct {
+		const char *word;
+		int bytes, uns;
+	} typedefs[] = {
+		{ "u8", 1, 1 },     { "u16", 2, 1 },   { "u32", 4, 1 },   { "u64", 8, 1 },
+		{ "s8", 1, 0 },     { "s16", 2, 0 },   { "s32", 4, 0 },   { "s64", 8, 0 },
+		{ "__u8", 1, 1 },   { "__u16", 2, 1 }, { "__u32", 4, 1 }, { "__u64", 8, 1 },
+		{ "__s8", 1, 0 },   { "__s16", 2, 0 }, { "__s32", 4, 0 }, { "__s64", 8, 0 },
+		{ "size_t", 8, 1 }, { "gfp_t", 4, 1 }, { "bool", 1, 1 },  { "_Bool", 1, 1 },
+		{ "pid_t", 4, 0 },  { "dev_t", 4, 1 }, { "void", 8, 1 },
+	};
+	int longs = 0, is_short = 0, is_char = 0, is_int = 0, unsigned_word = 0, signed_word = 0;
+	int td = -1;
+
+	for (const char *w = words, *e = words + len; w < e;) {
+		size_t n = 0;
+
+		while (w < e && (isspace((unsigned char)*w) || *w == '*'))
+			w++;
+		while (w + n < e && (isalnum((unsigned char)w[n]) || w[n] == '_'))
+			n++;
+		if (!n)
+			break;
+#define WORD_IS(lit) (n == sizeof(lit) - 1 && !memcmp(w, lit, n))
+		if (WORD_IS("unsigned"))
+			unsigned_word = 1;
+		else if (WORD_IS("signed"))
+			signed_word = 1;
+		else if (WORD_IS("long"))
+			longs++;
+		else if (WORD_IS("short"))
+			is_short = 1;
+		else if (WORD_IS("char"))
+			is_char = 1;
+		else if (WORD_IS("int"))
+			is_int = 1;
+		else if (!WORD_IS("const") && !WORD_IS("volatile")) {
+			size_t i = 0;
+
+			while (i < sizeof(typedefs) / sizeof(typedefs[0]) &&
+			       !(strlen(typedefs[i].word) == n && !memcmp(typedefs[i].word, w, n)))
+				i++;
+			if (i == sizeof(typedefs) / sizeof(typedefs[0]))
+				return 0; /* a word that is no type: not a cast */
+			td = (int)i;
+		}
+#undef WORD_IS
+		w += n;
+	}
+	*bytes = td >= 0 ? typedefs[td].bytes : is_char ? 1 : is_short ? 2 : longs ? 8
+		: is_int || unsigned_word || signed_word ? 4 : 0;
+	*uns = unsigned_word ? 1 : signed_word ? 0 : td >= 0 ? typedefs[td].uns : 0;
+	if (*bytes && memchr(words, '*', len)) { /* a pointer */
+		*bytes = 8;
+		*uns = 1;
+	}
+	return *bytes != 0;
+}
+
+static void apply_cast(struct tp_value *v, int bytes, int uns)
+{
+	if (v->is_string || bytes >= 8) {
+		v->uns = v->is_string ? 0 : uns;
+		return;
+	}
+	uint64_t mask = (UINT64_C(1) << (8 * bytes)) - 1, x = (uint64_t)v->num & mask;
+
+	if (!uns && (x >> (8 * bytes - 1)))
+		x |= ~mask; /* sign-extend */
+	v->num = (int64_t)x;
+	v->uns = uns;
+}
+
+/* ------------------------------------------------------------ primaries */
+
+static int expr(struct parser *ps, struct tp_value *out);
+static int conditional(struct parser *ps, struct tp_value *out);
+
+static int string_literal(struct parser *ps, struct tp_value *out)
+{
+	char *dst = ps->scratch + ps->scratch_used;
+	size_t n = 0;
+
+	for (ps->p++; ps->p < ps->end && *ps->p != '"'; ps->p++) {
+		char c = *ps->p;
+
+		if (c == '\\' && ps->p + 1 < ps->end) {
+			c = *++ps->p;
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+		}
+		if (ps->scratch_used + n + 1 >= ps->scratch_cap)
+			return fail(ps, ENOSPC, "strings longer than the scratch space");
+		dst[n++] = c;
+	}
+	if (ps->p >= ps->end)
+		return fail(ps, ENOTSUP, "a string without its closing quote");
+	ps->p++;
+	dst[n] = '\0';
+	ps->scratch_used += n + 1;
+	out->is_string = 1;
+	out->str = dst;
+	out->len = n;
+	return 0;
+}
+
+static int number_literal(struct parser *ps, struct tp_value *out)
+{
+	char *end;
+	uint64_t v = strtoull(ps->p, &end, 0);
+
+	if (end == ps->p || end > ps->end)
+		return fail(ps, ENOTSUP, "a number expected");
+	ps->p = end;
+	out->num = (int64_t)v;
+	out->uns = v > INT64_MAX;
+	while (ps->p < ps->end && strchr("uUlL", *ps->p)) { /* suffixes */
+		out->uns |= *ps->p == 'u' || *ps->p == 'U';
+		ps->p++;
+	}
+	return 0;
+}
+
+/* A field by name: a string for char arrays and __data_loc, else its integer. */
+static int field_value(struct parser *ps, const char *name, size_t n, int want_string,
+		       struct tp_value *out)
+{
+	char buf[128];
+	const struct peo_tp_field *fld;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
+	fld = peo_tp_format_find(ps->f, buf);
+	if (!fld) {
+		char what[192];
+
+		snprintf(what, sizeof(what), "no field '%s' in the format", buf);
+		return fail(ps, ENOTSUP, what);
+	}
+	if (want_string || fld->data_loc || (fld->array_len && strstr(fld->type, "char"))) {
+		const void *b;
+
+		out->is_string = 1;
+		if (peo_tp_field_bytes(fld, ps->rec, ps->raw, ps->raw_size, &b, &out->len))
+			return ps->err = -EPROTO;
+		out->str = b;
+		return 0;
+	}
+	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, 0, &out->num))
+		return ps->err = -EPROTO;
+	out->uns = !fld->is_signed;
+	return 0;
+}
+
+/*
+ * __print_flags(value, "delim", { mask, "name" }, ...) and
+ * __print_symbolic(value, { value, "name" }, ...), after the name.  Flags:
+ * each whole mask set in the value, in table order, joined by the
+ * delimiter, what is left over in hex; a zero value prints a zero mask's
+ * name.  Symbolic: the first equal value's name, else the value in hex.
+ * An entry whose value cannot be evaluated (an enum name the format does
+ * not define) is passed over.
+ */
+static int print_table(struct parser *ps, int flags, struct tp_value *out)
+{
+	struct tp_value v = { 0 }, delim = { 0 }, key, name;
+	char text[512];
+	size_t len = 0;
+	int printed = 0, matched = 0;
+	uint64_t left;
+
+	if (expect(ps, "(") || conditional(ps, &v) || expect(ps, ","))
+		return ps->err;
+	if (v.is_string)
+		return fail(ps, ENOTSUP, "a table's value is a string");
+	if (flags && (conditional(ps, &delim) || expect(ps, ",")))
+		return ps->err;
+	if (flags && !delim.is_string)
+		return fail(ps, ENOTSUP, "__print_flags' delimiter is not a string");
+	left = (uint64_t)v.num;
+	while (accept(ps, "{")) {
+		const char *entry = ps->p;
+		size_t mark = ps->scratch_used;
+		int known;
+
+		/* a value the format cannot evaluate: passed over to the entry's name */
+		known = !conditional(ps, &key) && !key.is_string;
+		if (!known) {
+			int depth = 0;
+
+			ps->err = 0;
+			for (ps->p = entry; ps->p < ps->end && !(depth == 0 && *ps->p == ','); ps->p++)
+				depth += *ps->p == '(' ? 1 : *ps->p == ')' ? -1 : 0;
+		}
+		if (expect(ps, ",") || conditional(ps, &name) || expect(ps, "}"))
+			return ps->err;
+		if (!name.is_string && name.num) /* a NULL name ends the table */
+			return fail(ps, ENOTSUP, "a table entry's name is not a string");
+		known &= name.is_string;
+		if (known && !matched) {
+			uint64_t k = (uint64_t)key.num;
+			int take = !flags ? k == (uint64_t)v.num : k ? (left & k) == k : !v.num && !printed;
+
+			if (take && flags && printed)
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s",
+							(int)delim.len, delim.str);
+			if (take && len < sizeof(text))
+				len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s",
+							(int)name.len, name.str);
+			matched = take && (!flags || !k);
+			printed |= take;
+			if (take && flags)
+				left &= ~k;
+		}
+		ps->scratch_used = mark; /* the name's literal is copied: its space is free */
+		if (len >= sizeof(text))
+			len = sizeof(text) - 1;
+		if (!accept(ps, ","))
+			break;
+	}
+	if (expect(ps, ")"))
+		return ps->err;
+	if (!matched && (!flags || left) && len < sizeof(text))
+		/* what no entry names, in hex (after the delimiter when flags came before) */
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s0x%" PRIx64,
+					flags && printed ? (int)delim.len : 0, flags ? delim.str : "",
+					flags ? left : (uint64_t)v.num);
+	if (len >= sizeof(text))
+		len = sizeof(text) - 1;
+	if (ps->scratch_used + len + 1 > ps->scratch_cap)
+		return fail(ps, ENOSPC, "a table's text longer than the scratch space");
+	out->is_string = 1;
+	out->str = ps->scratch + ps->scratch_used;
+	out->len = len;
+	memcpy(ps->scratch + ps->scratch_used, text, len);
+	ps->scratch[ps->scratch_used + len] = '\0';
+	ps->scratch_used += len + 1;
+	return 0;
+}
+
+static int primary(struct parser *ps, struct tp_value *out)
+{
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	skip_space(ps);
+	if (ps->p >= ps->end)
+		return fail(ps, ENOTSUP, "an argument ends early");
+	if (*ps->p == '"')
+		return string_literal(ps, out);
+	if (isdigit((unsigned char)*ps->p))
+		return number_literal(ps, out);
+	if (accept(ps, "(")) {
+		if (expr(ps, out))
+			return ps->err;
+		return expect(ps, ")");
+	}
+	n = ident_len(ps);
+	if (n == 3 && !memcmp(ps->p, "REC", 3)) {
+		ps->p += 3;
+		if (expect(ps, "->"))
+			return ps->err;
+		n = ident_len(ps);
+		if (!n)
+			return fail(ps, ENOTSUP, "a field name expected after REC->");
+		ps->p += n;
+		return field_value(ps, ps->p - n, n, 0, out);
+	}
+	if (ident_is(ps, "__get_str") || ident_is(ps, "__get_rel_str")) {
+		const char *name;
+
+		ps->p += n;
+		if (expect(ps, "("))
+			return ps->err;
+		n = ident_len(ps);
+		name = ps->p;
+		ps->p += n;
+		if (!n || expect(ps, ")"))
+			return ps->err ? ps->err : fail(ps, ENOTSUP, "__get_str of no field");
+		return field_value(ps, name, n, 1, out);
+	}
+	if (ident_is(ps, "__print_flags") || ident_is(ps, "__print_symbolic")) {
+		int flags = ident_is(ps, "__print_flags");
+
+		ps->p += n;
+		return print_table(ps, flags, out);
+	}
+	if (n)
+		return fail(ps, ENOTSUP, "a name peo does not evaluate");
+	return fail(ps, ENOTSUP, "an operand expected");
+}
+
+/* ------------------------------------------------------------ operators */
+
+static int unary_inner(struct parser *ps, struct tp_value *out);
+
+static int unary(struct parser *ps, struct tp_value *out)
+{
+	int err;
+
+	if (++ps->depth > MAX_DEPTH)
+		return fail(ps, ENOTSUP, "expressions nested more than 200 deep");
+	err = unary_inner(ps, out);
+	ps->depth--;
+	return err;
+}
+
+static int unary_inner(struct parser *ps, struct tp_value *out)
+{
+	skip_space(ps);
+	if (accept(ps, "!")) {
+		if (unary(ps, out))
+			return ps->err;
+		out->num = !is_true(out);
+		out->is_string = out->uns = 0;
+		return 0;
+	}
+	if (accept(ps, "~") || accept(ps, "-") || accept(ps, "+")) {
+		char op = ps->p[-1];
+
+		if (unary(ps, out))
+			return ps->err;
+		if (out->is_string)
+			return fail(ps, ENOTSUP, "arithmetic on a string");
+		out->num = op == '~' ? ~out->num : op == '-' ? (int64_t)(0 - (uint64_t)out->num) : out->num;
+		return 0;
+	}
+	if (ps->p < ps->end && *ps->p == '(') { /* a cast, or a parenthesized expression */
+		const char *close = ps->p + 1;
+		int bytes, uns;
+
+		while (close < ps->end && *close != ')' && *close != '(')
+			close++;
+		if (close < ps->end && *close == ')' &&
+		    type_of(ps->p + 1, (size_t)(close - ps->p - 1), &bytes, &uns)) {
+			ps->p = close + 1;
+			if (unary(ps, out))
+				return ps->err;
+			apply_cast(out, bytes, uns);
+			return 0;
+		}
+	}
+	return primary(ps, out);
+}
+
+/* Binary operators by precedence, loosest last: each level calls the next. */
+static const char *const levels[][5] = {
+	{ "*", "/", "%" }, { "+", "-" }, { "<<", ">>" }, { "<=", ">=", "<", ">" },
+	{ "==", "!=" },    { "&" },      { "^" },        { "|" },
+	{ "&&" },          { "||" },
+};
+enum { NLEVELS = sizeof(levels) / sizeof(levels[0]) };
+
+static int apply(struct parser *ps, const char *op, struct tp_value *l, const struct tp_value *r)
+{
+	uint64_t a = (uint64_t)l->num, b = (uint64_t)r->num;
+	int uns = l->uns || r->uns;
+
+	if (!strcmp(op, "&&") || !strcmp(op, "||")) {
+		l->num = !strcmp(op, "&&") ? is_true(l) && is_true(r) : is_true(l) || is_true(r);
+		l->is_string = l->uns = 0;
+		return 0;
+	}
+	if (l->is_string || r->is_string)
+		return fail(ps, ENOTSUP, "arithmetic on a string");
+	if ((*op == '/' || *op == '%') && !b)
+		return fail(ps, EDOM, "a division by zero");
+	switch (op[0] | op[1] << 8) {
+	case '*': a *= b; break;
+	case '/': a = uns ? a / b : (uint64_t)(l->num / r->num); break;
+	case '%': a = uns ? a % b : (uint64_t)(l->num % r->num); break;
+	case '+': a += b; break;
+	case '-': a -= b; break;
+	case '<' | '<' << 8: a = b < 64 ? a << b : 0; break;
+	case '>' | '>' << 8: a = b >= 64 ? 0 : uns ? a >> b : (uint64_t)(l->num >> b); break;
+	case '<': a = uns ? a < b : l->num < r->num; uns = 0; break;
+	case '>': a = uns ? a > b : l->num > r->num; uns = 0; break;
+	case '<' | '=' << 8: a = uns ? a <= b : l->num <= r->num; uns = 0; break;
+	case '>' | '=' << 8: a = uns ? a >= b : l->num >= r->num; uns = 0; break;
+	case '=' | '=' << 8: a = a == b; uns = 0; break;
+	case '!' | '=' << 8: a = a != b; uns = 0; break;
+	case '&': a &= b; break;
+	case '^': a ^= b; break;
+	case '|': a |= b; break;
+	}
+	l->num = (int64_t)a;
+	l->uns = uns;
+	return 0;
+}
+
+static int binary(struct parser *ps, int level, struct tp_value *out)
+{
+	if (level < 0)
+		return unary(ps, out);
+	if (binary(ps, level - 1, out))
+		return ps->err;
+	for (;;) {
+		const char *op = NULL;
+		struct tp_value r;
+
+		for (int i = 0; i < 5 && levels[level][i] && !op; i++)
+			if (accept(ps, levels[level][i]))
+				op = levels[level][i];
+		if (!op)
+			return 0;
+		if (binary(ps, level - 1, &r) || apply(ps, op, out, &r))
+			return ps->err;
+	}
+}
+
+static int conditional(struct parser *ps, struct tp_value *out)
+{
+	struct tp_value yes, no;
+
+	if (binary(ps, NLEVELS - 1, out))
+		return ps->err;
+	if (!accept(ps, "?"))
+		return 0;
+	/* both branches are parsed (the cursor must pass them); one is taken */
+	if (conditional(ps, &yes) || expect(ps, ":") || conditional(ps, &no))
+		return ps->err;
+	*out = is_true(out) ? yes : no;
+	return 0;
+}
+
+static int expr(struct parser *ps, struct tp_value *out)
+{
+	return conditional(ps, out);
+}
+
+int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_record *rec, const void *raw,
+		     size_t raw_size, const char *s, const char *e, char *scratch,
+		     size_t scratch_cap, struct tp_value *out)
+{
+	struct parser ps = { f, rec, raw, raw_size, s, e, scratch, scratch_cap, 0, 0, 0 };
+
+	if (!scratch_cap)
+		return peo_fail(EINVAL, "print fmt: no scratch space");
+	scratch[0] = '\0';
+	if (expr(&ps, out))
+		return ps.err;
+	skip_space(&ps);
+	if (ps.p != ps.end)
+		return fail(&ps, ENOTSUP, "text after the expression");
+	return 0;
+}
