@@ -15,7 +15,7 @@
 
 #include "perfdata_internal.h"
 
-#define AHEAD_MAX (4 * POPULATE_STEP) /* how far the helper runs ahead of the reader */
+#define AHEAD_MAX (2 * POPULATE_STEP) /* how far the helper runs ahead of the reader */
 
 struct pd_ahead {
 	pthread_t thread;

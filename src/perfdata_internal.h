@@ -12,7 +12,7 @@
 /* A data section mapped whole: page tables filled a step at a time ahead of
  * the reader, pages dropped a step at a time behind the oldest byte in use. */
 #define POPULATE_STEP (4u << 20)
-#define RELEASE_STEP (16u << 20)
+#define RELEASE_STEP (4u << 20)
 
 struct pd_section {
 	uint64_t offset, size;
