@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -472,6 +473,98 @@ static void counts_by_type_and_event(void **state)
 		}
 }
 
+/* A sample as the writer test writes it: IP|TID|TIME|PERIOD. */
+static void written_sample(struct vec *v, uint64_t ip, uint32_t tid, uint64_t time)
+{
+	v->n = 0;
+	vec_put32(v, PEO_RECORD_SAMPLE);
+	vec_put16(v, PEO_RECORD_MISC_USER);
+	vec_put16(v, 40);
+	vec_put64(v, ip);
+	vec_put32(v, 500);
+	vec_put32(v, tid);
+	vec_put64(v, time);
+	vec_put64(v, 1000);
+}
+
+/* The writer's file read back: attrs and ids, names, host features, records in order. */
+static void written_file_reads_back(void **state)
+{
+	char path[] = "/tmp/peo-writer-XXXXXX";
+	const char *argv[] = { "peo", "record", "--", "true" };
+	struct peo_perfdata_writer *w;
+	struct peo_perfdata_record rec;
+	struct peo_perfdata_counts c;
+	struct peo_perfdata *f;
+	struct peo_attr a;
+	struct utsname u;
+	uint64_t ids[2] = { 901, 902 }, times[] = { 300, 100, 200 }, x;
+	const uint64_t *got_ids;
+	const char *const *list;
+	const char *s;
+	struct vec v = { .big = 0 };
+	size_t n;
+	int fd = mkstemp(path), k = 0;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
+	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	a.sample_period = 1000;
+	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
+	assert_int_equal(peo_perfdata_writer_add_event(w, &a, ids, 2, "cpu-clock"), 0);
+	assert_int_equal(peo_perfdata_writer_host_features(w, 4, argv), 0);
+	for (int i = 0; i < 3; i++) {
+		written_sample(&v, 0x1000 + (uint64_t)i, 600 + (uint32_t)i, times[i]);
+		assert_int_equal(peo_perfdata_writer_record(w, v.b, v.n), 0);
+		if (i == 0)
+			assert_int_equal(peo_perfdata_writer_finished_round(w), 0);
+	}
+	assert_int_equal(peo_perfdata_writer_add_event(w, &a, ids, 1, "late"), -EBUSY);
+	assert_int_equal(peo_perfdata_writer_record(w, v.b, 12), -EINVAL); /* not a multiple of 8 */
+	assert_int_equal(peo_perfdata_writer_data_size(w), 3 * 40 + 8);
+	assert_int_equal(peo_perfdata_writer_close(w), 0);
+
+	PEO_OPTS(peo_perfdata_opts, o, .ordered = 1);
+	assert_int_equal(peo_perfdata_open(&f, path, &o), 0);
+	assert_int_equal(peo_perfdata_attr_count(f), 1);
+	assert_int_equal(peo_perfdata_attr(f, 0)->sample_type, a.sample_type);
+	assert_int_equal(peo_perfdata_attr(f, 0)->size, PEO_ATTR_SIZE_VER0); /* nothing past 64 set */
+	got_ids = peo_perfdata_attr_ids(f, 0, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(got_ids[1], 902);
+	assert_string_equal(peo_perfdata_event_name(f, 0), "cpu-clock");
+	assert_int_equal(uname(&u), 0);
+	assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), 0);
+	assert_string_equal(s, u.nodename);
+	assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_ARCH, &s), 0);
+	assert_string_equal(s, u.machine);
+	assert_int_equal(peo_perfdata_feature_strings(f, PEO_FEAT_CMDLINE, &list, &n), 0);
+	assert_int_equal(n, 5); /* this program's path, then the four arguments */
+	assert_string_equal(list[4], "true");
+	assert_int_equal(peo_perfdata_feature_u64(f, PEO_FEAT_TOTAL_MEM, &x), 0);
+	assert_true(x > 1024); /* kB */
+	while (peo_perfdata_next(f, &rec) == 1)
+		if (rec.rec.header.type == PEO_RECORD_SAMPLE) {
+			assert_int_equal(rec.rec.u.sample.pid, 500);
+			times[k++] = rec.rec.u.sample.time;
+		}
+	assert_int_equal(k, 3);
+	/* perf's rule holds a round's records until the next round ends: all sorted */
+	assert_int_equal(times[0], 100);
+	assert_int_equal(times[1], 200);
+	assert_int_equal(times[2], 300);
+	peo_perfdata_close(f);
+	assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
+	assert_int_equal(peo_perfdata_count(f, &c), 0);
+	assert_int_equal(c.by_type[PEO_RECORD_SAMPLE], 3);
+	assert_int_equal(c.by_type[PEO_RECORD_FINISHED_ROUND], 1);
+	peo_perfdata_counts_free(&c);
+	peo_perfdata_close(f);
+	unlink(path);
+}
+
 /* Each malformed variant fails at open or at its record, naming the offset. */
 static void malformed_files_name_the_offset(void **state)
 {
@@ -671,6 +764,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(a_file_of_either_order),
 		PEO_TEST(counts_by_type_and_event),
+		PEO_TEST(written_file_reads_back),
 		PEO_TEST(malformed_files_name_the_offset),
 		PEO_TEST(perfs_own_records_in_either_order),
 	};

@@ -422,6 +422,87 @@ PEO_API void peo_perfdata_counts_free(struct peo_perfdata_counts *c);
 /** peo_user_record_type_name() - "FINISHED_ROUND"... for types 64 and up, else the kernel's. */
 PEO_API const char *peo_user_record_type_name(uint32_t type);
 
+/* ------------------------------------------------------------ writing */
+
+struct peo_perfdata_writer;
+
+/**
+ * peo_perfdata_writer_open() - create (or truncate) a file-mode perf.data at
+ * @path, mode 0600, for perf and peo to read.  Add every event first
+ * (peo_perfdata_writer_add_event), then records, features at any time, and
+ * finish with peo_perfdata_writer_close().
+ * Returns 0, or a negative errno with the path: -EACCES, -ENOENT, -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path);
+
+/**
+ * peo_perfdata_writer_open_fd() - the same on an open, seekable @fd (the
+ * caller keeps it; written from offset 0).  -ESPIPE for a pipe.
+ */
+PEO_API int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd);
+
+/**
+ * peo_perfdata_writer_add_event() - an event of the recording: its attr as
+ * opened, the ids of its fds (PERF_EVENT_IOC_ID), and its name for
+ * EVENT_DESC (or NULL).  The attr is written at the smallest published size
+ * that holds its nonzero bytes, so older readers accept it.
+ * Returns 0, -EBUSY after the first record, -EINVAL, -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_add_event(struct peo_perfdata_writer *w,
+					  const struct peo_attr *attr, const uint64_t *ids,
+					  size_t nids, const char *name);
+
+/**
+ * peo_perfdata_writer_record() - append one record (header included, in
+ * host order, @len a multiple of 8) to the data section.  Buffered.
+ * Returns 0, or the write's negative errno (-ENOSPC...), which every later
+ * call returns too.
+ */
+PEO_API int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
+				       size_t len);
+
+/**
+ * peo_perfdata_writer_finished_round() - a FINISHED_ROUND record: every
+ * record written before it is older than any written after the next one, so
+ * readers can sort by time holding two rounds.  Write one after each pass
+ * over the rings.
+ */
+PEO_API int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w);
+
+/**
+ * peo_perfdata_writer_feature() - feature section @bit (PEO_FEAT_*) with
+ * @size bytes in host order, copied; replaces one set before.  EVENT_DESC
+ * is made from the events at close when not set.
+ * Returns 0, -EINVAL for a bit outside 1..255, -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned bit,
+					const void *bytes, size_t size);
+
+/**
+ * peo_perfdata_writer_host_features() - this machine's description, as perf
+ * writes it: HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID,
+ * TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, and CMDLINE from @argc/@argv.
+ * A part this machine does not say (no /sys topology...) is left out.
+ * Returns 0 or -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int argc,
+					      const char *const *argv);
+
+/** peo_perfdata_writer_data_size() - bytes of records written so far. */
+PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
+
+/**
+ * peo_perfdata_writer_close() - write what is buffered, the features after
+ * the data, then the header with the final sizes; free @w.  After a failed
+ * write (a full disk) the header is still rewritten to name the records
+ * written whole, and the error says how much the file keeps.
+ * Returns 0, or the first negative errno.
+ */
+PEO_API int peo_perfdata_writer_close(struct peo_perfdata_writer *w);
+
+/** peo_perfdata_writer_abandon() - free @w without finishing the file. */
+PEO_API void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

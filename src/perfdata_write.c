@@ -1,0 +1,430 @@
+/*
+ * perfdata_write.c - writing a file-mode perf.data: the header, each
+ * event's ids and attr, the data section as records come, then the feature
+ * sections and their index after the data, and the header rewritten with
+ * the final sizes.  Layout on disk:
+ *
+ *   header (104) | ids of every event | attrs | data ... | feature index | features
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfdata_internal.h"
+#include "perfdata_write.h"
+
+#define HEADER_BYTES 104
+#define MAGIC "PERFILE2"
+#define BUFFER_BYTES (1u << 20)
+
+struct writer_event {
+	struct peo_attr attr;
+	uint64_t *ids;
+	size_t nids;
+	char *name;
+};
+
+struct peo_perfdata_writer {
+	int fd, own_fd;
+	char *path;           /* for messages */
+	struct writer_event *events;
+	size_t nevents;
+	uint32_t attr_bytes;  /* every attr is written with this size */
+	int data_started;
+	uint64_t data_offset; /* where the data section starts */
+	uint64_t pos;         /* the file offset the buffer starts at */
+	unsigned char *buf;
+	size_t n;
+	int err;              /* the first write error, kept: later calls return it */
+	uint64_t records;
+	void *feature[PEO_FEAT_MAX];
+	size_t feature_size[PEO_FEAT_MAX];
+};
+
+static int write_at(struct peo_perfdata_writer *w, uint64_t off, const void *p, size_t n,
+		    const char *what)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = pwrite(w->fd, (const char *)p + done, n - done, (off_t)(off + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int e = r < 0 ? errno : ENOSPC;
+
+			w->err = peo_fail(e, "perf.data writer: writing %s (%zu bytes at offset %llu) "
+					  "to %s: %s", what, n, (unsigned long long)(off + done),
+					  w->path, strerror(e));
+			return w->err;
+		}
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+static int flush(struct peo_perfdata_writer *w)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	if (!w->n)
+		return 0;
+	err = write_at(w, w->pos, w->buf, w->n, "records");
+	if (!err) {
+		w->pos += w->n;
+		w->n = 0;
+	}
+	return err;
+}
+
+int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd)
+{
+	struct peo_perfdata_writer *w;
+
+	if (!out)
+		return peo_fail(EINVAL, "peo_perfdata_writer_open_fd: argument 'out' is NULL");
+	*out = NULL;
+	if (fd < 0)
+		return peo_fail(EBADF, "peo_perfdata_writer_open_fd: fd %d is not open", fd);
+	if (lseek(fd, 0, SEEK_CUR) < 0)
+		return peo_fail(ESPIPE, "perf.data writer: the output cannot seek (a pipe?); file "
+				"mode rewrites its header at the end");
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->buf = malloc(BUFFER_BYTES)) || !(w->path = strdup("the output"))) {
+		if (w)
+			free(w->buf);
+		free(w);
+		return peo_fail(ENOMEM, "out of memory for a perf.data writer");
+	}
+	w->fd = fd;
+	w->own_fd = -1;
+	*out = w;
+	return 0;
+}
+
+int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path)
+{
+	int fd, err;
+
+	if (!out || !path)
+		return peo_fail(EINVAL, "peo_perfdata_writer_open: argument '%s' is NULL",
+				out ? "path" : "out");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return peo_fail(errno, "perf.data writer: cannot create '%s': %s", path,
+				strerror(errno));
+	err = peo_perfdata_writer_open_fd(out, fd);
+	if (err) {
+		close(fd);
+		unlink(path);
+		return err;
+	}
+	(*out)->own_fd = fd;
+	free((*out)->path);
+	if (!((*out)->path = strdup(path))) {
+		peo_perfdata_writer_abandon(*out);
+		*out = NULL;
+		return peo_fail(ENOMEM, "out of memory for a perf.data writer");
+	}
+	return 0;
+}
+
+int peo_perfdata_writer_add_event(struct peo_perfdata_writer *w, const struct peo_attr *attr,
+				  const uint64_t *ids, size_t nids, const char *name)
+{
+	struct writer_event *more, *e;
+
+	if (!w || !attr || (nids && !ids))
+		return peo_fail(EINVAL, "peo_perfdata_writer_add_event: argument '%s' is NULL",
+				!w ? "w" : !attr ? "attr" : "ids");
+	if (w->data_started)
+		return peo_fail(EBUSY, "perf.data writer: events are added before the first record "
+				"(their attrs come before the data section)");
+	if (nids > SIZE_MAX / 8)
+		return peo_fail(EINVAL, "perf.data writer: %zu ids", nids);
+	more = realloc(w->events, (w->nevents + 1) * sizeof(*more));
+	if (!more)
+		return peo_fail(ENOMEM, "out of memory for an event");
+	w->events = more;
+	e = &w->events[w->nevents];
+	memset(e, 0, sizeof(*e));
+	e->attr = *attr;
+	if ((nids && !(e->ids = malloc(nids * 8))) || (name && !(e->name = strdup(name)))) {
+		free(e->ids);
+		return peo_fail(ENOMEM, "out of memory for an event");
+	}
+	if (nids)
+		memcpy(e->ids, ids, nids * 8);
+	e->nids = nids;
+	w->nevents++;
+	return 0;
+}
+
+/*
+ * The size every attr is written with: the smallest published size that
+ * holds each attr's nonzero bytes.  A reader older than our attr refuses a
+ * larger size it does not know (perf 6.1 reads up to 128), so the unused
+ * tail is left off.
+ */
+static uint32_t attr_write_size(const struct peo_perfdata_writer *w)
+{
+	static const uint32_t sizes[] = { PEO_ATTR_SIZE_VER0, PEO_ATTR_SIZE_VER1, PEO_ATTR_SIZE_VER2,
+					  PEO_ATTR_SIZE_VER3, PEO_ATTR_SIZE_VER4, PEO_ATTR_SIZE_VER5,
+					  PEO_ATTR_SIZE_VER6, PEO_ATTR_SIZE_VER7, sizeof(struct peo_attr) };
+	size_t used = PEO_ATTR_SIZE_VER0;
+
+	for (size_t i = 0; i < w->nevents; i++) {
+		const unsigned char *b = (const unsigned char *)&w->events[i].attr;
+
+		for (size_t k = sizeof(struct peo_attr); k > used; k--)
+			if (b[k - 1]) {
+				used = k;
+				break;
+			}
+	}
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i] >= used)
+			return sizes[i];
+	return sizeof(struct peo_attr);
+}
+
+/* The header with the sections as they stand: @data_size, the feature bits set. */
+static void fill_header(const struct peo_perfdata_writer *w, unsigned char *h, uint64_t data_size)
+{
+	uint64_t v[13] = { 0 };
+
+	memset(h, 0, HEADER_BYTES);
+	memcpy(h, MAGIC, 8);
+	v[1] = HEADER_BYTES;
+	v[2] = w->attr_bytes + 16;                           /* attr_size: attr + ids section */
+	v[3] = w->data_offset - w->nevents * (w->attr_bytes + 16); /* attrs.offset */
+	v[4] = w->nevents * (w->attr_bytes + 16);            /* attrs.size */
+	v[5] = w->data_offset;
+	v[6] = data_size;
+	for (unsigned bit = 0; bit < PEO_FEAT_MAX; bit++)
+		if (w->feature[bit])
+			v[9 + bit / 64] |= 1ULL << (bit % 64);
+	memcpy(h + 8, v + 1, HEADER_BYTES - 8);
+}
+
+/* Ids and attrs go out, then the data section begins. */
+static int start_data(struct peo_perfdata_writer *w)
+{
+	uint64_t at = HEADER_BYTES, attrs_at;
+	unsigned char h[HEADER_BYTES];
+	unsigned char *entry;
+	int err = 0;
+
+	if (w->data_started || w->err)
+		return w->err;
+	w->attr_bytes = attr_write_size(w);
+	for (size_t i = 0; i < w->nevents; i++) /* the ids of each event */
+		at += 8 * w->events[i].nids;
+	attrs_at = at;
+	entry = calloc(1, w->attr_bytes + 16);
+	if (!entry)
+		return w->err = peo_fail(ENOMEM, "out of memory writing attrs");
+	at = HEADER_BYTES;
+	for (size_t i = 0; !err && i < w->nevents; i++) {
+		struct writer_event *e = &w->events[i];
+		uint64_t ids_section[2] = { at, 8 * e->nids };
+
+		err = write_at(w, at, e->ids ? (const void *)e->ids : (const void *)"", 8 * e->nids,
+			       "an event's ids");
+		at += 8 * e->nids;
+		memcpy(entry, &e->attr, w->attr_bytes);
+		((struct peo_attr *)(void *)entry)->size = w->attr_bytes;
+		memcpy(entry + w->attr_bytes, ids_section, 16);
+		if (!err)
+			err = write_at(w, attrs_at + i * (w->attr_bytes + 16), entry,
+				       w->attr_bytes + 16, "an attr");
+	}
+	free(entry);
+	w->data_offset = attrs_at + w->nevents * (w->attr_bytes + 16);
+	w->pos = w->data_offset;
+	w->data_started = 1;
+	/* A header already, so a recording cut short still names its sections. */
+	fill_header(w, h, 0);
+	return err ? err : write_at(w, 0, h, sizeof(h), "the header");
+}
+
+int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes, size_t len)
+{
+	int err;
+
+	if (!w || !bytes)
+		return peo_fail(EINVAL, "peo_perfdata_writer_record: argument '%s' is NULL",
+				w ? "bytes" : "w");
+	if (len < 8 || len % 8)
+		return peo_fail(EINVAL, "perf.data writer: a record of %zu bytes (records are a "
+				"multiple of 8, at least the 8-byte header)", len);
+	if ((err = start_data(w)))
+		return err;
+	if (BUFFER_BYTES - w->n < len && (err = flush(w)))
+		return err;
+	if (len > BUFFER_BYTES) { /* larger than the buffer: straight out */
+		if ((err = write_at(w, w->pos, bytes, len, "a record")))
+			return err;
+		w->pos += len;
+	} else {
+		memcpy(w->buf + w->n, bytes, len);
+		w->n += len;
+	}
+	w->records++;
+	return 0;
+}
+
+int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w)
+{
+	const struct peo_event_header h = { PEO_RECORD_FINISHED_ROUND, 0, sizeof(h) };
+
+	return peo_perfdata_writer_record(w, &h, sizeof(h));
+}
+
+int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned bit, const void *bytes,
+				size_t size)
+{
+	void *copy;
+
+	if (!w || (!bytes && size))
+		return peo_fail(EINVAL, "peo_perfdata_writer_feature: argument '%s' is NULL",
+				w ? "bytes" : "w");
+	if (bit == 0 || bit >= PEO_FEAT_MAX)
+		return peo_fail(EINVAL, "perf.data writer: feature bit %u is not 1 to %d", bit,
+				PEO_FEAT_MAX - 1);
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return peo_fail(ENOMEM, "out of memory for feature %u (%zu bytes)", bit, size);
+	if (size)
+		memcpy(copy, bytes, size);
+	free(w->feature[bit]);
+	w->feature[bit] = copy;
+	w->feature_size[bit] = size;
+	return 0;
+}
+
+uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w)
+{
+	return w && w->data_started ? w->pos + w->n - w->data_offset : 0;
+}
+
+/* Free everything; the file stays as it is. */
+void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->nevents; i++) {
+		free(w->events[i].ids);
+		free(w->events[i].name);
+	}
+	for (unsigned bit = 0; bit < PEO_FEAT_MAX; bit++)
+		free(w->feature[bit]);
+	free(w->events);
+	free(w->buf);
+	free(w->path);
+	if (w->own_fd >= 0)
+		close(w->own_fd);
+	free(w);
+}
+
+/* EVENT_DESC from the events: u32 nr, u32 attr size; each attr, u32 nr_ids, name, ids. */
+static int event_desc(struct peo_perfdata_writer *w)
+{
+	struct pd_bytes b = { 0 };
+	int err;
+
+	pd_bytes_u32(&b, (uint32_t)w->nevents);
+	pd_bytes_u32(&b, w->attr_bytes);
+	for (size_t i = 0; i < w->nevents; i++) {
+		struct peo_attr a = w->events[i].attr;
+
+		a.size = w->attr_bytes;
+		pd_bytes_put(&b, &a, w->attr_bytes);
+		pd_bytes_u32(&b, (uint32_t)w->events[i].nids);
+		pd_bytes_string(&b, w->events[i].name ? w->events[i].name : "");
+		pd_bytes_put(&b, w->events[i].ids, 8 * w->events[i].nids);
+	}
+	err = b.oom ? peo_fail(ENOMEM, "out of memory making EVENT_DESC")
+		    : peo_perfdata_writer_feature(w, PEO_FEAT_EVENT_DESC, b.p, b.n);
+	free(b.p);
+	return err;
+}
+
+/* The feature index and sections after the data; *end: where they end. */
+static int write_features(struct peo_perfdata_writer *w, uint64_t *end)
+{
+	uint64_t index_at = w->pos, at;
+	size_t nfeat = 0;
+	int err = 0;
+
+	for (unsigned bit = 0; bit < PEO_FEAT_MAX; bit++)
+		nfeat += w->feature[bit] != NULL;
+	at = index_at + 16 * nfeat;
+	for (unsigned bit = 0, k = 0; !err && bit < PEO_FEAT_MAX; bit++) {
+		uint64_t section[2] = { at, w->feature_size[bit] };
+
+		if (!w->feature[bit])
+			continue;
+		err = write_at(w, index_at + 16 * k++, section, 16, "the feature index");
+		if (!err)
+			err = write_at(w, at, w->feature[bit], w->feature_size[bit], "a feature");
+		at += w->feature_size[bit];
+	}
+	*end = at;
+	return err;
+}
+
+int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
+{
+	unsigned char h[HEADER_BYTES];
+	uint64_t end = 0;
+	int err, herr;
+
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_close: argument 'w' is NULL");
+	err = start_data(w);
+	if (!err)
+		err = flush(w);
+	if (err && w->data_started) { /* say what the file still holds */
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", peo_last_error());
+		err = peo_fail(-err, "%s; %s keeps the %llu bytes of records written before it",
+			       why, w->path, (unsigned long long)(w->pos - w->data_offset));
+	}
+	if (!err && !w->feature[PEO_FEAT_EVENT_DESC])
+		err = event_desc(w);
+	if (!err)
+		err = write_features(w, &end);
+	if (err) /* a full disk: the header names only the records written whole */
+		for (unsigned bit = 0; bit < PEO_FEAT_MAX; bit++) {
+			free(w->feature[bit]);
+			w->feature[bit] = NULL;
+		}
+	/* The header last, even after a failed write: it overwrites bytes already
+	 * on disk, so it needs no new space. */
+	if (w->data_started) {
+		fill_header(w, h, w->pos - w->data_offset);
+		w->err = 0;
+		herr = write_at(w, 0, h, sizeof(h), "the header");
+		err = err ? err : herr;
+	}
+	if (!err && ftruncate(w->fd, (off_t)end))
+		err = peo_fail(errno, "perf.data writer: truncating %s: %s", w->path, strerror(errno));
+	if (w->own_fd >= 0) {
+		int fd = w->own_fd;
+
+		w->own_fd = -1;
+		if (close(fd) && !err)
+			err = peo_fail(errno, "perf.data writer: closing %s: %s", w->path,
+				       strerror(errno));
+	}
+	peo_perfdata_writer_abandon(w);
+	return err;
+}

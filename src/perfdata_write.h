@@ -1,0 +1,25 @@
+/*
+ * perfdata_write.h - what the perf.data writer's files share: a growing
+ * byte buffer for feature sections, in host order.
+ */
+#ifndef PEO_PERFDATA_WRITE_H
+#define PEO_PERFDATA_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+struct pd_bytes {
+	unsigned char *p;
+	size_t n, cap;
+	int oom; /* an append failed: the bytes are incomplete */
+};
+
+PEO_HIDDEN void pd_bytes_put(struct pd_bytes *b, const void *p, size_t n);
+PEO_HIDDEN void pd_bytes_u32(struct pd_bytes *b, uint32_t v);
+PEO_HIDDEN void pd_bytes_u64(struct pd_bytes *b, uint64_t v);
+/* A perf_header_string: u32 length (NUL included, padded to 64), bytes, zeros. */
+PEO_HIDDEN void pd_bytes_string(struct pd_bytes *b, const char *s);
+
+#endif
