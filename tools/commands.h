@@ -13,6 +13,7 @@ int cmd_features(int argc, char **argv);
 int cmd_attr(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 

@@ -17,6 +17,7 @@ static const struct {
 	{ "list", cmd_list, "every event this machine offers, marked when it cannot open" },
 	{ "stat", cmd_stat, "count events for a command, process, thread, CPUs or cgroup" },
 	{ "attr", cmd_attr, "print the perf_event_attr of event strings, as perf -vv does" },
+	{ "record", cmd_record, "sample a command, processes or CPUs into a perf.data" },
 	{ "script", cmd_script, "print the records of a perf.data file as text or JSON Lines" },
 	{ "check", cmd_check, "validate a perf.data file; the offset of the first problem" },
 };

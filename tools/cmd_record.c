@@ -1,0 +1,555 @@
+/*
+ * cmd_record.c - peo record: sample a command, processes, threads or CPUs
+ * into a perf.data that perf and peo script read.  As perf record: events
+ * are opened on every CPU of the target (for a process, each of its
+ * threads on each CPU, inherited by children), each CPU's records go into
+ * one ring, and a loop copies whole spans of the rings into the file,
+ * ending each pass with FINISHED_ROUND.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <peo/peo.h>
+
+#include "commands.h"
+
+/* x86-64's user registers perf samples for --call-graph dwarf (all but the segments). */
+#define DWARF_REGS_X86_64 0xff0fffULL
+#define DWARF_STACK_DEFAULT 8192u
+
+struct record_args {
+	const char *events, *output, *cpus, *pids, *tids;
+	uint64_t freq, period;
+	int all_cpus, callgraph, timestamp, sample_cpu, data_addr, switch_events, namespaces,
+	    all_cgroups;
+	uint32_t stack_size;
+	size_t pages;
+	char **cmd;
+};
+
+/* One opened event: its attr as the kernel took it, its fds' ids. */
+struct record_event {
+	struct peo_attr attr;
+	const char *name;
+	uint64_t *ids;
+	size_t nids;
+};
+
+struct record {
+	struct record_args a;
+	struct peo_event_list *list;
+	struct record_event *events;
+	size_t nevents;
+	struct peo_target *target;
+	int *fds;
+	size_t nfds;
+	struct peo_ring **rings; /* one per CPU of the target (or per thread with no CPU) */
+	size_t nrings;
+	struct peo_ring_set *set;
+	struct peo_perfdata_writer *w;
+	struct peo_child *child;
+	uint64_t samples, wakeups;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int signo)
+{
+	(void)signo;
+	stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: peo record [-e EVENTS] [-F FREQ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]]\n"
+		"                  [-a] [-C CPUS] [-p PID] [-t TID] [-o FILE] [-m PAGES] [-T]\n"
+		"                  [--sample-cpu] [-d] [--switch-events] [--namespaces]\n"
+		"                  [--all-cgroups] [-- COMMAND ...]\n"
+		"  -e EVENTS          events to sample (default cycles, else cpu-clock)\n"
+		"  -F FREQ            samples per second (default 4000)\n"
+		"  -c PERIOD          a sample every PERIOD events\n"
+		"  -g                 callchains (frame pointers)\n"
+		"  --call-graph MODE  fp, or dwarf[,SIZE] (user stack copies, default 8192 bytes)\n"
+		"  -a, -C CPUS        every CPU, or these\n"
+		"  -p PID, -t TID     existing processes or threads (comma-separated)\n"
+		"  -o FILE            output (default perf.data)\n"
+		"  -m PAGES           ring size per CPU in pages (default 128: 512 KiB)\n"
+		"  -T                 sample timestamps (always on; accepted for perf's sake)\n"
+		"  --sample-cpu, -d   the CPU, the data address of each sample\n"
+		"  --switch-events, --namespaces, --all-cgroups  those records too\n");
+}
+
+enum { O_CALLGRAPH = 256, O_SAMPLE_CPU, O_SWITCH, O_NAMESPACES, O_ALL_CGROUPS };
+
+static int parse_u64(const char *opt, const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno || end == s || *end || !*out) {
+		fprintf(stderr, "peo record: %s '%s' is not a positive number\n", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_callgraph(struct record_args *a, const char *mode)
+{
+	if (!strcmp(mode, "fp")) {
+		a->callgraph = 1;
+		return 0;
+	}
+	if (!strncmp(mode, "dwarf", 5) && (!mode[5] || mode[5] == ',')) {
+		uint64_t size = DWARF_STACK_DEFAULT;
+
+		if (mode[5] && parse_u64("--call-graph dwarf", mode + 6, &size))
+			return -1;
+		if (size % 8 || size > 65528) {
+			fprintf(stderr, "peo record: --call-graph dwarf,%s: the stack size must be a "
+				"multiple of 8 up to 65528\n", mode + 6);
+			return -1;
+		}
+		a->callgraph = 2;
+		a->stack_size = (uint32_t)size;
+		return 0;
+	}
+	fprintf(stderr, "peo record: --call-graph '%s': use fp or dwarf[,SIZE]\n", mode);
+	return -1;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct record_args *a)
+{
+	static const struct option longs[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "call-graph", required_argument, NULL, O_CALLGRAPH },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "data", no_argument, NULL, 'd' },
+		{ "sample-cpu", no_argument, NULL, O_SAMPLE_CPU },
+		{ "switch-events", no_argument, NULL, O_SWITCH },
+		{ "namespaces", no_argument, NULL, O_NAMESPACES },
+		{ "all-cgroups", no_argument, NULL, O_ALL_CGROUPS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t pages;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->output = "perf.data";
+	a->freq = 4000;
+	a->pages = 128;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:Tdh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'e': a->events = optarg; break;
+		case 'F': if (parse_u64("-F", optarg, &a->freq)) return 2; a->period = 0; break;
+		case 'c': if (parse_u64("-c", optarg, &a->period)) return 2; break;
+		case 'g': a->callgraph = 1; break;
+		case O_CALLGRAPH: if (parse_callgraph(a, optarg)) return 2; break;
+		case 'a': a->all_cpus = 1; break;
+		case 'C': a->cpus = optarg; break;
+		case 'p': a->pids = optarg; break;
+		case 't': a->tids = optarg; break;
+		case 'o': a->output = optarg; break;
+		case 'm':
+			if (parse_u64("-m", optarg, &pages))
+				return 2;
+			if (pages & (pages - 1)) {
+				fprintf(stderr, "peo record: -m %s: the ring's pages must be a power of two\n",
+					optarg);
+				return 2;
+			}
+			a->pages = (size_t)pages;
+			break;
+		case 'T': a->timestamp = 1; break;
+		case 'd': a->data_addr = 1; break;
+		case O_SAMPLE_CPU: a->sample_cpu = 1; break;
+		case O_SWITCH: a->switch_events = 1; break;
+		case O_NAMESPACES: a->namespaces = 1; break;
+		case O_ALL_CGROUPS: a->all_cgroups = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc)
+		a->cmd = argv + optind;
+	if (!a->cmd && !a->all_cpus && !a->cpus && !a->pids && !a->tids) {
+		fprintf(stderr, "peo record: nothing to record: give a command after --, or -a, -C, "
+			"-p or -t\n");
+		return 2;
+	}
+	if ((a->pids || a->tids) && a->cmd) {
+		fprintf(stderr, "peo record: -p/-t and a command cannot go together\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------ opening */
+
+/* The sampling fields perf record sets; @first takes the side records. */
+static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
+{
+	const struct record_args *a = &r->a;
+
+	attr->sample_type |= PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	if (r->nevents > 1)
+		attr->sample_type |= PEO_SAMPLE_ID;
+	if (a->sample_cpu || a->all_cpus || a->cpus)
+		attr->sample_type |= PEO_SAMPLE_CPU;
+	if (a->data_addr)
+		attr->sample_type |= PEO_SAMPLE_ADDR;
+	if (a->callgraph)
+		attr->sample_type |= PEO_SAMPLE_CALLCHAIN;
+	if (a->callgraph == 2) {
+		attr->sample_type |= PEO_SAMPLE_REGS_USER | PEO_SAMPLE_STACK_USER;
+		attr->sample_regs_user = DWARF_REGS_X86_64;
+		attr->sample_stack_user = a->stack_size;
+		attr->exclude_callchain_user = 1;
+	}
+	attr->read_format = PEO_FORMAT_ID;
+	if (!a->period && !attr->sample_period) {
+		attr->freq = 1;
+		attr->sample_freq = a->freq;
+	} else if (a->period) {
+		attr->freq = 0;
+		attr->sample_period = a->period;
+	}
+	attr->disabled = 1;
+	attr->enable_on_exec = a->cmd != NULL;
+	attr->inherit = 1;
+	attr->sample_id_all = 1;
+	if (first) {
+		attr->mmap = attr->mmap2 = attr->comm = attr->comm_exec = attr->task = 1;
+		attr->context_switch = a->switch_events;
+		attr->namespaces = a->namespaces;
+		attr->cgroup = a->all_cgroups;
+	}
+	if (a->all_cgroups)
+		attr->sample_type |= PEO_SAMPLE_CGROUP;
+}
+
+/* The online CPUs as a list, for per-CPU rings of a task target. */
+static int online_cpus(char *buf, size_t cap)
+{
+	FILE *in = fopen("/sys/devices/system/cpu/online", "re");
+	int ok = in && fgets(buf, (int)cap, in);
+
+	if (in)
+		fclose(in);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int make_target(struct record *r)
+{
+	PEO_OPTS(peo_target_opts, o);
+	char online[256];
+
+	if (online_cpus(online, sizeof(online))) {
+		fprintf(stderr, "peo record: cannot read /sys/devices/system/cpu/online\n");
+		return -1;
+	}
+	if (r->a.cmd) {
+		o.kind = PEO_TARGET_PID;
+		o.pid = peo_child_pid(r->child);
+	} else if (r->a.pids || r->a.tids) {
+		o.kind = r->a.pids ? PEO_TARGET_PID : PEO_TARGET_TID;
+		o.pids = r->a.pids ? r->a.pids : r->a.tids;
+	} else {
+		o.kind = PEO_TARGET_CPUS;
+	}
+	o.cpus = r->a.cpus ? r->a.cpus : online; /* a ring per CPU, as perf */
+	if (peo_target_new(&r->target, &o)) {
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		return -1;
+	}
+	return 0;
+}
+
+/* The event list: -e, else cycles, else (no PMU) cpu-clock as perf falls back. */
+static int parse_events(struct record *r)
+{
+	const char *spec = r->a.events ? r->a.events : "cycles";
+
+	if (peo_event_parse(&r->list, spec, NULL) < 0) {
+		fprintf(stderr, "peo record: -e %s: %s\n", spec, peo_last_error());
+		return -1;
+	}
+	r->nevents = peo_event_list_count(r->list);
+	r->events = calloc(r->nevents, sizeof(*r->events));
+	if (!r->events) {
+		fprintf(stderr, "peo record: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Open event @i in slot (cpu, tid); the kernel's attr is kept from the first slot. */
+static int open_one(struct record *r, size_t i, int cpu, pid_t tid)
+{
+	const struct peo_event *ev = peo_event_list_get(r->list, i);
+	struct peo_attr attr = *peo_event_attr(ev);
+	struct record_event *e = &r->events[i];
+	uint64_t id, *more;
+	int fd;
+
+	setup_attr(r, &attr, i == 0);
+	fd = peo_event_open(ev, &attr, tid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	if (peo_sys_ioc_id(fd, &id) || !(more = realloc(e->ids, (e->nids + 1) * sizeof(*more)))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	e->ids = more;
+	e->ids[e->nids++] = id;
+	if (e->nids == 1) {
+		e->attr = attr;
+		e->name = peo_event_name(ev);
+	}
+	r->fds[r->nfds++] = fd;
+	return fd;
+}
+
+/* Every event on every slot; each CPU's (or thread's) records into one ring. */
+static int open_events(struct record *r)
+{
+	size_t ncpus = peo_target_cpu_count(r->target), nthreads = peo_target_thread_count(r->target);
+	PEO_OPTS(peo_ring_opts, ro, .data_pages = r->a.pages);
+
+	r->fds = calloc(ncpus * nthreads * r->nevents, sizeof(*r->fds));
+	r->rings = calloc(ncpus, sizeof(*r->rings));
+	if (!r->fds || !r->rings || peo_ring_set_new(&r->set)) {
+		fprintf(stderr, "peo record: out of memory\n");
+		return -1;
+	}
+	for (size_t c = 0; c < ncpus; c++)
+		for (size_t t = 0; t < nthreads; t++)
+			for (size_t i = 0; i < r->nevents; i++) {
+				int cpu = peo_target_cpu(r->target, c), fd;
+				pid_t tid = peo_target_thread(r->target, t);
+
+				fd = open_one(r, i, cpu, tid);
+				if (fd == -ENOENT && !r->a.events && i == 0 && !r->nfds) {
+					/* no PMU: cpu-clock, as perf falls back */
+					peo_event_list_free(r->list);
+					if (peo_event_parse(&r->list, "cpu-clock", NULL) < 0)
+						return -1;
+					fd = open_one(r, i, cpu, tid);
+				}
+				if (fd < 0) {
+					fprintf(stderr, "peo record: %s\n", peo_last_error());
+					return -1;
+				}
+				if (!r->rings[c]) {
+					if (peo_ring_map(&r->rings[c], fd, &ro) ||
+					    peo_ring_set_add(r->set, r->rings[c]) < 0) {
+						fprintf(stderr, "peo record: %s\n", peo_last_error());
+						return -1;
+					}
+					r->nrings++;
+				} else if (peo_ring_add(r->rings[c], fd)) {
+					fprintf(stderr, "peo record: %s\n", peo_last_error());
+					return -1;
+				}
+			}
+	return 0;
+}
+
+/* ------------------------------------------------------------ recording */
+
+/* Copy what each ring holds into the file; count the samples. */
+static int drain(struct record *r, int *wrote)
+{
+	for (size_t c = 0; c < r->nrings; c++) {
+		const void *seg[2];
+		size_t len[2];
+		int n = peo_ring_next_span(r->rings[c], seg, len);
+
+		if (n < 0) {
+			fprintf(stderr, "peo record: %s\n", peo_last_error());
+			return -1;
+		}
+		for (int s = 0; n > 0 && s < 2 && seg[s]; s++) {
+			const unsigned char *p = seg[s];
+
+			for (size_t at = 0; at + 8 <= len[s];) { /* count the samples */
+				struct peo_event_header h;
+
+				memcpy(&h, p + at, sizeof(h));
+				r->samples += h.type == PEO_RECORD_SAMPLE;
+				at += h.size ? h.size : len[s];
+			}
+			if (peo_perfdata_writer_record(r->w, seg[s], len[s])) {
+				fprintf(stderr, "peo record: %s\n", peo_last_error());
+				return -1;
+			}
+			*wrote = 1;
+		}
+		peo_ring_consume(r->rings[c]);
+	}
+	return 0;
+}
+
+static int enable_all(struct record *r)
+{
+	for (size_t i = 0; i < r->nfds; i++)
+		if (peo_sys_ioc_enable(r->fds[i], 0)) {
+			fprintf(stderr, "peo record: %s\n", peo_last_error());
+			return -1;
+		}
+	return 0;
+}
+
+/* Wait for data, the command's end or a signal, writing as rings fill. */
+static int record_loop(struct record *r)
+{
+	int done = 0;
+
+	while (!done) {
+		int wrote = 0, got;
+
+		got = peo_ring_set_wait(r->set, 100);
+		if (got < 0 && got != -EINTR) {
+			fprintf(stderr, "peo record: %s\n", peo_last_error());
+			return -1;
+		}
+		r->wakeups += got > 0;
+		if (stop_requested)
+			done = 1;
+		if (r->child) { /* ended? (not reaped: peo_child_wait takes its status) */
+			siginfo_t info;
+
+			memset(&info, 0, sizeof(info));
+			if (!waitid(P_PID, (id_t)peo_child_pid(r->child), &info,
+				    WEXITED | WNOHANG | WNOWAIT) && info.si_pid)
+				done = 1;
+		}
+		if (!r->child && peo_ring_set_live(r->set) == 0)
+			done = 1; /* every recorded task exited */
+		if (drain(r, &wrote))
+			return -1;
+		if (wrote && peo_perfdata_writer_finished_round(r->w)) {
+			fprintf(stderr, "peo record: %s\n", peo_last_error());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t lost_of(const struct record *r)
+{
+	uint64_t lost = 0;
+
+	for (size_t c = 0; c < r->nrings; c++) {
+		PEO_OPTS(peo_ring_stats, st);
+
+		if (!peo_ring_stats(r->rings[c], &st))
+			lost += st.lost + st.lost_samples;
+	}
+	return lost;
+}
+
+static void cleanup(struct record *r)
+{
+	for (size_t c = 0; r->rings && c < peo_target_cpu_count(r->target); c++)
+		peo_ring_unmap(r->rings[c]);
+	free(r->rings);
+	peo_ring_set_free(r->set);
+	for (size_t i = 0; i < r->nfds; i++)
+		close(r->fds[i]);
+	free(r->fds);
+	for (size_t i = 0; r->events && i < r->nevents; i++)
+		free(r->events[i].ids);
+	free(r->events);
+	peo_target_free(r->target);
+	peo_event_list_free(r->list);
+	peo_child_free(r->child);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record r;
+	struct sigaction sa;
+	int ret = -1, status = 0;
+	uint64_t bytes;
+
+	memset(&r, 0, sizeof(r));
+	ret = parse_args(argc, argv, &r.a);
+	if (ret >= 0)
+		return ret;
+	ret = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (r.a.cmd && peo_child_spawn(&r.child, (const char *const *)r.a.cmd)) {
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		return 1;
+	}
+	if (parse_events(&r) || make_target(&r) || open_events(&r))
+		goto out;
+	if (peo_perfdata_writer_open(&r.w, r.a.output)) {
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		goto out;
+	}
+	for (size_t i = 0; i < r.nevents; i++)
+		if (peo_perfdata_writer_add_event(r.w, &r.events[i].attr, r.events[i].ids,
+						  r.events[i].nids, r.events[i].name)) {
+			fprintf(stderr, "peo record: %s\n", peo_last_error());
+			goto out;
+		}
+	if (peo_perfdata_writer_host_features(r.w, argc, (const char *const *)argv)) {
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		goto out;
+	}
+	if (r.a.cmd ? peo_child_start(r.child) : enable_all(&r)) {
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		goto out;
+	}
+	ret = record_loop(&r) ? 1 : 0;
+	if (r.child) {
+		if (stop_requested) /* interrupted: the command goes too, as with perf */
+			kill(peo_child_pid(r.child), SIGTERM);
+		if (peo_child_wait(r.child, &status, NULL) == 0 && !ret && !stop_requested)
+			ret = peo_exit_code(status);
+	}
+	bytes = peo_perfdata_writer_data_size(r.w);
+	if (peo_perfdata_writer_close(r.w)) {
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		ret = 1;
+	}
+	r.w = NULL;
+	fprintf(stderr, "[ peo record: Woken up %" PRIu64 " times to write data ]\n", r.wakeups);
+	fprintf(stderr, "[ peo record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+		(double)bytes / (1024.0 * 1024.0), r.a.output, r.samples);
+	if (lost_of(&r))
+		fprintf(stderr, "peo record: lost %" PRIu64 " records: the rings filled up; try a "
+			"larger -m or a lower -F\n", lost_of(&r));
+out:
+	if (r.w)
+		peo_perfdata_writer_abandon(r.w);
+	cleanup(&r);
+	return ret;
+}
