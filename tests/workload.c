@@ -1,7 +1,9 @@
 /*
  * workload.c - a program whose work is known exactly, for comparing peo's
  * counts with perf's and with the truth:
- *     workload [-n GETPPID_CALLS] [-m FRESH_PAGES] [-s SPIN_MS] [-T THREADS] [-w] [-e STATUS] [-k SIGNAL]
+ *     workload [-n GETPPID_CALLS] [-m FRESH_PAGES] [-s SPIN_MS] [-b BURN_MS] [-T THREADS] [-w] [-e STATUS] [-k SIGNAL]
+ * -b burns the CPU in user space in burn_loop() (a known hot function for
+ * profilers, unlike -s, whose time is mostly clock_gettime in the kernel);
  * -T splits the getppid calls over that many threads (the main one waits);
  * -w waits for one byte on stdin (or EOF) before working, so a counter can be
  * attached to the running process first; -e exits with STATUS; -k ends by
@@ -50,22 +52,34 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Arithmetic until @ms of CPU time pass, the clock read once per million steps. */
+__attribute__((noinline)) static unsigned long burn_loop(long ms)
+{
+	volatile unsigned long x = 1;
+
+	for (double end = now_ms() + ms; now_ms() < end;)
+		for (long i = 0; i < 1000000; i++)
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+	return x;
+}
+
 int main(int argc, char **argv)
 {
-	long calls = 0, pages = 0, spin_ms = 0, threads = 1, status = 0, sig = 0;
+	long calls = 0, pages = 0, spin_ms = 0, burn_ms = 0, threads = 1, status = 0, sig = 0;
 	int opt, wait_stdin = 0;
 
-	while ((opt = getopt(argc, argv, "n:m:s:T:we:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:m:s:b:T:we:k:")) != -1) {
 		switch (opt) {
 		case 'n': calls = atol(optarg); break;
 		case 'm': pages = atol(optarg); break;
 		case 's': spin_ms = atol(optarg); break;
+		case 'b': burn_ms = atol(optarg); break;
 		case 'T': threads = atol(optarg); break;
 		case 'w': wait_stdin = 1; break;
 		case 'e': status = atol(optarg); break;
 		case 'k': sig = atol(optarg); break;
 		default:
-			fprintf(stderr, "usage: workload [-n CALLS] [-m PAGES] [-s SPIN_MS] [-T THREADS] "
+			fprintf(stderr, "usage: workload [-n CALLS] [-m PAGES] [-s SPIN_MS] [-b BURN_MS] [-T THREADS] "
 				"[-w] [-e STATUS] [-k SIGNAL]\n");
 			return 2;
 		}
@@ -98,6 +112,8 @@ int main(int argc, char **argv)
 		touch_pages(pages);
 	for (double end = now_ms() + spin_ms; now_ms() < end;)
 		;
+	if (burn_ms > 0)
+		burn_loop(burn_ms);
 	if (sig)
 		raise((int)sig);
 	return (int)status;

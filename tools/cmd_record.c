@@ -19,6 +19,7 @@
 #include <peo/peo.h>
 
 #include "commands.h"
+#include "record_synth.h"
 
 /* x86-64's user registers perf samples for --call-graph dwarf (all but the segments). */
 #define DWARF_REGS_X86_64 0xff0fffULL
@@ -49,6 +50,7 @@ struct record {
 	size_t nevents;
 	struct peo_target *target;
 	int *fds;
+	struct synth_id *ids; /* each fd's id, event, CPU and thread, for ID_INDEX */
 	size_t nfds;
 	struct peo_ring **rings; /* one per CPU of the target (or per thread with no CPU) */
 	size_t nrings;
@@ -324,6 +326,7 @@ static int open_one(struct record *r, size_t i, int cpu, pid_t tid)
 	}
 	e->ids = more;
 	e->ids[e->nids++] = id;
+	r->ids[r->nfds] = (struct synth_id){ id, i, cpu, tid };
 	if (e->nids == 1) {
 		e->attr = attr;
 		e->name = peo_event_name(ev);
@@ -339,8 +342,9 @@ static int open_events(struct record *r)
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = r->a.pages);
 
 	r->fds = calloc(ncpus * nthreads * r->nevents, sizeof(*r->fds));
+	r->ids = calloc(ncpus * nthreads * r->nevents, sizeof(*r->ids));
 	r->rings = calloc(ncpus, sizeof(*r->rings));
-	if (!r->fds || !r->rings || peo_ring_set_new(&r->set)) {
+	if (!r->fds || !r->ids || !r->rings || peo_ring_set_new(&r->set)) {
 		fprintf(stderr, "peo record: out of memory\n");
 		return -1;
 	}
@@ -378,6 +382,45 @@ static int open_events(struct record *r)
 }
 
 /* ------------------------------------------------------------ recording */
+
+/* What perf writes before the rings' data: which fd each id is, the kernel's
+ * text, the threads and CPUs, the processes already running, FINISHED_INIT. */
+static int synthesize(struct record *r)
+{
+	size_t nthreads = peo_target_thread_count(r->target), ncpus = peo_target_cpu_count(r->target);
+	pid_t *tids = calloc(nthreads + 1, sizeof(*tids));
+	int *cpus = calloc(ncpus + 1, sizeof(*cpus));
+	const struct peo_attr *attr = &r->events[0].attr;
+	int err;
+
+	if (!tids || !cpus) {
+		free(tids);
+		free(cpus);
+		return -ENOMEM;
+	}
+	for (size_t t = 0; t < nthreads; t++)
+		tids[t] = peo_target_thread(r->target, t);
+	for (size_t c = 0; c < ncpus; c++)
+		cpus[c] = peo_target_cpu(r->target, c);
+	err = synth_id_index(r->w, r->ids, r->nfds);
+	err = err ? err : synth_kernel_mmap(r->w, attr);
+	err = err ? err : synth_thread_map(r->w, tids, nthreads);
+	err = err ? err : synth_cpu_map(r->w, cpus, ncpus);
+	if (!err && r->child) /* the command before its exec, as perf's perf-exec */
+		err = synth_comm(r->w, attr, peo_child_pid(r->child), peo_child_pid(r->child),
+				 "peo-exec");
+	else if (!err && (r->a.pids || r->a.tids))
+		for (size_t t = 0; !err && t < nthreads; t++) /* each process once: its first thread */
+			if (!t || tids[t] != tids[t - 1])
+				err = synth_process(r->w, attr, tids[t], r->a.data_addr);
+	if (!err && !r->child && !r->a.pids && !r->a.tids)
+		err = synth_all_processes(r->w, attr, r->a.data_addr);
+	err = err ? err : synth_finished_init(r->w);
+	free(tids);
+	free(cpus);
+	return err;
+}
+
 
 /* Copy what each ring holds into the file; count the samples. */
 static int drain(struct record *r, int *wrote)
@@ -480,6 +523,7 @@ static void cleanup(struct record *r)
 	for (size_t i = 0; i < r->nfds; i++)
 		close(r->fds[i]);
 	free(r->fds);
+	free(r->ids);
 	for (size_t i = 0; r->events && i < r->nevents; i++)
 		free(r->events[i].ids);
 	free(r->events);
@@ -521,6 +565,10 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 	if (peo_perfdata_writer_host_features(r.w, argc, (const char *const *)argv)) {
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		goto out;
+	}
+	if (synthesize(&r)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}
