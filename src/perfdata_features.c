@@ -116,7 +116,9 @@ const char *peo_perfdata_event_name(const struct peo_perfdata *f, size_t i)
 		return NULL;
 	if (!m->names_read)
 		read_event_names(m);
-	return f->events[i].name;
+	/* No EVENT_DESC (a recording cut short): the generic name of the attr, as perf */
+	return f->events[i].name ? f->events[i].name
+				 : peo_symbolic_name(f->events[i].attr.type, f->events[i].attr.config);
 }
 
 /* Feature @bit's bytes, at least @need of them. */

@@ -44,8 +44,9 @@ struct peo_perfdata_writer {
 	size_t feature_size[PEO_FEAT_MAX];
 };
 
-static int write_at(struct peo_perfdata_writer *w, uint64_t off, const void *p, size_t n,
-		    const char *what)
+/* Write @n bytes at @off; on failure *@done (when given) says how many went. */
+static int write_some(struct peo_perfdata_writer *w, uint64_t off, const void *p, size_t n,
+		      const char *what, size_t *done_out)
 {
 	size_t done = 0;
 
@@ -60,6 +61,8 @@ static int write_at(struct peo_perfdata_writer *w, uint64_t off, const void *p, 
 			w->err = peo_fail(e, "perf.data writer: writing %s (%zu bytes at offset %llu) "
 					  "to %s: %s", what, n, (unsigned long long)(off + done),
 					  w->path, strerror(e));
+			if (done_out)
+				*done_out = done;
 			return w->err;
 		}
 		done += (size_t)r;
@@ -67,20 +70,40 @@ static int write_at(struct peo_perfdata_writer *w, uint64_t off, const void *p, 
 	return 0;
 }
 
+static int write_at(struct peo_perfdata_writer *w, uint64_t off, const void *p, size_t n,
+		    const char *what)
+{
+	return write_some(w, off, p, n, what, NULL);
+}
+
 static int flush(struct peo_perfdata_writer *w)
 {
+	size_t done = 0;
 	int err;
 
 	if (w->err)
 		return w->err;
 	if (!w->n)
 		return 0;
-	err = write_at(w, w->pos, w->buf, w->n, "records");
-	if (!err) {
-		w->pos += w->n;
+	err = write_some(w, w->pos, w->buf, w->n, "records", &done);
+	if (err) { /* a full disk: the records that went whole stay in the file */
+		size_t at = 0;
+
+		while (at + 8 <= done) {
+			uint16_t size;
+
+			memcpy(&size, w->buf + at + 6, 2);
+			if (size < 8 || at + size > done)
+				break;
+			at += size;
+		}
+		w->pos += at;
 		w->n = 0;
+		return err;
 	}
-	return err;
+	w->pos += w->n;
+	w->n = 0;
+	return 0;
 }
 
 int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd)

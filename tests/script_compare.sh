@@ -13,25 +13,12 @@
 # Pipe mode is read from standard input.  Prints PASS/FAIL per check; exits
 # 1 when any fails, 77 when perf cannot record here.
 set -u
-
-peo=${1:?usage: script_compare.sh PEO WORKLOAD}
-W=${2:?usage: script_compare.sh PEO WORKLOAD}
-export PERF_CONFIG=/dev/null LC_ALL=C
-
-if ! command -v perf >/dev/null 2>&1; then
-	echo "SKIP: perf is not installed; nothing to compare peo script with"
-	exit 77
-fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/compare_common.sh"
+compare_begin script_compare.sh "$@"
 if ! perf record -q -o "$tmp/probe.data" -e cpu-clock -- true >/dev/null 2>&1; then
 	echo "SKIP: perf record cannot record cpu-clock here"
 	exit 77
 fi
-
-passed=0 failed=0
-pass() { echo "PASS  $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL  $*"; failed=$((failed + 1)); }
 
 # same NAME WHAT PEO-OUT PERF-OUT: compare two outputs, show the first difference.
 same() {

@@ -212,7 +212,7 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 {
 	const struct record_args *a = &r->a;
 
-	attr->sample_type |= PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	attr->sample_type |= PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME;
 	if (r->nevents > 1)
 		attr->sample_type |= PEO_SAMPLE_ID;
 	if (a->sample_cpu || a->all_cpus || a->cpus)
@@ -231,12 +231,13 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 	if (!a->period && !attr->sample_period) {
 		attr->freq = 1;
 		attr->sample_freq = a->freq;
+		attr->sample_type |= PEO_SAMPLE_PERIOD; /* a fixed period is the attr's: not sampled */
 	} else if (a->period) {
 		attr->freq = 0;
 		attr->sample_period = a->period;
 	}
 	attr->disabled = 1;
-	attr->enable_on_exec = a->cmd != NULL;
+	attr->enable_on_exec = a->cmd && !a->all_cpus && !a->cpus; /* CPU-wide: enabled at once */
 	attr->inherit = 1;
 	attr->sample_id_all = 1;
 	if (first) {
@@ -272,7 +273,9 @@ static int make_target(struct record *r)
 		fprintf(stderr, "peo record: cannot read /sys/devices/system/cpu/online\n");
 		return -1;
 	}
-	if (r->a.cmd) {
+	if (r->a.all_cpus || r->a.cpus) { /* a command only says how long */
+		o.kind = PEO_TARGET_CPUS;
+	} else if (r->a.cmd) {
 		o.kind = PEO_TARGET_PID;
 		o.pid = peo_child_pid(r->child);
 	} else if (r->a.pids || r->a.tids) {
@@ -383,6 +386,25 @@ static int open_events(struct record *r)
 
 /* ------------------------------------------------------------ recording */
 
+/* The process (Tgid) of thread @tid, or @tid when /proc does not say. */
+static pid_t process_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t pid = tid;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	in = fopen(path, "re");
+	while (in && fgets(line, sizeof(line), in))
+		if (!strncmp(line, "Tgid:", 5)) {
+			pid = (pid_t)atoi(line + 5);
+			break;
+		}
+	if (in)
+		fclose(in);
+	return pid;
+}
+
 /* What perf writes before the rings' data: which fd each id is, the kernel's
  * text, the threads and CPUs, the processes already running, FINISHED_INIT. */
 static int synthesize(struct record *r)
@@ -406,15 +428,26 @@ static int synthesize(struct record *r)
 	err = err ? err : synth_kernel_mmap(r->w, attr);
 	err = err ? err : synth_thread_map(r->w, tids, nthreads);
 	err = err ? err : synth_cpu_map(r->w, cpus, ncpus);
-	if (!err && r->child) /* the command before its exec, as perf's perf-exec */
+	if (!err && (r->a.all_cpus || r->a.cpus)) { /* system-wide: every process running */
+		err = synth_all_processes(r->w, attr, r->a.data_addr);
+	} else if (!err && r->child) { /* the command before its exec, as perf's perf-exec */
 		err = synth_comm(r->w, attr, peo_child_pid(r->child), peo_child_pid(r->child),
 				 "peo-exec");
-	else if (!err && (r->a.pids || r->a.tids))
-		for (size_t t = 0; !err && t < nthreads; t++) /* each process once: its first thread */
-			if (!t || tids[t] != tids[t - 1])
+		if (!err && r->a.namespaces)
+			err = synth_namespaces(r->w, attr, peo_child_pid(r->child),
+					       peo_child_pid(r->child));
+	} else if (!err) { /* -p/-t: each process of the threads once */
+		for (size_t t = 0; t < nthreads; t++)
+			tids[t] = process_of(tids[t]);
+		for (size_t t = 0; !err && t < nthreads; t++) {
+			size_t seen = 0;
+
+			while (seen < t && tids[seen] != tids[t])
+				seen++;
+			if (seen == t)
 				err = synth_process(r->w, attr, tids[t], r->a.data_addr);
-	if (!err && !r->child && !r->a.pids && !r->a.tids)
-		err = synth_all_processes(r->w, attr, r->a.data_addr);
+		}
+	}
 	err = err ? err : synth_finished_init(r->w);
 	free(tids);
 	free(cpus);
@@ -572,7 +605,8 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}
-	if (r.a.cmd ? peo_child_start(r.child) : enable_all(&r)) {
+	if ((!r.events[0].attr.enable_on_exec && enable_all(&r)) ||
+	    (r.a.cmd && peo_child_start(r.child))) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysmacros.h>
+#include <sys/stat.h>
 
 #include "record_synth.h"
 
@@ -252,8 +252,11 @@ int synth_process(struct peo_perfdata_writer *w, const struct peo_attr *attr, pi
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	tasks = opendir(path);
 	while (!err && tasks && (d = readdir(tasks)))
-		if (isdigit((unsigned char)d->d_name[0]))
+		if (isdigit((unsigned char)d->d_name[0])) {
 			err = synth_comm(w, attr, pid, (pid_t)atoi(d->d_name), comm);
+			if (!err && attr->namespaces)
+				err = synth_namespaces(w, attr, pid, (pid_t)atoi(d->d_name));
+		}
 	if (tasks)
 		closedir(tasks);
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
@@ -277,6 +280,31 @@ int synth_all_processes(struct peo_perfdata_writer *w, const struct peo_attr *at
 	if (proc)
 		closedir(proc);
 	return err;
+}
+
+int synth_namespaces(struct peo_perfdata_writer *w, const struct peo_attr *attr, pid_t pid,
+		     pid_t tid)
+{
+	/* the kernel's order of namespaces in the record */
+	static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	struct synth s;
+
+	begin(&s, PEO_RECORD_NAMESPACES, 0);
+	put32(&s, (uint32_t)pid);
+	put32(&s, (uint32_t)tid);
+	put64(&s, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[64];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", (int)pid, (int)tid, names[i]);
+		if (stat(path, &st))
+			memset(&st, 0, sizeof(st));
+		put64(&s, (uint64_t)st.st_dev);
+		put64(&s, (uint64_t)st.st_ino);
+	}
+	put_trailer(&s, attr);
+	return finish(&s, w);
 }
 
 int synth_finished_init(struct peo_perfdata_writer *w)

@@ -27,6 +27,9 @@ int synth_comm(struct peo_perfdata_writer *w, const struct peo_attr *attr, pid_t
 /* A running process's COMM per thread and MMAP2 per executable mapping (all with @data). */
 int synth_process(struct peo_perfdata_writer *w, const struct peo_attr *attr, pid_t pid, int data);
 int synth_all_processes(struct peo_perfdata_writer *w, const struct peo_attr *attr, int data);
+/* NAMESPACES of a task from /proc/PID/task/TID/ns (for --namespaces). */
+int synth_namespaces(struct peo_perfdata_writer *w, const struct peo_attr *attr, pid_t pid,
+		     pid_t tid);
 int synth_finished_init(struct peo_perfdata_writer *w);
 
 #endif

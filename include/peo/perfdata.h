@@ -157,7 +157,8 @@ PEO_API const uint64_t *peo_perfdata_attr_ids(const struct peo_perfdata *f, size
 
 /**
  * peo_perfdata_event_name() - event @i's name as perf recorded it
- * (EVENT_DESC), or NULL when the file does not say.
+ * (EVENT_DESC); without one, the generic name of its attr's type and
+ * config ("cpu-clock", "cycles"), as perf shows it; else NULL.
  */
 PEO_API const char *peo_perfdata_event_name(const struct peo_perfdata *f, size_t i);
 

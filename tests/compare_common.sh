@@ -1,0 +1,20 @@
+# compare_common.sh - sourced by the scripts that compare peo with perf:
+# `compare_begin NAME "$@"` checks the arguments (PEO WORKLOAD), skips (77)
+# when perf is missing, makes $tmp (removed on exit), and defines pass and
+# fail, which count into $passed and $failed.
+compare_begin() {
+	local name=$1
+	shift
+	peo=${1:?usage: $name PEO WORKLOAD}
+	W=${2:?usage: $name PEO WORKLOAD}
+	export PERF_CONFIG=/dev/null LC_ALL=C
+	if ! command -v perf >/dev/null 2>&1; then
+		echo "SKIP: perf is not installed; $name has nothing to compare peo with"
+		exit 77
+	fi
+	tmp=$(mktemp -d) || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+	passed=0 failed=0
+}
+pass() { echo "PASS  $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL  $*"; failed=$((failed + 1)); }

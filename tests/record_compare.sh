@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# record_compare.sh PEO WORKLOAD - files peo record writes, read back by perf
+# and by peo:
+#   - perf report --stats reads each without a warning and counts what
+#     peo script --stats counts;
+#   - perf script and peo script print the same samples (pid, tid, time,
+#     ip or callchain, event, and cpu/addr where recorded);
+#   - each option puts in the file the sample fields and records it promises;
+#   - perf report puts a known hot function (workload -b: burn_loop) on top;
+#   - a recording stopped by SIGINT, and one that fills its disk (a small
+#     tmpfs), leave files both readers accept.
+# Prints PASS/FAIL per check; exits 1 when any fails, 77 when perf is missing.
+set -u
+. "$(dirname "$0")/compare_common.sh"
+compare_begin record_compare.sh "$@"
+
+# readers_agree NAME FILE FIELDS: perf and peo read FILE alike.
+readers_agree() {
+	local name=$1 f=$2 fields=$3
+	if ! perf report -i "$f" --stats >"$tmp/$name.pstats" 2>"$tmp/$name.perr" ||
+		grep -qiE "warning|error|failed|unsupported|corrupt" "$tmp/$name.perr"; then
+		fail "$name: perf report --stats: $(head -3 "$tmp/$name.perr" | tr '\n' ' ')"
+		return
+	fi
+	"$peo" script -i "$f" --stats >"$tmp/$name.ostats" 2>&1
+	if cmp -s "$tmp/$name.ostats" "$tmp/$name.pstats"; then
+		pass "$name: perf report --stats reads it, as peo script --stats ($(grep -c . "$tmp/$name.pstats") lines)"
+	else
+		fail "$name: --stats differ (< peo, > perf):"
+		diff "$tmp/$name.ostats" "$tmp/$name.pstats" | head -6 | sed 's/^/      /'
+	fi
+	perf script -i "$f" -F "$fields" >"$tmp/$name.pscript" 2>"$tmp/$name.perr2"
+	"$peo" script -i "$f" -F "$fields" >"$tmp/$name.oscript" 2>&1
+	if [ -s "$tmp/$name.pscript" ] && cmp -s "$tmp/$name.oscript" "$tmp/$name.pscript"; then
+		pass "$name: perf script -F $fields and peo script print the same $(grep -c . "$tmp/$name.pscript") lines"
+	else
+		fail "$name: perf script -F $fields differs from peo script (< peo, > perf):"
+		diff "$tmp/$name.oscript" "$tmp/$name.pscript" | head -6 | sed 's/^/      /'
+	fi
+}
+
+# record NAME FIELDS PEO-RECORD-ARGS...: record with peo, then compare the readers.
+record() {
+	local name=$1 fields=$2
+	shift 2
+	if ! "$peo" record -o "$tmp/$name.data" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+		fail "$name: peo record $* failed: $(tail -2 "$tmp/$name.err" | tr '\n' ' ')"
+		return 1
+	fi
+	grep -q "Captured and wrote" "$tmp/$name.err" ||
+		fail "$name: no summary line from peo record"
+	readers_agree "$name" "$tmp/$name.data" "$fields"
+}
+
+# has NAME WHAT PATTERN FILE: FILE (a reader's output) matches PATTERN.
+has() {
+	if grep -qE "$3" "$4"; then pass "$1: $2"; else fail "$1: $2 (no '$3' in its output)"; fi
+}
+
+record command pid,tid,time,ip,event -- "$W" -b 200
+# the hot function on top of perf report
+perf report -i "$tmp/command.data" --sort sym --stdio 2>/dev/null | grep -v '^#' | grep . | head -1 >"$tmp/top"
+if grep -qE '^ +(9[0-9]|[5-8][0-9])\.[0-9]+% +\[\.\] burn_loop' "$tmp/top"; then
+	pass "command: perf report puts burn_loop on top: $(tr -s ' ' <"$tmp/top")"
+else
+	fail "command: perf report's top symbol is not burn_loop: $(cat "$tmp/top")"
+fi
+has command "the kernel text MMAP and the command's MMAP2s" "MMAP2 events" "$tmp/command.pstats"
+
+record period pid,tid,time,ip,period,event -e page-faults -c 10 -- "$W" -m 300
+has period "one sample per 10 faults (period 10)" " 10 page-faults" "$tmp/period.pscript"
+record callchain pid,tid,time,ip,event -g -- "$W" -b 100
+has callchain "callchains (perf prints frames under each sample)" $'^\t +[0-9a-f]+' "$tmp/callchain.pscript"
+record dwarf pid,tid,time,event --call-graph dwarf,4096 -- "$W" -b 100
+record cpu pid,tid,cpu,time,ip,event --sample-cpu -- "$W" -b 100
+has cpu "the sample CPU" '\[00[0-9]\]' "$tmp/cpu.pscript"
+record addr pid,tid,time,addr,event -d -e page-faults -c 1 -- "$W" -m 100
+has addr "data addresses" ' [0-9a-f]{8,} *$' "$tmp/addr.pscript"
+record two pid,tid,time,ip,event -e cpu-clock,page-faults -- "$W" -b 50 -m 100
+has two "both events" 'page-faults' "$tmp/two.pscript"
+record switch pid,tid,time,event --switch-events -- "$W" -s 50
+has switch "SWITCH records" "SWITCH events" "$tmp/switch.pstats"
+record namespaces pid,tid,time,event --namespaces -- "$W" -b 50
+has namespaces "NAMESPACES records" "NAMESPACES events" "$tmp/namespaces.pstats"
+record cgroups pid,tid,time,event --all-cgroups -- "$W" -b 50
+record system pid,tid,cpu,time,event -a -- "$W" -b 100
+if [ "$(awk '{ print $1 }' "$tmp/system.pscript" | sort -u | wc -l)" -gt 1 ]; then
+	pass "system: -a samples more tasks than the command"
+else
+	fail "system: -a sampled only one task"
+fi
+record cpus pid,tid,cpu,time,event -C 0 -- taskset -c 0 "$W" -b 100
+if grep -q '\[001\]' "$tmp/cpus.pscript"; then fail "cpus: -C 0 recorded CPU 1"; else pass "cpus: -C 0: CPU 0 only"; fi
+
+# -p: a process already running (waiting on its stdin), its maps synthesized
+mkfifo "$tmp/go"
+"$W" -w -b 300 <"$tmp/go" &
+victim=$!
+exec 9>"$tmp/go"
+"$peo" record -o "$tmp/attach.data" -p "$victim" >"$tmp/attach.out" 2>"$tmp/attach.err" &
+rec=$!
+sleep 0.3
+echo >&9
+exec 9>&-
+wait "$victim"
+wait "$rec"
+readers_agree attach "$tmp/attach.data" pid,tid,time,ip,event
+perf report -i "$tmp/attach.data" --sort sym --stdio 2>/dev/null | grep -v '^#' | grep . | head -1 >"$tmp/top"
+has attach "burn_loop resolved in an attached process (synthesized MMAP2)" "burn_loop" "$tmp/top"
+
+# SIGINT mid-run: the file is finished on the way out
+"$peo" record -o "$tmp/int.data" -- "$W" -b 5000 >/dev/null 2>"$tmp/int.err" &
+rec=$!
+sleep 0.5
+kill -INT "$rec"
+wait "$rec"
+readers_agree interrupted "$tmp/int.data" pid,tid,time,ip,event
+"$peo" check "$tmp/int.data" >/dev/null 2>&1 && pass "interrupted: peo check accepts it" ||
+	fail "interrupted: peo check refuses it"
+
+# A full disk: a 256 KiB tmpfs fills up; the error says so and the file stays readable.
+if mkdir "$tmp/small" && mount -t tmpfs -o size=256k none "$tmp/small" 2>/dev/null; then
+	"$peo" record -o "$tmp/small/full.data" -F 20000 -- "$W" -b 3000 >/dev/null 2>"$tmp/full.err"
+	status=$?
+	if [ "$status" -ne 0 ] && grep -q "No space left" "$tmp/full.err"; then
+		pass "full disk: peo record fails saying so: $(grep -m1 'No space' "$tmp/full.err" | cut -c1-140)"
+	else
+		fail "full disk: exit $status, stderr: $(head -2 "$tmp/full.err")"
+	fi
+	readers_agree full "$tmp/small/full.data" pid,tid,time,ip,event
+	umount "$tmp/small"
+else
+	echo "SKIP  full disk: cannot mount a tmpfs here (needs root)"
+fi
+
+echo "record_compare: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
