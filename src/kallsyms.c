@@ -35,10 +35,14 @@ static void load(void)
 {
 	FILE *in = fopen("/proc/kallsyms", "re");
 	size_t cap = 0, names_cap = 0, names_len = 0;
+	char *vbuf;
 	char line[512];
 
 	if (!in)
 		return;
+	vbuf = malloc(1 << 18);
+	if (vbuf) /* stdio's small buffer makes thousands of slow reads of kallsyms */
+		setvbuf(in, vbuf, _IOFBF, 1 << 18);
 	while (fgets(line, sizeof(line), in)) {
 		unsigned long long addr;
 		char type, name[256];
@@ -69,6 +73,7 @@ static void load(void)
 		names_len += len;
 	}
 	fclose(in);
+	free(vbuf);
 	qsort(table.syms, table.n, sizeof(*table.syms), by_addr);
 }
 

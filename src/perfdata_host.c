@@ -91,28 +91,45 @@ static int read_line(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
-/* The value of "@key<blanks>: value" in /proc/cpuinfo's first processor. */
-static int cpuinfo(const char *key, char *buf, size_t cap)
+/* /proc/cpuinfo's first processor, read once: each read of it measures
+ * every CPU's frequency, milliseconds apiece. */
+static char *cpuinfo_text(void)
 {
 	FILE *in = fopen("/proc/cpuinfo", "re");
-	char line[512];
-	int found = 0;
+	char *text = calloc(1, 16384), *blank;
+	size_t n = 0;
 
-	while (in && !found && fgets(line, sizeof(line), in)) {
-		char *colon = strchr(line, ':');
-		size_t k = strlen(key);
+	if (!in || !text) {
+		if (in)
+			fclose(in);
+		free(text);
+		return NULL;
+	}
+	n = fread(text, 1, 16383, in);
+	text[n] = '\0';
+	fclose(in);
+	if ((blank = strstr(text, "\n\n"))) /* the first processor's block */
+		blank[1] = '\0';
+	return text;
+}
 
-		if (!colon || strncmp(line, key, k) || (line[k] != '\t' && line[k] != ' ' && line[k] != ':'))
+/* The value of "@key<blanks>: value" in @text (cpuinfo's first processor). */
+static int cpuinfo(const char *text, const char *key, char *buf, size_t cap)
+{
+	size_t k = strlen(key);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *colon = strchr(line, ':'), *eol = strchr(line, '\n');
+
+		if (!colon || (eol && colon > eol) || strncmp(line, key, k) ||
+		    (line[k] != '\t' && line[k] != ' ' && line[k] != ':'))
 			continue;
 		for (colon++; *colon == ' '; colon++)
 			;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, cap, "%s", colon);
-		found = 1;
+		snprintf(buf, cap, "%.*s", (int)(eol ? eol - colon : (long)strlen(colon)), colon);
+		return 0;
 	}
-	if (in)
-		fclose(in);
-	return found ? 0 : -1;
+	return -1;
 }
 
 /* A cpu list "0-3,6" to its highest cpu + 1, or 0. */
@@ -271,12 +288,12 @@ static int numa_topology(struct peo_perfdata_writer *w)
 }
 
 /* perf's cpudesc: the model name with runs of blanks made one. */
-static int cpudesc(struct peo_perfdata_writer *w)
+static int cpudesc(struct peo_perfdata_writer *w, const char *info)
 {
 	char v[256], out[256];
 	size_t n = 0;
 
-	if (cpuinfo("model name", v, sizeof(v)) && cpuinfo("cpu model", v, sizeof(v)))
+	if (cpuinfo(info, "model name", v, sizeof(v)) && cpuinfo(info, "cpu model", v, sizeof(v)))
 		return 0;
 	for (const char *p = v; *p; p++)
 		if (!isspace((unsigned char)*p) || (n && out[n - 1] != ' '))
@@ -288,12 +305,14 @@ static int cpudesc(struct peo_perfdata_writer *w)
 }
 
 /* x86: "vendor,family,model,stepping"; arm64: MIDR_EL1 in hex, as perf. */
-static int cpuid(struct peo_perfdata_writer *w)
+static int cpuid(struct peo_perfdata_writer *w, const char *info)
 {
 	char vendor[64], family[16], model[16], stepping[16], id[128];
 
-	if (!cpuinfo("vendor_id", vendor, sizeof(vendor)) && !cpuinfo("cpu family", family, sizeof(family)) &&
-	    !cpuinfo("model", model, sizeof(model)) && !cpuinfo("stepping", stepping, sizeof(stepping))) {
+	if (!cpuinfo(info, "vendor_id", vendor, sizeof(vendor)) &&
+	    !cpuinfo(info, "cpu family", family, sizeof(family)) &&
+	    !cpuinfo(info, "model", model, sizeof(model)) &&
+	    !cpuinfo(info, "stepping", stepping, sizeof(stepping))) {
 		snprintf(id, sizeof(id), "%s,%s,%s,%s", vendor, family, model, stepping);
 		return string_feature(w, PEO_FEAT_CPUID, id);
 	}
@@ -338,6 +357,7 @@ int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int argc, c
 {
 	struct utsname u;
 	uint32_t nr[2];
+	char *info;
 	int err = 0;
 
 	if (!w || (argc && !argv))
@@ -352,8 +372,10 @@ int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int argc, c
 	nr[0] = (uint32_t)nr_cpus_avail();
 	nr[1] = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	err = err ? err : peo_perfdata_writer_feature(w, PEO_FEAT_NRCPUS, nr, sizeof(nr));
-	err = err ? err : cpudesc(w);
-	err = err ? err : cpuid(w);
+	info = cpuinfo_text();
+	err = err ? err : cpudesc(w, info ? info : "");
+	err = err ? err : cpuid(w, info ? info : "");
+	free(info);
 	err = err ? err : total_mem(w);
 	err = err ? err : cmdline(w, argc, argv);
 	err = err ? err : cpu_topology(w);

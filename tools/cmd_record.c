@@ -60,12 +60,14 @@ struct record {
 	uint64_t samples, wakeups;
 };
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, child_ended;
 
 static void on_signal(int signo)
 {
-	(void)signo;
-	stop_requested = 1;
+	if (signo == SIGCHLD)
+		child_ended = 1; /* interrupts the wait, so the end is seen at once */
+	else
+		stop_requested = 1;
 }
 
 static void usage(FILE *out)
@@ -219,6 +221,8 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 		attr->sample_type |= PEO_SAMPLE_CPU;
 	if (a->data_addr)
 		attr->sample_type |= PEO_SAMPLE_ADDR;
+	if (attr->type == PEO_TYPE_TRACEPOINT) /* the payload, and its CPU, as perf */
+		attr->sample_type |= PEO_SAMPLE_RAW | PEO_SAMPLE_CPU;
 	if (a->callgraph)
 		attr->sample_type |= PEO_SAMPLE_CALLCHAIN;
 	if (a->callgraph == 2) {
@@ -506,7 +510,7 @@ static int record_loop(struct record *r)
 	while (!done) {
 		int wrote = 0, got;
 
-		got = peo_ring_set_wait(r->set, 100);
+		got = child_ended ? 0 : peo_ring_set_wait(r->set, 100);
 		if (got < 0 && got != -EINTR) {
 			fprintf(stderr, "peo record: %s\n", peo_last_error());
 			return -1;
@@ -581,6 +585,7 @@ int cmd_record(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
 	if (r.a.cmd && peo_child_spawn(&r.child, (const char *const *)r.a.cmd)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		return 1;

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "record_synth.h"
 
@@ -110,26 +112,46 @@ int synth_id_index(struct peo_perfdata_writer *w, const struct synth_id *ids, si
 	return err;
 }
 
-/* _text and _etext from /proc/kallsyms; 0 when it hides addresses. */
+/*
+ * _text and _etext from /proc/kallsyms; 0 when it hides addresses.  Read
+ * with read() in large pieces and closed without stdio: stdio's small
+ * reads and the seek back on fclose() each make the kernel walk the
+ * symbols again (tens of milliseconds apiece).
+ */
 static int kernel_text(uint64_t *start, uint64_t *end)
 {
-	FILE *in = fopen("/proc/kallsyms", "re");
-	char line[256];
+	size_t cap = 1 << 20, have = 0;
+	char *buf = malloc(cap + 1);
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 
 	*start = *end = 0;
-	while (in && fgets(line, sizeof(line), in) && (!*start || !*end)) {
-		unsigned long long addr;
-		char type, name[128];
+	while (buf && fd >= 0 && (!*start || !*end)) {
+		ssize_t got = read(fd, buf + have, cap - have);
+		char *line = buf, *nl;
 
-		if (sscanf(line, "%llx %c %127s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "_text"))
-			*start = addr;
-		else if (!strcmp(name, "_etext"))
-			*end = addr;
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		buf[have] = '\0';
+		while ((nl = strchr(line, '\n'))) {
+			unsigned long long addr;
+			char type, name[128];
+
+			*nl = '\0';
+			if (sscanf(line, "%llx %c %127s", &addr, &type, name) == 3) {
+				if (!strcmp(name, "_text"))
+					*start = addr;
+				else if (!strcmp(name, "_etext"))
+					*end = addr;
+			}
+			line = nl + 1;
+		}
+		have -= (size_t)(line - buf); /* keep a partial last line */
+		memmove(buf, line, have);
 	}
-	if (in)
-		fclose(in);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
 	return *start && *end > *start;
 }
 

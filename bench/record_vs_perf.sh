@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# record_vs_perf.sh [PEO [WORKLOAD]] - peo record against perf record
+# --no-bpf-event at the same settings, in the same run, alternating:
+#   - start-up: recording `true` (the tool's own cost, wall time);
+#   - a fixed amount of work (WORKLOAD -n CALLS getppid calls, then -b MS of
+#     user-space burn) recorded at -F 4000, -F 20000 and -c 1 on the
+#     getppid tracepoint: the wall time against the workload alone (the
+#     slowdown), samples, lost records, bytes written.
+# Medians of RUNS (default 5) runs.  The goal: no more overhead and no more
+# loss than perf.
+set -uo pipefail
+peo=${1:-build/peo}
+W=${2:-build/tests/workload}
+runs=${RUNS:-5}
+command -v perf >/dev/null || { echo "record_vs_perf: skipped: perf is not installed"; exit 0; }
+export PERF_CONFIG=/dev/null LC_ALL=C
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# wall_us CMD...: the command's wall time in microseconds (its output kept in $tmp/last.*)
+wall_us() {
+	local start end
+	rm -f "$tmp/out.data"
+	start=$(date +%s%N)
+	"$@" >"$tmp/last.out" 2>"$tmp/last.err"
+	end=$(date +%s%N)
+	echo $(( (end - start) / 1000 ))
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# samples and lost of the last run: from its file, by peo script --stats (the same reader for both)
+samples_of() { "$peo" script -i "$tmp/out.data" --stats 2>/dev/null | awk '/ SAMPLE events:/ { print $3; exit }'; }
+lost_of() {
+	"$peo" script -i "$tmp/out.data" --stats 2>/dev/null |
+		awk '/ LOST(_SAMPLES)? events:/ { n += $3 } END { print n + 0 }'
+}
+
+# compare TITLE RECORD-ARGS... -- WORKLOAD-ARGS...
+compare() {
+	local title=$1 args=() wargs=() i tool
+	shift
+	while [ "$1" != "--" ]; do args+=("$1"); shift; done
+	shift
+	wargs=("$@")
+	: >"$tmp/base"; : >"$tmp/peo"; : >"$tmp/perf"
+	for (( i = 0; i < runs; i++ )); do
+		wall_us "$W" "${wargs[@]}" >>"$tmp/base"
+		for tool in peo perf; do
+			if [ "$tool" = peo ]; then
+				t=$(wall_us "$peo" record -o "$tmp/out.data" "${args[@]}" -- "$W" "${wargs[@]}")
+			else
+				t=$(wall_us perf record --no-bpf-event -o "$tmp/out.data" "${args[@]}" -- "$W" "${wargs[@]}")
+			fi
+			echo "$t $(samples_of) $(lost_of) $(stat -c %s "$tmp/out.data" 2>/dev/null || echo 0)" >>"$tmp/$tool"
+		done
+	done
+	local base
+	base=$(median <"$tmp/base")
+	echo "$title (workload alone: $(awk -v b="$base" 'BEGIN { printf "%.1f ms", b / 1000 }'))"
+	for tool in peo perf; do
+		local t s l b
+		t=$(cut -d' ' -f1 "$tmp/$tool" | median)
+		s=$(cut -d' ' -f2 "$tmp/$tool" | median)
+		l=$(cut -d' ' -f3 "$tmp/$tool" | median)
+		b=$(cut -d' ' -f4 "$tmp/$tool" | median)
+		awk -v n="$tool" -v t="$t" -v base="$base" -v s="$s" -v l="$l" -v b="$b" 'BEGIN {
+			printf "  %-5s %8.1f ms  +%6.1f ms over the workload  %8d samples  %6d lost  %9d bytes\n",
+				n, t / 1000, (t - base) / 1000, s, l, b }'
+		echo "$t" >"$tmp/$tool.t"
+	done
+	awk -v a="$(cat "$tmp/peo.t")" -v b="$(cat "$tmp/perf.t")" -v base="$base" 'BEGIN {
+		printf "  overhead perf/peo: %.2fx\n", (b - base) / ((a - base) > 0 ? (a - base) : 1) }'
+}
+
+echo "# record_vs_perf: medians of $runs alternating runs"
+: >"$tmp/sp"; : >"$tmp/sf"
+for (( i = 0; i < runs; i++ )); do
+	wall_us "$peo" record -o "$tmp/out.data" -- true >>"$tmp/sp"
+	wall_us perf record --no-bpf-event -o "$tmp/out.data" -- true >>"$tmp/sf"
+done
+awk -v p="$(median <"$tmp/sp")" -v f="$(median <"$tmp/sf")" 'BEGIN {
+	printf "start-up (record true): peo %.1f ms, perf %.1f ms: %.1fx\n", p / 1000, f / 1000, f / p }'
+compare "-F 4000, getppid calls and a burn" -F 4000 -- -n 300000 -b 300
+compare "-F 20000 -g" -F 20000 -g -- -n 300000 -b 300
+compare "-c 1 on syscalls:sys_enter_getppid (every call)" -e syscalls:sys_enter_getppid -c 1 -m 512 -- -n 300000
