@@ -332,6 +332,21 @@ int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned bit, con
 	return 0;
 }
 
+size_t pd_writer_event_count(const struct peo_perfdata_writer *w)
+{
+	return w->nevents;
+}
+
+const struct peo_attr *pd_writer_event_attr(const struct peo_perfdata_writer *w, size_t i)
+{
+	return &w->events[i].attr;
+}
+
+const char *pd_writer_event_name(const struct peo_perfdata_writer *w, size_t i)
+{
+	return w->events[i].name;
+}
+
 uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w)
 {
 	return w && w->data_started ? w->pos + w->n - w->data_offset : 0;

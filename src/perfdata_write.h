@@ -22,4 +22,10 @@ PEO_HIDDEN void pd_bytes_u64(struct pd_bytes *b, uint64_t v);
 /* A perf_header_string: u32 length (NUL included, padded to 64), bytes, zeros. */
 PEO_HIDDEN void pd_bytes_string(struct pd_bytes *b, const char *s);
 
+struct peo_perfdata_writer;
+/* The writer's events so far: how many, and event @i's attr and name (or NULL). */
+PEO_HIDDEN size_t pd_writer_event_count(const struct peo_perfdata_writer *w);
+PEO_HIDDEN const struct peo_attr *pd_writer_event_attr(const struct peo_perfdata_writer *w, size_t i);
+PEO_HIDDEN const char *pd_writer_event_name(const struct peo_perfdata_writer *w, size_t i);
+
 #endif

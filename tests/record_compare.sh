@@ -78,6 +78,10 @@ record addr pid,tid,time,addr,event -d -e page-faults -c 1 -- "$W" -m 100
 has addr "data addresses" ' [0-9a-f]{8,} *$' "$tmp/addr.pscript"
 record two pid,tid,time,ip,event -e cpu-clock,page-faults -- "$W" -b 50 -m 100
 has two "both events" 'page-faults' "$tmp/two.pscript"
+# tracepoints: their payloads decoded by both from the file's TRACING_DATA
+record tracepoints pid,tid,cpu,time,event,trace -e syscalls:sys_enter_getppid,sched:sched_switch \
+	-c 1 -- "$W" -n 50 -s 20
+has tracepoints "sched_switch payloads decoded by perf" "prev_comm=.* ==> next_comm=" "$tmp/tracepoints.pscript"
 record switch pid,tid,time,event --switch-events -- "$W" -s 50
 has switch "SWITCH records" "SWITCH events" "$tmp/switch.pstats"
 record namespaces pid,tid,time,event --namespaces -- "$W" -b 50

@@ -602,7 +602,8 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "peo record: %s\n", peo_last_error());
 			goto out;
 		}
-	if (peo_perfdata_writer_host_features(r.w, argc, (const char *const *)argv)) {
+	if (peo_perfdata_writer_host_features(r.w, argc, (const char *const *)argv) ||
+	    peo_perfdata_writer_tracing_data(r.w, NULL)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}

@@ -489,6 +489,17 @@ PEO_API int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned 
 PEO_API int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int argc,
 					      const char *const *argv);
 
+/**
+ * peo_perfdata_writer_tracing_data() - TRACING_DATA for the tracepoint
+ * events added so far (named "sys:name"): tracefs's header_page and
+ * header_event and each event's format file, as perf writes the section,
+ * so the payloads decode without this machine's tracefs.  Nothing when
+ * there are no tracepoints.
+ * @tracefs: the tracefs directory, or NULL for the system's.
+ * Returns 0, -ENOENT naming a format file that cannot be read, -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *tracefs);
+
 /** peo_perfdata_writer_data_size() - bytes of records written so far. */
 PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
 

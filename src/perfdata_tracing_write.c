@@ -1,0 +1,104 @@
+/*
+ * perfdata_tracing_write.c - the TRACING_DATA feature for a recording's
+ * tracepoints: tracefs's header_page and header_event and the format file
+ * of each tracepoint event, in the layout perf writes (version 0.6), so
+ * that perf script and peo script decode the payloads without the
+ * recording machine's tracefs.  No ftrace formats, kallsyms, printk formats
+ * or saved cmdlines: those sections are written empty.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "event_internal.h" /* peo_tracefs_dir */
+#include "perfdata_internal.h"
+#include "perfdata_write.h"
+
+/* The whole of file @path into @b as u64 size + bytes; 0, or -1 when unreadable. */
+static int put_file(struct pd_bytes *b, const char *path)
+{
+	FILE *in = fopen(path, "re");
+	char chunk[4096];
+	size_t at = b->n, n;
+	uint64_t size = 0;
+
+	if (!in)
+		return -1;
+	pd_bytes_u64(b, 0); /* the size, patched below */
+	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0) {
+		pd_bytes_put(b, chunk, n);
+		size += n;
+	}
+	fclose(in);
+	if (!b->oom)
+		memcpy(b->p + at, &size, 8);
+	return 0;
+}
+
+/* "sys:name" of a tracepoint event, split; 0 when the name is not one. */
+static int split_name(const char *full, char *sys, size_t cap, const char **name)
+{
+	const char *colon = full ? strchr(full, ':') : NULL;
+
+	if (!colon || (size_t)(colon - full) >= cap || !colon[1] || strchr(colon + 1, '/'))
+		return 0;
+	snprintf(sys, cap, "%.*s", (int)(colon - full), full);
+	*name = colon + 1;
+	return 1;
+}
+
+int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *tracefs)
+{
+	const char *dir = peo_tracefs_dir(tracefs);
+	size_t n = w ? pd_writer_event_count(w) : 0, nsys = 0;
+	struct pd_bytes b = { 0 };
+	char path[4096], sys[128];
+	const char *name;
+	uint32_t one = 1;
+	int err;
+
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_tracing_data: argument 'w' is NULL");
+	for (size_t i = 0; i < n; i++)
+		nsys += pd_writer_event_attr(w, i)->type == PEO_TYPE_TRACEPOINT &&
+			split_name(pd_writer_event_name(w, i), sys, sizeof(sys), &name);
+	if (!nsys)
+		return 0; /* no tracepoints: perf writes no such section either */
+	pd_bytes_put(&b, "\x17\x08" "Dtracing" "0.6", 14); /* the magic, the version, its NUL */
+	pd_bytes_put(&b, (const char[]){ 0 }, 1); /* little-endian */
+	pd_bytes_put(&b, (const char[]){ (char)sizeof(long) }, 1);
+	pd_bytes_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
+	pd_bytes_put(&b, "header_page", 12);
+	snprintf(path, sizeof(path), "%s/events/header_page", dir);
+	if (put_file(&b, path))
+		pd_bytes_u64(&b, 0);
+	pd_bytes_put(&b, "header_event", 13);
+	snprintf(path, sizeof(path), "%s/events/header_event", dir);
+	if (put_file(&b, path))
+		pd_bytes_u64(&b, 0);
+	pd_bytes_u32(&b, 0); /* ftrace formats */
+	/* one system per tracepoint event, as each may have its own (perf groups them; both read) */
+	pd_bytes_u32(&b, (uint32_t)nsys);
+	for (size_t i = 0; i < n; i++) {
+		if (pd_writer_event_attr(w, i)->type != PEO_TYPE_TRACEPOINT ||
+		    !split_name(pd_writer_event_name(w, i), sys, sizeof(sys), &name))
+			continue;
+		pd_bytes_put(&b, sys, strlen(sys) + 1);
+		pd_bytes_u32(&b, one);
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys, name);
+		if (put_file(&b, path)) {
+			free(b.p);
+			return peo_fail(ENOENT, "perf.data writer: cannot read the format of %s:%s "
+					"(%s)", sys, name, path);
+		}
+	}
+	pd_bytes_u32(&b, 0); /* kallsyms */
+	pd_bytes_u32(&b, 0); /* printk formats */
+	pd_bytes_u64(&b, 0); /* saved cmdlines */
+	err = b.oom ? peo_fail(ENOMEM, "out of memory making TRACING_DATA")
+		    : peo_perfdata_writer_feature(w, PEO_FEAT_TRACING_DATA, b.p, b.n);
+	free(b.p);
+	return err;
+}
