@@ -29,6 +29,8 @@ struct writer_event {
 
 struct peo_perfdata_writer {
 	int fd, own_fd;
+	int pipe;             /* pipe mode: a stream, written in order, never rewritten */
+	unsigned char sent[PEO_FEAT_MAX]; /* pipe mode: features already in the stream */
 	char *path;           /* for messages */
 	struct writer_event *events;
 	size_t nevents;
@@ -50,8 +52,9 @@ static int write_some(struct peo_perfdata_writer *w, uint64_t off, const void *p
 {
 	size_t done = 0;
 
-	while (done < n) {
-		ssize_t r = pwrite(w->fd, (const char *)p + done, n - done, (off_t)(off + done));
+	while (done < n) { /* a pipe takes the bytes in order: @off is where they are in the stream */
+		ssize_t r = w->pipe ? write(w->fd, (const char *)p + done, n - done)
+				    : pwrite(w->fd, (const char *)p + done, n - done, (off_t)(off + done));
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -115,9 +118,6 @@ int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd)
 	*out = NULL;
 	if (fd < 0)
 		return peo_fail(EBADF, "peo_perfdata_writer_open_fd: fd %d is not open", fd);
-	if (lseek(fd, 0, SEEK_CUR) < 0)
-		return peo_fail(ESPIPE, "perf.data writer: the output cannot seek (a pipe?); file "
-				"mode rewrites its header at the end");
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->buf = malloc(BUFFER_BYTES)) || !(w->path = strdup("the output"))) {
 		if (w)
@@ -127,6 +127,7 @@ int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd)
 	}
 	w->fd = fd;
 	w->own_fd = -1;
+	w->pipe = lseek(fd, 0, SEEK_CUR) < 0 && errno == ESPIPE; /* perf record -o - */
 	*out = w;
 	return 0;
 }
@@ -236,6 +237,98 @@ static void fill_header(const struct peo_perfdata_writer *w, unsigned char *h, u
 	memcpy(h + 8, v + 1, HEADER_BYTES - 8);
 }
 
+/* @len bytes into the buffer (or straight out when larger). */
+static int append(struct peo_perfdata_writer *w, const void *bytes, size_t len)
+{
+	int err;
+
+	if (BUFFER_BYTES - w->n < len && (err = flush(w)))
+		return err;
+	if (len > BUFFER_BYTES) {
+		if ((err = write_at(w, w->pos, bytes, len, "a record")))
+			return err;
+		w->pos += len;
+		return 0;
+	}
+	memcpy(w->buf + w->n, bytes, len);
+	w->n += len;
+	return 0;
+}
+
+/* A user record: an 8-byte header of @type, then @a and @b (either may be
+ * empty), zero-padded to 8 bytes. */
+static int append_record(struct peo_perfdata_writer *w, uint32_t type, const void *a, size_t na,
+			 const void *b, size_t nb)
+{
+	static const unsigned char zeros[8];
+	size_t size = 8 + na + nb, pad = (8 - size % 8) % 8;
+	struct peo_event_header h = { type, 0, (uint16_t)(size + pad) };
+	int err;
+
+	if (size + pad > 65535)
+		return peo_fail(E2BIG, "perf.data writer: a %zu-byte record of type %u is more than "
+				"a record holds", size, type);
+	err = append(w, &h, sizeof(h));
+	err = err ? err : append(w, a, na);
+	err = err ? err : append(w, b, nb);
+	return err ? err : append(w, zeros, pad);
+}
+
+/* Pipe mode: features set so far go out as HEADER_FEATURE records, then
+ * TRACING_DATA as its own record, in the order perf writes them. */
+static int send_features(struct peo_perfdata_writer *w)
+{
+	static const unsigned char zeros[8];
+	unsigned bit = PEO_FEAT_TRACING_DATA;
+	int err = 0;
+
+	for (unsigned b = 1; !err && b < PEO_FEAT_MAX; b++) {
+		uint64_t id = b;
+
+		if (!w->feature[b] || w->sent[b] || b == PEO_FEAT_EVENT_DESC || b == bit)
+			continue;
+		w->sent[b] = 1;
+		err = append_record(w, PEO_RECORD_HEADER_FEATURE, &id, 8, w->feature[b],
+				    w->feature_size[b]);
+	}
+	if (!err && w->feature[bit] && !w->sent[bit]) {
+		/* a 16-byte record whose u32 is the data's size padded to 8 (perf
+		 * checks it against what it parses), then the data */
+		size_t pad = (8 - w->feature_size[bit] % 8) % 8;
+		uint32_t size[2] = { (uint32_t)(w->feature_size[bit] + pad), 0 };
+
+		w->sent[bit] = 1;
+		err = append_record(w, PEO_RECORD_HEADER_TRACING_DATA, size, sizeof(size), NULL, 0);
+		err = err ? err : append(w, w->feature[bit], w->feature_size[bit]);
+		err = err ? err : append(w, zeros, pad);
+	}
+	return err;
+}
+
+/* Pipe mode's start: its 16-byte header, each event's HEADER_ATTR and name, the features. */
+static int start_pipe(struct peo_perfdata_writer *w)
+{
+	uint64_t header[2] = { 0, 16 };
+	int err;
+
+	memcpy(header, MAGIC, 8);
+	err = append(w, header, sizeof(header));
+	for (size_t i = 0; !err && i < w->nevents; i++) {
+		struct writer_event *e = &w->events[i];
+		struct peo_attr a = e->attr;
+		uint64_t update[2] = { 2, e->nids ? e->ids[0] : 0 }; /* EVENT_UPDATE: NAME, id */
+
+		a.size = w->attr_bytes;
+		err = append_record(w, PEO_RECORD_HEADER_ATTR, &a, w->attr_bytes, e->ids, 8 * e->nids);
+		if (!err && e->name && e->nids)
+			err = append_record(w, PEO_RECORD_EVENT_UPDATE, update, sizeof(update), e->name,
+					    strlen(e->name) + 1);
+	}
+	err = err ? err : send_features(w);
+	w->data_offset = w->pos + w->n; /* data_size counts the records after these */
+	return err;
+}
+
 /* Ids and attrs go out, then the data section begins. */
 static int start_data(struct peo_perfdata_writer *w)
 {
@@ -247,6 +340,10 @@ static int start_data(struct peo_perfdata_writer *w)
 	if (w->data_started || w->err)
 		return w->err;
 	w->attr_bytes = attr_write_size(w);
+	if (w->pipe) {
+		w->data_started = 1;
+		return start_pipe(w);
+	}
 	for (size_t i = 0; i < w->nevents; i++) /* the ids of each event */
 		at += 8 * w->events[i].nids;
 	attrs_at = at;
@@ -287,18 +384,8 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 	if (len < 8 || len % 8)
 		return peo_fail(EINVAL, "perf.data writer: a record of %zu bytes (records are a "
 				"multiple of 8, at least the 8-byte header)", len);
-	if ((err = start_data(w)))
+	if ((err = start_data(w)) || (err = append(w, bytes, len)))
 		return err;
-	if (BUFFER_BYTES - w->n < len && (err = flush(w)))
-		return err;
-	if (len > BUFFER_BYTES) { /* larger than the buffer: straight out */
-		if ((err = write_at(w, w->pos, bytes, len, "a record")))
-			return err;
-		w->pos += len;
-	} else {
-		memcpy(w->buf + w->n, bytes, len);
-		w->n += len;
-	}
 	w->records++;
 	return 0;
 }
@@ -427,6 +514,15 @@ int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_close: argument 'w' is NULL");
 	err = start_data(w);
+	if (!err && w->pipe) { /* a stream: features set late go at its end; nothing to rewrite */
+		err = send_features(w);
+		err = err ? err : flush(w);
+		if (w->own_fd >= 0 && close(w->own_fd) && !err)
+			err = peo_fail(errno, "perf.data writer: closing %s: %s", w->path, strerror(errno));
+		w->own_fd = -1;
+		peo_perfdata_writer_abandon(w);
+		return err;
+	}
 	if (!err)
 		err = flush(w);
 	if (err && w->data_started) { /* say what the file still holds */

@@ -112,6 +112,20 @@ readers_agree attach "$tmp/attach.data" pid,tid,time,ip,event
 perf report -i "$tmp/attach.data" --sort sym --stdio 2>/dev/null | grep -v '^#' | grep . | head -1 >"$tmp/top"
 has attach "burn_loop resolved in an attached process (synthesized MMAP2)" "burn_loop" "$tmp/top"
 
+# Pipe mode (-o -): a stream perf script reads from its stdin as peo script does
+"$peo" record -o - -e syscalls:sys_enter_getppid,cpu-clock -c 1 -- "$W" -n 20 -b 50 2>"$tmp/pipe.err" |
+	cat >"$tmp/pipe.data"
+perf script -i - -F pid,tid,time,event,trace <"$tmp/pipe.data" >"$tmp/pipe.perf" 2>/dev/null
+"$peo" script -i - -F pid,tid,time,event,trace <"$tmp/pipe.data" >"$tmp/pipe.peo" 2>&1
+if [ -s "$tmp/pipe.perf" ] && cmp -s "$tmp/pipe.perf" "$tmp/pipe.peo"; then
+	pass "pipe: perf script -i - reads the stream as peo script -i - ($(wc -l <"$tmp/pipe.perf") lines)"
+else
+	fail "pipe: perf script -i - and peo script -i - differ (< perf, > peo):"
+	diff "$tmp/pipe.perf" "$tmp/pipe.peo" | head -6 | sed 's/^/      /'
+fi
+perf report -i - --sort sym --stdio <"$tmp/pipe.data" 2>/dev/null | grep -v '^#' | grep . | head -3 >"$tmp/top"
+has pipe "perf report -i - finds burn_loop in the stream" "burn_loop" "$tmp/top"
+
 # SIGINT mid-run: the file is finished on the way out
 "$peo" record -o "$tmp/int.data" -- "$W" -b 5000 >/dev/null 2>"$tmp/int.err" &
 rec=$!

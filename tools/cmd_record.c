@@ -84,7 +84,7 @@ static void usage(FILE *out)
 		"  --call-graph MODE  fp, or dwarf[,SIZE] (user stack copies, default 8192 bytes)\n"
 		"  -a, -C CPUS        every CPU, or these\n"
 		"  -p PID, -t TID     existing processes or threads (comma-separated)\n"
-		"  -o FILE            output (default perf.data)\n"
+		"  -o FILE            output (default perf.data; - for a pipe-mode stream)\n"
 		"  -m PAGES           ring size per CPU in pages (default 128: 512 KiB)\n"
 		"  -T                 sample timestamps (always on; accepted for perf's sake)\n"
 		"  --sample-cpu, -d   the CPU, the data address of each sample\n"
@@ -215,8 +215,8 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 	const struct record_args *a = &r->a;
 
 	attr->sample_type |= PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME;
-	if (r->nevents > 1)
-		attr->sample_type |= PEO_SAMPLE_ID;
+	if (r->nevents > 1) /* first in samples, last in trailers, whatever else each event samples */
+		attr->sample_type |= PEO_SAMPLE_IDENTIFIER;
 	if (a->sample_cpu || a->all_cpus || a->cpus)
 		attr->sample_type |= PEO_SAMPLE_CPU;
 	if (a->data_addr)
@@ -592,7 +592,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (parse_events(&r) || make_target(&r) || open_events(&r))
 		goto out;
-	if (peo_perfdata_writer_open(&r.w, r.a.output)) {
+	if (!strcmp(r.a.output, "-") ? peo_perfdata_writer_open_fd(&r.w, STDOUT_FILENO)
+				       : peo_perfdata_writer_open(&r.w, r.a.output)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}

@@ -437,8 +437,12 @@ struct peo_perfdata_writer;
 PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path);
 
 /**
- * peo_perfdata_writer_open_fd() - the same on an open, seekable @fd (the
- * caller keeps it; written from offset 0).  -ESPIPE for a pipe.
+ * peo_perfdata_writer_open_fd() - the same on an open @fd (the caller keeps
+ * it).  A seekable fd is written in file mode from offset 0; a pipe gets
+ * pipe mode, as perf record -o - writes it: a 16-byte header, each event
+ * as HEADER_ATTR and its name as EVENT_UPDATE, the features set before the
+ * first record as HEADER_FEATURE (and TRACING_DATA) records, then the
+ * records, and features set later at the end.
  */
 PEO_API int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd);
 
