@@ -44,6 +44,7 @@ struct peo_perfdata_writer {
 	uint64_t records;
 	void *feature[PEO_FEAT_MAX];
 	size_t feature_size[PEO_FEAT_MAX];
+	struct pd_deflate *z;  /* records go out zstd-compressed, or NULL */
 };
 
 /* Write @n bytes at @off; on failure *@done (when given) says how many went. */
@@ -238,7 +239,7 @@ static void fill_header(const struct peo_perfdata_writer *w, unsigned char *h, u
 }
 
 /* @len bytes into the buffer (or straight out when larger). */
-static int append(struct peo_perfdata_writer *w, const void *bytes, size_t len)
+int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes, size_t len)
 {
 	int err;
 
@@ -268,10 +269,10 @@ static int append_record(struct peo_perfdata_writer *w, uint32_t type, const voi
 	if (size + pad > 65535)
 		return peo_fail(E2BIG, "perf.data writer: a %zu-byte record of type %u is more than "
 				"a record holds", size, type);
-	err = append(w, &h, sizeof(h));
-	err = err ? err : append(w, a, na);
-	err = err ? err : append(w, b, nb);
-	return err ? err : append(w, zeros, pad);
+	err = pd_writer_append(w, &h, sizeof(h));
+	err = err ? err : pd_writer_append(w, a, na);
+	err = err ? err : pd_writer_append(w, b, nb);
+	return err ? err : pd_writer_append(w, zeros, pad);
 }
 
 /* Pipe mode: features set so far go out as HEADER_FEATURE records, then
@@ -299,8 +300,8 @@ static int send_features(struct peo_perfdata_writer *w)
 
 		w->sent[bit] = 1;
 		err = append_record(w, PEO_RECORD_HEADER_TRACING_DATA, size, sizeof(size), NULL, 0);
-		err = err ? err : append(w, w->feature[bit], w->feature_size[bit]);
-		err = err ? err : append(w, zeros, pad);
+		err = err ? err : pd_writer_append(w, w->feature[bit], w->feature_size[bit]);
+		err = err ? err : pd_writer_append(w, zeros, pad);
 	}
 	return err;
 }
@@ -312,7 +313,7 @@ static int start_pipe(struct peo_perfdata_writer *w)
 	int err;
 
 	memcpy(header, MAGIC, 8);
-	err = append(w, header, sizeof(header));
+	err = pd_writer_append(w, header, sizeof(header));
 	for (size_t i = 0; !err && i < w->nevents; i++) {
 		struct writer_event *e = &w->events[i];
 		struct peo_attr a = e->attr;
@@ -384,7 +385,10 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 	if (len < 8 || len % 8)
 		return peo_fail(EINVAL, "perf.data writer: a record of %zu bytes (records are a "
 				"multiple of 8, at least the 8-byte header)", len);
-	if ((err = start_data(w)) || (err = append(w, bytes, len)))
+	if ((err = start_data(w)))
+		return err;
+	err = w->z ? pd_deflate_records(w, w->z, bytes, len) : pd_writer_append(w, bytes, len);
+	if (err)
 		return err;
 	w->records++;
 	return 0;
@@ -393,8 +397,25 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w)
 {
 	const struct peo_event_header h = { PEO_RECORD_FINISHED_ROUND, 0, sizeof(h) };
+	int err;
 
-	return peo_perfdata_writer_record(w, &h, sizeof(h));
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_finished_round: argument 'w' is NULL");
+	if ((err = start_data(w)))
+		return err;
+	return pd_writer_append(w, &h, sizeof(h)); /* never compressed: perf sorts by it */
+}
+
+int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level, size_t ring_bytes)
+{
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_compress: argument 'w' is NULL");
+	if (w->pipe)
+		return peo_fail(ENOTSUP, "perf.data writer: compression is for files; a pipe-mode "
+				"stream is written plain, as perf writes it");
+	if (w->z)
+		return 0;
+	return pd_deflate_new(&w->z, level, ring_bytes);
 }
 
 int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned bit, const void *bytes,
@@ -453,6 +474,7 @@ void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w)
 	free(w->events);
 	free(w->buf);
 	free(w->path);
+	pd_deflate_free(w->z);
 	if (w->own_fd >= 0)
 		close(w->own_fd);
 	free(w);
@@ -534,6 +556,8 @@ int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
 	}
 	if (!err && !w->feature[PEO_FEAT_EVENT_DESC])
 		err = event_desc(w);
+	if (!err && w->z)
+		err = pd_deflate_finish(w, w->z); /* the COMPRESSED feature, with its ratio */
 	if (!err)
 		err = write_features(w, &end);
 	if (err) /* a full disk: the header names only the records written whole */

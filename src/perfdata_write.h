@@ -23,6 +23,18 @@ PEO_HIDDEN void pd_bytes_u64(struct pd_bytes *b, uint64_t v);
 PEO_HIDDEN void pd_bytes_string(struct pd_bytes *b, const char *s);
 
 struct peo_perfdata_writer;
+struct pd_deflate; /* perfdata_write_zstd.c */
+
+/* Bytes straight into the writer's buffer (no compression, no checks). */
+PEO_HIDDEN int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes, size_t len);
+
+/* perfdata_write_zstd.c: records compressed into COMPRESSED records. */
+PEO_HIDDEN int pd_deflate_new(struct pd_deflate **out, int level, size_t ring_bytes);
+PEO_HIDDEN int pd_deflate_records(struct peo_perfdata_writer *w, struct pd_deflate *z,
+				  const void *bytes, size_t len);
+/* Set the COMPRESSED feature (version, zstd, level, ratio, ring size). */
+PEO_HIDDEN int pd_deflate_finish(struct peo_perfdata_writer *w, struct pd_deflate *z);
+PEO_HIDDEN void pd_deflate_free(struct pd_deflate *z);
 /* The writer's events so far: how many, and event @i's attr and name (or NULL). */
 PEO_HIDDEN size_t pd_writer_event_count(const struct peo_perfdata_writer *w);
 PEO_HIDDEN const struct peo_attr *pd_writer_event_attr(const struct peo_perfdata_writer *w, size_t i);

@@ -78,16 +78,21 @@ record addr pid,tid,time,addr,event -d -e page-faults -c 1 -- "$W" -m 100
 has addr "data addresses" ' [0-9a-f]{8,} *$' "$tmp/addr.pscript"
 record two pid,tid,time,ip,event -e cpu-clock,page-faults -- "$W" -b 50 -m 100
 has two "both events" 'page-faults' "$tmp/two.pscript"
+record compressed pid,tid,time,ip,event -z -F 20000 -g -- "$W" -b 200
+has compressed "COMPRESSED records" "COMPRESSED events" "$tmp/compressed.pstats"
 # tracepoints: their payloads decoded by both from the file's TRACING_DATA
 record tracepoints pid,tid,cpu,time,event,trace -e syscalls:sys_enter_getppid,sched:sched_switch \
-	-c 1 -- "$W" -n 50 -s 20
+	-c 1 -- "$W" -n 50 -s 20 -T 2 # the main thread blocks joining its threads: switches
 has tracepoints "sched_switch payloads decoded by perf" "prev_comm=.* ==> next_comm=" "$tmp/tracepoints.pscript"
-record switch pid,tid,time,event --switch-events -- "$W" -s 50
+record switch pid,tid,time,event --switch-events -- "$W" -n 50 -s 20 -T 2
 has switch "SWITCH records" "SWITCH events" "$tmp/switch.pstats"
 record namespaces pid,tid,time,event --namespaces -- "$W" -b 50
 has namespaces "NAMESPACES records" "NAMESPACES events" "$tmp/namespaces.pstats"
 record cgroups pid,tid,time,event --all-cgroups -- "$W" -b 50
+"$W" -b 400 & # another busy process for -a to see (an idle CPU takes no cpu-clock samples)
+other=$!
 record system pid,tid,cpu,time,event -a -- "$W" -b 100
+wait "$other"
 if [ "$(awk '{ print $1 }' "$tmp/system.pscript" | sort -u | wc -l)" -gt 1 ]; then
 	pass "system: -a samples more tasks than the command"
 else

@@ -29,7 +29,7 @@ struct record_args {
 	const char *events, *output, *cpus, *pids, *tids;
 	uint64_t freq, period;
 	int all_cpus, callgraph, timestamp, sample_cpu, data_addr, switch_events, namespaces,
-	    all_cgroups;
+	    all_cgroups, compress;
 	uint32_t stack_size;
 	size_t pages;
 	char **cmd;
@@ -76,7 +76,7 @@ static void usage(FILE *out)
 		"usage: peo record [-e EVENTS] [-F FREQ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]]\n"
 		"                  [-a] [-C CPUS] [-p PID] [-t TID] [-o FILE] [-m PAGES] [-T]\n"
 		"                  [--sample-cpu] [-d] [--switch-events] [--namespaces]\n"
-		"                  [--all-cgroups] [-- COMMAND ...]\n"
+		"                  [--all-cgroups] [-z] [--compression-level N] [-- COMMAND ...]\n"
 		"  -e EVENTS          events to sample (default cycles, else cpu-clock)\n"
 		"  -F FREQ            samples per second (default 4000)\n"
 		"  -c PERIOD          a sample every PERIOD events\n"
@@ -88,10 +88,11 @@ static void usage(FILE *out)
 		"  -m PAGES           ring size per CPU in pages (default 128: 512 KiB)\n"
 		"  -T                 sample timestamps (always on; accepted for perf's sake)\n"
 		"  --sample-cpu, -d   the CPU, the data address of each sample\n"
-		"  --switch-events, --namespaces, --all-cgroups  those records too\n");
+		"  --switch-events, --namespaces, --all-cgroups  those records too\n"
+		"  -z, --compression-level N  zstd-compress the records (level 1 by default)\n");
 }
 
-enum { O_CALLGRAPH = 256, O_SAMPLE_CPU, O_SWITCH, O_NAMESPACES, O_ALL_CGROUPS };
+enum { O_CALLGRAPH = 256, O_SAMPLE_CPU, O_SWITCH, O_NAMESPACES, O_ALL_CGROUPS, O_LEVEL };
 
 static int parse_u64(const char *opt, const char *s, uint64_t *out)
 {
@@ -150,10 +151,11 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		{ "switch-events", no_argument, NULL, O_SWITCH },
 		{ "namespaces", no_argument, NULL, O_NAMESPACES },
 		{ "all-cgroups", no_argument, NULL, O_ALL_CGROUPS },
+		{ "compression-level", required_argument, NULL, O_LEVEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t pages;
+	uint64_t pages, level;
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -161,7 +163,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	a->freq = 4000;
 	a->pages = 128;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:Tdh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:Tdzh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'e': a->events = optarg; break;
 		case 'F': if (parse_u64("-F", optarg, &a->freq)) return 2; a->period = 0; break;
@@ -189,6 +191,14 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		case O_SWITCH: a->switch_events = 1; break;
 		case O_NAMESPACES: a->namespaces = 1; break;
 		case O_ALL_CGROUPS: a->all_cgroups = 1; break;
+		case 'z': a->compress = a->compress ? a->compress : 1; break; /* perf's default level */
+		case O_LEVEL:
+			if (parse_u64("--compression-level", optarg, &level) || level > 22) {
+				fprintf(stderr, "peo record: --compression-level %s: use 1 to 22\n", optarg);
+				return 2;
+			}
+			a->compress = (int)level;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -608,7 +618,9 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}
-	if (synthesize(&r)) {
+	if (synthesize(&r) ||
+	    (r.a.compress && peo_perfdata_writer_compress(r.w, r.a.compress,
+							  r.a.pages * (size_t)sysconf(_SC_PAGESIZE)))) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}

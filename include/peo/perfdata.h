@@ -504,6 +504,19 @@ PEO_API int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int
  */
 PEO_API int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *tracefs);
 
+/**
+ * peo_perfdata_writer_compress() - from now on, records go into the file
+ * zstd-compressed, as perf record -z writes them: COMPRESSED records of at
+ * most 64 KiB, each ring's span compressed and flushed at once, and the
+ * COMPRESSED feature (level, ratio, @ring_bytes, the most one record
+ * expands to) at close.  FINISHED_ROUND stays plain.
+ * @level: zstd's level, 1 to 22 (perf's default is 1).
+ * Returns 0, -ENOTSUP when peo was built without zstd or for a pipe,
+ * -EINVAL for the level, -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level,
+					 size_t ring_bytes);
+
 /** peo_perfdata_writer_data_size() - bytes of records written so far. */
 PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
 
