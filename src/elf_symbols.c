@@ -1,5 +1,6 @@
 /*
- * elf_symbols.c - the file offset of a symbol in an ELF file, for uprobes.
+ * elf_symbols.c - the file offset of a symbol in an ELF file, for uprobes,
+ * and its GNU build id, for perf.data's BUILD_ID feature.
  *
  * Our own reader, just large enough for this: ELF32 and ELF64, either byte
  * order.  The file is read with pread(2), and every offset, size, count and
@@ -556,4 +557,80 @@ out:
 	free(e.shdrs);
 	close(e.fd);
 	return err;
+}
+
+/* ------------------------------------------------------------ build ids */
+
+#define ELF_PT_NOTE 4
+#define NT_GNU_BUILD_ID 3
+
+int peo_notes_build_id(const unsigned char *notes, size_t len, int swap, uint8_t id[20],
+		       size_t *id_len)
+{
+	size_t at = 0;
+
+	while (len - at >= 12) {
+		uint32_t v[3];
+		size_t name_at, desc_at, next;
+
+		memcpy(v, notes + at, sizeof(v));
+		if (swap)
+			for (int i = 0; i < 3; i++)
+				v[i] = __builtin_bswap32(v[i]);
+		name_at = at + 12;
+		if (v[0] > len || v[1] > len) /* sizes past the notes: stop, no overflow below */
+			return 0;
+		desc_at = name_at + ((v[0] + 3u) & ~(size_t)3);
+		next = desc_at + ((v[1] + 3u) & ~(size_t)3);
+		if (desc_at > len || next > len || v[1] > len - desc_at)
+			return 0;
+		if (v[2] == NT_GNU_BUILD_ID && v[0] == 4 && !memcmp(notes + name_at, "GNU", 4) &&
+		    v[1] && v[1] <= 20) {
+			memcpy(id, notes + desc_at, v[1]);
+			*id_len = v[1];
+			return 1;
+		}
+		at = next;
+	}
+	return 0;
+}
+
+int peo_elf_build_id(const char *path, uint8_t id[20], size_t *id_len)
+{
+	struct elf e;
+	struct stat st;
+	int err, found = 0;
+
+	memset(&e, 0, sizeof(e));
+	e.path = path;
+	e.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (e.fd < 0)
+		return peo_fail(errno, "open(%s) for its build id: %s", path, strerror(errno));
+	if (fstat(e.fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(e.fd);
+		return peo_fail(EINVAL, "%s: not a regular file, so no build id", path);
+	}
+	e.size = (uint64_t)st.st_size;
+	err = elf_read_headers(&e);
+	for (uint64_t i = 0; !err && !found && i < e.phnum && e.phentsize >= e.l->phsize; i++) {
+		unsigned char ph[64], *notes;
+		uint64_t at = e.phoff + i * e.phentsize, off, size;
+
+		if (!in_file(&e, at, e.l->phsize) || elf_pread(&e, ph, e.l->phsize, at, "program header"))
+			break;
+		if (get32(&e, ph + e.l->p_type) != ELF_PT_NOTE)
+			continue;
+		off = getword(&e, ph + e.l->p_offset);
+		size = getword(&e, ph + e.l->p_filesz);
+		if (!in_file(&e, off, size) || size > (1u << 20) ||
+		    elf_load(&e, off, size, "note segment", &notes))
+			continue;
+		found = peo_notes_build_id(notes, (size_t)size, e.swap, id, id_len);
+		free(notes);
+	}
+	free(e.shdrs);
+	close(e.fd);
+	if (err)
+		return err;
+	return found ? 0 : peo_fail(ENOENT, "%s has no GNU build id note", path);
 }

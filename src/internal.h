@@ -141,6 +141,12 @@ PEO_HIDDEN void peo_free_names(char **names, int n);
  * gives the byte offset of the bad field), -EIO on read errors.
  */
 PEO_HIDDEN int peo_elf_symbol_offset(const char *path, const char *symbol, uint64_t *offset);
+/* The GNU build id of ELF file @path (from its PT_NOTE segments): 0, -ENOENT
+ * when it has none, or the open/read error. */
+PEO_HIDDEN int peo_elf_build_id(const char *path, uint8_t id[20], size_t *id_len);
+/* The GNU build id among ELF notes (@swap: the other byte order): 1 when found. */
+PEO_HIDDEN int peo_notes_build_id(const unsigned char *notes, size_t len, int swap, uint8_t id[20],
+				  size_t *id_len);
 
 /* kallsyms.c: the running kernel's symbol at or below @addr (loaded on
  * first use).  1 with its name and @addr's offset into it, 0 when none. */

@@ -45,6 +45,8 @@ struct peo_perfdata_writer {
 	void *feature[PEO_FEAT_MAX];
 	size_t feature_size[PEO_FEAT_MAX];
 	struct pd_deflate *z;  /* records go out zstd-compressed, or NULL */
+	int want_build_ids;    /* peo_perfdata_writer_build_ids() was called */
+	struct pd_hits *hits;  /* the files samples hit, made at the first record */
 };
 
 /* Write @n bytes at @off; on failure *@done (when given) says how many went. */
@@ -341,6 +343,8 @@ static int start_data(struct peo_perfdata_writer *w)
 	if (w->data_started || w->err)
 		return w->err;
 	w->attr_bytes = attr_write_size(w);
+	if (w->want_build_ids && (err = pd_hits_new(&w->hits, w)))
+		return w->err = err;
 	if (w->pipe) {
 		w->data_started = 1;
 		return start_pipe(w);
@@ -387,6 +391,8 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 				"multiple of 8, at least the 8-byte header)", len);
 	if ((err = start_data(w)))
 		return err;
+	if (w->hits)
+		pd_hits_records(w->hits, bytes, len);
 	err = w->z ? pd_deflate_records(w, w->z, bytes, len) : pd_writer_append(w, bytes, len);
 	if (err)
 		return err;
@@ -455,6 +461,23 @@ const char *pd_writer_event_name(const struct peo_perfdata_writer *w, size_t i)
 	return w->events[i].name;
 }
 
+const uint64_t *pd_writer_event_ids(const struct peo_perfdata_writer *w, size_t i, size_t *n)
+{
+	*n = w->events[i].nids;
+	return w->events[i].ids;
+}
+
+int peo_perfdata_writer_build_ids(struct peo_perfdata_writer *w)
+{
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_build_ids: argument 'w' is NULL");
+	if (w->data_started)
+		return peo_fail(EBUSY, "perf.data writer: build ids are tracked from the first "
+				"record: ask before writing any");
+	w->want_build_ids = 1;
+	return 0;
+}
+
 uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w)
 {
 	return w && w->data_started ? w->pos + w->n - w->data_offset : 0;
@@ -475,6 +498,7 @@ void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w)
 	free(w->buf);
 	free(w->path);
 	pd_deflate_free(w->z);
+	pd_hits_free(w->hits);
 	if (w->own_fd >= 0)
 		close(w->own_fd);
 	free(w);
@@ -558,6 +582,8 @@ int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
 		err = event_desc(w);
 	if (!err && w->z)
 		err = pd_deflate_finish(w, w->z); /* the COMPRESSED feature, with its ratio */
+	if (!err && w->hits)
+		err = pd_hits_feature(w, w->hits);
 	if (!err)
 		err = write_features(w, &end);
 	if (err) /* a full disk: the header names only the records written whole */

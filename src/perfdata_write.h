@@ -39,5 +39,14 @@ PEO_HIDDEN void pd_deflate_free(struct pd_deflate *z);
 PEO_HIDDEN size_t pd_writer_event_count(const struct peo_perfdata_writer *w);
 PEO_HIDDEN const struct peo_attr *pd_writer_event_attr(const struct peo_perfdata_writer *w, size_t i);
 PEO_HIDDEN const char *pd_writer_event_name(const struct peo_perfdata_writer *w, size_t i);
+PEO_HIDDEN const uint64_t *pd_writer_event_ids(const struct peo_perfdata_writer *w, size_t i,
+					       size_t *n);
+
+/* perfdata_buildid_write.c: the files samples hit, for BUILD_ID. */
+struct pd_hits;
+PEO_HIDDEN int pd_hits_new(struct pd_hits **out, const struct peo_perfdata_writer *w);
+PEO_HIDDEN void pd_hits_records(struct pd_hits *h, const unsigned char *bytes, size_t len);
+PEO_HIDDEN int pd_hits_feature(struct peo_perfdata_writer *w, struct pd_hits *h);
+PEO_HIDDEN void pd_hits_free(struct pd_hits *h);
 
 #endif

@@ -66,6 +66,16 @@ else
 	fail "command: perf report's top symbol is not burn_loop: $(cat "$tmp/top")"
 fi
 has command "the kernel text MMAP and the command's MMAP2s" "MMAP2 events" "$tmp/command.pstats"
+# BUILD_ID: the workload's build id as perf buildid-list reads it, the same as in perf's own file
+perf record -q -o "$tmp/perf_command.data" -- "$W" -b 100 >/dev/null 2>&1
+wabs=$(readlink -f "$W")
+perf buildid-list -i "$tmp/command.data" 2>/dev/null | grep " $wabs\$" >"$tmp/bid.peo"
+perf buildid-list -i "$tmp/perf_command.data" 2>/dev/null | grep " $wabs\$" >"$tmp/bid.perf"
+if [ -s "$tmp/bid.peo" ] && cmp -s "$tmp/bid.peo" "$tmp/bid.perf"; then
+	pass "command: the workload's build id, as perf records it: $(cat "$tmp/bid.peo")"
+else
+	fail "command: build ids differ: peo '$(cat "$tmp/bid.peo")', perf '$(cat "$tmp/bid.perf")'"
+fi
 
 record period pid,tid,time,ip,period,event -e page-faults -c 10 -- "$W" -m 300
 has period "one sample per 10 faults (period 10)" " 10 page-faults" "$tmp/period.pscript"

@@ -544,6 +544,39 @@ static void damaged_hand_built_files_never_crash(void **state)
 	assert_true(ok > 0 && enoent > 0 && einval > 0);
 }
 
+/* GNU build ids: from this test's own binary (as readelf -n shows it), and
+ * from notes built by hand, whole, truncated and with lying sizes. */
+static void build_ids_from_notes(void **state)
+{
+	unsigned char notes[64] = { 0 };
+	uint32_t head[3] = { 4, 20, 3 }; /* namesz, descsz, NT_GNU_BUILD_ID */
+	uint8_t id[20], want[20];
+	size_t len = 0;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		want[i] = (uint8_t)(0xa0 + i);
+	memcpy(notes, head, 12);
+	memcpy(notes + 12, "GNU", 4);
+	memcpy(notes + 16, want, 20);
+	assert_int_equal(peo_notes_build_id(notes, 36, 0, id, &len), 1);
+	assert_int_equal(len, 20);
+	assert_memory_equal(id, want, 20);
+	assert_int_equal(peo_notes_build_id(notes, 35, 0, id, &len), 0); /* cut short */
+	head[1] = 0xfffffff0; /* a descsz past the notes: no read past them, no overflow */
+	memcpy(notes, head, 12);
+	assert_int_equal(peo_notes_build_id(notes, 36, 0, id, &len), 0);
+	head[1] = 20;
+	head[2] = 1; /* another note type */
+	memcpy(notes, head, 12);
+	assert_int_equal(peo_notes_build_id(notes, 36, 0, id, &len), 0);
+	/* this test binary: gcc and clang give it a build id by default on Debian */
+	if (peo_elf_build_id("/proc/self/exe", id, &len))
+		PEO_SKIP("this test binary has no build id note: %s", peo_last_error());
+	assert_true(len >= 8 && len <= 20);
+	assert_int_equal(peo_elf_build_id("/nonexistent-file", id, &len), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -557,6 +590,7 @@ int main(void)
 		PEO_TEST(corrupted_fields_are_einval),
 		PEO_TEST(hand_built_files_resolve),
 		PEO_TEST(damaged_hand_built_files_never_crash),
+		PEO_TEST(build_ids_from_notes),
 	};
 
 	return PEO_TEST_MAIN("elf", tests);

@@ -614,7 +614,7 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 	if (peo_perfdata_writer_host_features(r.w, argc, (const char *const *)argv) ||
-	    peo_perfdata_writer_tracing_data(r.w, NULL)) {
+	    peo_perfdata_writer_tracing_data(r.w, NULL) || peo_perfdata_writer_build_ids(r.w)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}

@@ -517,6 +517,16 @@ PEO_API int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, cons
 PEO_API int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level,
 					 size_t ring_bytes);
 
+/**
+ * peo_perfdata_writer_build_ids() - write the BUILD_ID feature at close for
+ * the files samples hit, as perf record does: the writer follows the MMAP
+ * and MMAP2 records it is given and each sample's ip (a sample in the
+ * kernel hits [kernel.kallsyms], whose id comes from /sys/kernel/notes),
+ * then reads each hit file's GNU build id.  Call before the first record.
+ * Returns 0, -EBUSY after the first record.
+ */
+PEO_API int peo_perfdata_writer_build_ids(struct peo_perfdata_writer *w);
+
 /** peo_perfdata_writer_data_size() - bytes of records written so far. */
 PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
 

@@ -1,0 +1,200 @@
+/*
+ * perfdata_buildid_write.c - the BUILD_ID feature for the files samples
+ * hit, as perf record writes it: the writer watches the records it is
+ * given (MMAP and MMAP2 say which file each address range of a process
+ * maps; each sample's ip names one), and at close reads the GNU build id of
+ * every file hit and of the kernel (/sys/kernel/notes).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata_internal.h"
+#include "perfdata_write.h"
+
+#define NAME_ALIGN 64
+#define MISC_BUILD_ID_SIZE (1u << 15)
+
+struct hit_map {
+	uint32_t pid;
+	uint64_t start, end;
+	size_t file;
+};
+
+struct pd_hits {
+	struct peo_record_parser *parser;
+	struct hit_map *maps;
+	size_t nmaps, map_cap, last; /* last: the map the previous sample hit */
+	char **files;
+	unsigned char *hit;
+	size_t nfiles;
+	int kernel_hit;
+};
+
+int pd_hits_new(struct pd_hits **out, const struct peo_perfdata_writer *w)
+{
+	struct pd_hits *h = calloc(1, sizeof(*h));
+	int err;
+
+	if (!h)
+		return peo_fail(ENOMEM, "out of memory tracking build ids");
+	err = peo_record_parser_new(&h->parser, NULL);
+	for (size_t i = 0; !err && i < pd_writer_event_count(w); i++) {
+		size_t n;
+		const uint64_t *ids = pd_writer_event_ids(w, i, &n);
+
+		err = peo_record_parser_add(h->parser, pd_writer_event_attr(w, i), ids, n);
+	}
+	if (err) {
+		pd_hits_free(h);
+		return err;
+	}
+	*out = h;
+	return 0;
+}
+
+void pd_hits_free(struct pd_hits *h)
+{
+	if (!h)
+		return;
+	peo_record_parser_free(h->parser);
+	for (size_t i = 0; i < h->nfiles; i++)
+		free(h->files[i]);
+	free(h->files);
+	free(h->hit);
+	free(h->maps);
+	free(h);
+}
+
+/* The index of @name among the files, added when new; SIZE_MAX out of memory. */
+static size_t file_index(struct pd_hits *h, const char *name)
+{
+	char **files;
+	unsigned char *hit;
+
+	for (size_t i = h->nfiles; i-- > 0;)
+		if (!strcmp(h->files[i], name))
+			return i;
+	files = realloc(h->files, (h->nfiles + 1) * sizeof(*files));
+	if (files)
+		h->files = files;
+	hit = realloc(h->hit, h->nfiles + 1);
+	if (hit)
+		h->hit = hit;
+	if (!files || !hit || !(h->files[h->nfiles] = strdup(name)))
+		return SIZE_MAX;
+	h->hit[h->nfiles] = 0;
+	return h->nfiles++;
+}
+
+static void add_map(struct pd_hits *h, const struct peo_rec_mmap *m)
+{
+	size_t file;
+
+	if (!m->filename || m->filename[0] != '/') /* [vdso], //anon, [kernel.kallsyms]_text */
+		return;
+	if (h->nmaps == h->map_cap) {
+		size_t cap = h->map_cap ? 2 * h->map_cap : 64;
+		struct hit_map *more = realloc(h->maps, cap * sizeof(*more));
+
+		if (!more)
+			return; /* out of memory: a build id may be missing, the recording goes on */
+		h->maps = more;
+		h->map_cap = cap;
+	}
+	if ((file = file_index(h, m->filename)) == SIZE_MAX)
+		return;
+	h->maps[h->nmaps++] = (struct hit_map){ m->pid, m->addr, m->addr + m->len, file };
+}
+
+static void add_sample(struct pd_hits *h, const struct peo_record *r)
+{
+	const struct hit_map *m;
+
+	if ((r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK) == PEO_RECORD_MISC_KERNEL) {
+		h->kernel_hit = 1;
+		return;
+	}
+	m = h->last < h->nmaps ? &h->maps[h->last] : NULL;
+	if (m && m->pid == r->u.sample.pid && m->start <= r->u.sample.ip && r->u.sample.ip < m->end)
+		return; /* the same map as the sample before: already marked */
+	for (size_t i = h->nmaps; i-- > 0;) { /* the newest mapping of the address wins */
+		m = &h->maps[i];
+		if (m->pid == r->u.sample.pid && m->start <= r->u.sample.ip && r->u.sample.ip < m->end) {
+			h->hit[m->file] = 1;
+			h->last = i;
+			return;
+		}
+	}
+}
+
+void pd_hits_records(struct pd_hits *h, const unsigned char *bytes, size_t len)
+{
+	for (size_t at = 0; len - at >= 8;) {
+		struct peo_event_header hd;
+		struct peo_record r;
+
+		memcpy(&hd, bytes + at, sizeof(hd));
+		if (hd.size < 8 || hd.size > len - at)
+			return;
+		if ((hd.type == PEO_RECORD_MMAP || hd.type == PEO_RECORD_MMAP2 ||
+		     hd.type == PEO_RECORD_SAMPLE) &&
+		    !peo_record_parse(h->parser, bytes + at, hd.size, &r)) {
+			if (hd.type == PEO_RECORD_SAMPLE)
+				add_sample(h, &r);
+			else
+				add_map(h, &r.u.mmap);
+		}
+		at += hd.size;
+	}
+}
+
+/* One BUILD_ID entry: header, pid, the id in 24 bytes (size at [20]), the name padded to 64. */
+static void put_entry(struct pd_bytes *b, uint16_t misc, const uint8_t *id, size_t id_len,
+		      const char *name)
+{
+	static const char zeros[NAME_ALIGN];
+	size_t name_len = strlen(name) + 1, padded = (name_len + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	struct peo_event_header h = { PEO_RECORD_HEADER_BUILD_ID,
+				      (uint16_t)(misc | MISC_BUILD_ID_SIZE),
+				      (uint16_t)(8 + 4 + 24 + padded) };
+	uint8_t raw[24] = { 0 };
+	int32_t pid = -1; /* the host machine, as perf writes it */
+
+	memcpy(raw, id, id_len);
+	raw[20] = (uint8_t)id_len;
+	pd_bytes_put(b, &h, sizeof(h));
+	pd_bytes_put(b, &pid, 4);
+	pd_bytes_put(b, raw, sizeof(raw));
+	pd_bytes_put(b, name, name_len);
+	pd_bytes_put(b, zeros, padded - name_len);
+}
+
+int pd_hits_feature(struct peo_perfdata_writer *w, struct pd_hits *h)
+{
+	struct pd_bytes b = { 0 };
+	uint8_t id[20];
+	size_t id_len;
+	int err;
+
+	if (h->kernel_hit) {
+		FILE *in = fopen("/sys/kernel/notes", "re");
+		unsigned char notes[4096];
+		size_t n = in ? fread(notes, 1, sizeof(notes), in) : 0;
+
+		if (in)
+			fclose(in);
+		if (peo_notes_build_id(notes, n, 0, id, &id_len))
+			put_entry(&b, PEO_RECORD_MISC_KERNEL, id, id_len, "[kernel.kallsyms]");
+	}
+	for (size_t i = 0; i < h->nfiles; i++)
+		if (h->hit[i] && !peo_elf_build_id(h->files[i], id, &id_len))
+			put_entry(&b, PEO_RECORD_MISC_USER, id, id_len, h->files[i]);
+	if (!b.n)
+		return 0;
+	err = b.oom ? peo_fail(ENOMEM, "out of memory making BUILD_ID")
+		    : peo_perfdata_writer_feature(w, PEO_FEAT_BUILD_ID, b.p, b.n);
+	free(b.p);
+	return err;
+}
