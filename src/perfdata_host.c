@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfdata_internal.h"
@@ -381,4 +382,35 @@ int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int argc, c
 	err = err ? err : cpu_topology(w);
 	err = err ? err : numa_topology(w);
 	return err;
+}
+
+static uint64_t ns_of(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
+int peo_perfdata_writer_clock(struct peo_perfdata_writer *w, int clockid)
+{
+	struct timespec res, wall, clk;
+	struct {
+		uint32_t version, clockid;
+		uint64_t wall_ns, clock_ns;
+	} data;
+	uint64_t freq; /* what perf calls it; the resolution */
+	int err;
+
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_clock: argument 'w' is NULL");
+	if (clock_getres((clockid_t)clockid, &res) || clock_gettime(CLOCK_REALTIME, &wall) ||
+	    clock_gettime((clockid_t)clockid, &clk))
+		return peo_fail(EINVAL, "perf.data writer: clock %d: %s", clockid, strerror(errno));
+	/* CLOCKID: the resolution in ns (perf prints it times 1000 as "MHz") */
+	freq = ns_of(&res);
+	err = peo_perfdata_writer_feature(w, PEO_FEAT_CLOCKID, &freq, sizeof(freq));
+	/* CLOCK_DATA: version 1, the clock, then the wall clock and the clock read together */
+	data.version = 1;
+	data.clockid = (uint32_t)clockid;
+	data.wall_ns = ns_of(&wall);
+	data.clock_ns = ns_of(&clk);
+	return err ? err : peo_perfdata_writer_feature(w, PEO_FEAT_CLOCK_DATA, &data, sizeof(data));
 }

@@ -88,6 +88,10 @@ record addr pid,tid,time,addr,event -d -e page-faults -c 1 -- "$W" -m 100
 has addr "data addresses" ' [0-9a-f]{8,} *$' "$tmp/addr.pscript"
 record two pid,tid,time,ip,event -e cpu-clock,page-faults -- "$W" -b 50 -m 100
 has two "both events" 'page-faults' "$tmp/two.pscript"
+record clock pid,tid,time,ip,event -k monotonic_raw -- "$W" -b 50
+perf report -i "$tmp/clock.data" --header-only 2>/dev/null >"$tmp/clock.header"
+has clock "CLOCKID and CLOCK_DATA as perf shows them" "clockid frequency: 1000 MHz" "$tmp/clock.header"
+has clock "the reference time" "reference time: .* \\(monotonic_raw\\)" "$tmp/clock.header"
 record compressed pid,tid,time,ip,event -z -F 20000 -g -- "$W" -b 200
 has compressed "COMPRESSED records" "COMPRESSED events" "$tmp/compressed.pstats"
 # tracepoints: their payloads decoded by both from the file's TRACING_DATA

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,7 +30,7 @@ struct record_args {
 	const char *events, *output, *cpus, *pids, *tids;
 	uint64_t freq, period;
 	int all_cpus, callgraph, timestamp, sample_cpu, data_addr, switch_events, namespaces,
-	    all_cgroups, compress;
+	    all_cgroups, compress, clockid; /* clockid -1: the kernel's default */
 	uint32_t stack_size;
 	size_t pages;
 	char **cmd;
@@ -76,7 +77,8 @@ static void usage(FILE *out)
 		"usage: peo record [-e EVENTS] [-F FREQ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]]\n"
 		"                  [-a] [-C CPUS] [-p PID] [-t TID] [-o FILE] [-m PAGES] [-T]\n"
 		"                  [--sample-cpu] [-d] [--switch-events] [--namespaces]\n"
-		"                  [--all-cgroups] [-z] [--compression-level N] [-- COMMAND ...]\n"
+		"                  [--all-cgroups] [-z] [--compression-level N] [-k CLOCK]\n"
+		"                  [-- COMMAND ...]\n"
 		"  -e EVENTS          events to sample (default cycles, else cpu-clock)\n"
 		"  -F FREQ            samples per second (default 4000)\n"
 		"  -c PERIOD          a sample every PERIOD events\n"
@@ -89,10 +91,38 @@ static void usage(FILE *out)
 		"  -T                 sample timestamps (always on; accepted for perf's sake)\n"
 		"  --sample-cpu, -d   the CPU, the data address of each sample\n"
 		"  --switch-events, --namespaces, --all-cgroups  those records too\n"
-		"  -z, --compression-level N  zstd-compress the records (level 1 by default)\n");
+		"  -z, --compression-level N  zstd-compress the records (level 1 by default)\n"
+		"  -k, --clockid CLOCK  sample times from this clock (monotonic_raw, boottime...)\n");
 }
 
 enum { O_CALLGRAPH = 256, O_SAMPLE_CPU, O_SWITCH, O_NAMESPACES, O_ALL_CGROUPS, O_LEVEL };
+
+/* perf's -k names, or a number. */
+static int parse_clockid(const char *s, int *out)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "realtime", 0 }, { "monotonic", 1 }, { "monotonic_raw", 4 },
+		{ "boottime", 7 }, { "tai", 11 },
+		{ "CLOCK_REALTIME", 0 }, { "CLOCK_MONOTONIC", 1 }, { "CLOCK_MONOTONIC_RAW", 4 },
+		{ "CLOCK_BOOTTIME", 7 }, { "CLOCK_TAI", 11 },
+	};
+	char *end;
+	long v;
+
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(s, clocks[i].name)) {
+			*out = clocks[i].id;
+			return 0;
+		}
+	v = strtol(s, &end, 10);
+	if (end == s || *end || v < 0 || v > 63) {
+		fprintf(stderr, "peo record: -k %s: use realtime, monotonic, monotonic_raw, "
+			"boottime, tai or a clock number\n", s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
 
 static int parse_u64(const char *opt, const char *s, uint64_t *out)
 {
@@ -152,6 +182,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		{ "namespaces", no_argument, NULL, O_NAMESPACES },
 		{ "all-cgroups", no_argument, NULL, O_ALL_CGROUPS },
 		{ "compression-level", required_argument, NULL, O_LEVEL },
+		{ "clockid", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,10 +191,11 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->output = "perf.data";
+	a->clockid = -1;
 	a->freq = 4000;
 	a->pages = 128;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:Tdzh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:Tdzk:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'e': a->events = optarg; break;
 		case 'F': if (parse_u64("-F", optarg, &a->freq)) return 2; a->period = 0; break;
@@ -191,6 +223,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		case O_SWITCH: a->switch_events = 1; break;
 		case O_NAMESPACES: a->namespaces = 1; break;
 		case O_ALL_CGROUPS: a->all_cgroups = 1; break;
+		case 'k': if (parse_clockid(optarg, &a->clockid)) return 2; break;
 		case 'z': a->compress = a->compress ? a->compress : 1; break; /* perf's default level */
 		case O_LEVEL:
 			if (parse_u64("--compression-level", optarg, &level) || level > 22) {
@@ -254,6 +287,10 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 	attr->enable_on_exec = a->cmd && !a->all_cpus && !a->cpus; /* CPU-wide: enabled at once */
 	attr->inherit = 1;
 	attr->sample_id_all = 1;
+	if (a->clockid >= 0) {
+		attr->use_clockid = 1;
+		attr->clockid = a->clockid;
+	}
 	if (first) {
 		attr->mmap = attr->mmap2 = attr->comm = attr->comm_exec = attr->task = 1;
 		attr->context_switch = a->switch_events;
@@ -614,7 +651,8 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 	if (peo_perfdata_writer_host_features(r.w, argc, (const char *const *)argv) ||
-	    peo_perfdata_writer_tracing_data(r.w, NULL) || peo_perfdata_writer_build_ids(r.w)) {
+	    peo_perfdata_writer_tracing_data(r.w, NULL) || peo_perfdata_writer_build_ids(r.w) ||
+	    (r.a.clockid >= 0 && peo_perfdata_writer_clock(r.w, r.a.clockid))) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}

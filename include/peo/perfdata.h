@@ -527,6 +527,15 @@ PEO_API int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int leve
  */
 PEO_API int peo_perfdata_writer_build_ids(struct peo_perfdata_writer *w);
 
+/**
+ * peo_perfdata_writer_clock() - CLOCKID and CLOCK_DATA for a recording whose
+ * events use @clockid (attr.use_clockid), as perf record -k writes them:
+ * the clock's resolution, and the wall clock and @clockid read together so
+ * readers can turn sample times into dates.
+ * Returns 0, -EINVAL for a clock this system does not have, -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_clock(struct peo_perfdata_writer *w, int clockid);
+
 /** peo_perfdata_writer_data_size() - bytes of records written so far. */
 PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
 
