@@ -245,6 +245,8 @@ int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes, size_t le
 {
 	int err;
 
+	if (!len) /* append_record's empty parts: nothing, and no NULL to memcpy */
+		return 0;
 	if (BUFFER_BYTES - w->n < len && (err = flush(w)))
 		return err;
 	if (len > BUFFER_BYTES) {
