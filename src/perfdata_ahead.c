@@ -16,6 +16,7 @@
 #include "perfdata_internal.h"
 
 #define AHEAD_MAX (2 * POPULATE_STEP) /* how far the helper runs ahead of the reader */
+#define RELEASE_BEHIND_MAX (3 * RELEASE_STEP) /* past this the reader releases */
 
 struct pd_ahead {
 	pthread_t thread;
@@ -91,11 +92,22 @@ void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep)
 {
 	struct pd_ahead *a = f->ahead;
 
+	size_t from = 0, to = 0;
+
 	pthread_mutex_lock(&a->lock);
 	a->reader = reader;
 	a->keep = keep;
+	/* A helper that is not getting the CPU must not let memory grow with
+	 * the file: far enough behind, the reader drops the pages itself. */
+	if (keep > a->released + RELEASE_BEHIND_MAX) {
+		from = a->released;
+		to = keep - keep % a->page;
+		a->released = to;
+	}
 	pthread_cond_signal(&a->wake);
 	pthread_mutex_unlock(&a->lock);
+	if (to > from)
+		madvise(a->base + from, to - from, MADV_DONTNEED);
 }
 
 void peo_pd_ahead_stop(struct peo_perfdata *f)

@@ -414,16 +414,23 @@ int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w)
 	return pd_writer_append(w, &h, sizeof(h)); /* never compressed: perf sorts by it */
 }
 
-int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level, size_t ring_bytes)
+int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level, size_t ring_bytes,
+				 uint32_t record_type)
 {
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_compress: argument 'w' is NULL");
+	if (record_type && record_type != PEO_RECORD_COMPRESSED &&
+	    record_type != PEO_RECORD_COMPRESSED2)
+		return peo_fail(EINVAL, "peo_perfdata_writer_compress: argument 'record_type' is "
+				"%u; use PEO_RECORD_COMPRESSED (81) or PEO_RECORD_COMPRESSED2 (83)",
+				record_type);
 	if (w->pipe)
 		return peo_fail(ENOTSUP, "perf.data writer: compression is for files; a pipe-mode "
 				"stream is written plain, as perf writes it");
 	if (w->z)
 		return 0;
-	return pd_deflate_new(&w->z, level, ring_bytes);
+	return pd_deflate_new(&w->z, level, ring_bytes,
+			      record_type ? record_type : PEO_RECORD_COMPRESSED);
 }
 
 int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned bit, const void *bytes,

@@ -29,7 +29,8 @@ struct pd_deflate; /* perfdata_write_zstd.c */
 PEO_HIDDEN int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes, size_t len);
 
 /* perfdata_write_zstd.c: records compressed into COMPRESSED records. */
-PEO_HIDDEN int pd_deflate_new(struct pd_deflate **out, int level, size_t ring_bytes);
+PEO_HIDDEN int pd_deflate_new(struct pd_deflate **out, int level, size_t ring_bytes,
+			      uint32_t record_type);
 PEO_HIDDEN int pd_deflate_records(struct peo_perfdata_writer *w, struct pd_deflate *z,
 				  const void *bytes, size_t len);
 /* Set the COMPRESSED feature (version, zstd, level, ratio, ring size). */

@@ -30,7 +30,7 @@ struct record_args {
 	const char *events, *output, *cpus, *pids, *tids;
 	uint64_t freq, period;
 	int all_cpus, callgraph, timestamp, sample_cpu, data_addr, switch_events, namespaces,
-	    all_cgroups, compress, clockid; /* clockid -1: the kernel's default */
+	    all_cgroups, compress, compressed2, clockid; /* clockid -1: the kernel's default */
 	uint32_t stack_size;
 	size_t pages;
 	char **cmd;
@@ -77,7 +77,8 @@ static void usage(FILE *out)
 		"usage: peo record [-e EVENTS] [-F FREQ | -c PERIOD] [-g | --call-graph fp|dwarf[,SIZE]]\n"
 		"                  [-a] [-C CPUS] [-p PID] [-t TID] [-o FILE] [-m PAGES] [-T]\n"
 		"                  [--sample-cpu] [-d] [--switch-events] [--namespaces]\n"
-		"                  [--all-cgroups] [-z] [--compression-level N] [-k CLOCK]\n"
+		"                  [--all-cgroups] [-z] [--compression-level N] [--compressed2]\n"
+		"                  [-k CLOCK]\n"
 		"                  [-- COMMAND ...]\n"
 		"  -e EVENTS          events to sample (default cycles, else cpu-clock)\n"
 		"  -F FREQ            samples per second (default 4000)\n"
@@ -92,10 +93,13 @@ static void usage(FILE *out)
 		"  --sample-cpu, -d   the CPU, the data address of each sample\n"
 		"  --switch-events, --namespaces, --all-cgroups  those records too\n"
 		"  -z, --compression-level N  zstd-compress the records (level 1 by default)\n"
+		"  --compressed2      with -z, COMPRESSED2 records as newer perf writes them\n"
+		"                     (perf 6.1 reads only the COMPRESSED records -z writes)\n"
 		"  -k, --clockid CLOCK  sample times from this clock (monotonic_raw, boottime...)\n");
 }
 
-enum { O_CALLGRAPH = 256, O_SAMPLE_CPU, O_SWITCH, O_NAMESPACES, O_ALL_CGROUPS, O_LEVEL };
+enum { O_CALLGRAPH = 256, O_SAMPLE_CPU, O_SWITCH, O_NAMESPACES, O_ALL_CGROUPS, O_LEVEL,
+       O_COMPRESSED2 };
 
 /* perf's -k names, or a number. */
 static int parse_clockid(const char *s, int *out)
@@ -182,6 +186,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		{ "namespaces", no_argument, NULL, O_NAMESPACES },
 		{ "all-cgroups", no_argument, NULL, O_ALL_CGROUPS },
 		{ "compression-level", required_argument, NULL, O_LEVEL },
+		{ "compressed2", no_argument, NULL, O_COMPRESSED2 },
 		{ "clockid", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -226,12 +231,13 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		case 'k': if (parse_clockid(optarg, &a->clockid)) return 2; break;
 		case 'z': a->compress = a->compress ? a->compress : 1; break; /* perf's default level */
 		case O_LEVEL:
-			if (parse_u64("--compression-level", optarg, &level) || level > 22) {
+			if (parse_u64("--compression-level", optarg, &level) || !level || level > 22) {
 				fprintf(stderr, "peo record: --compression-level %s: use 1 to 22\n", optarg);
 				return 2;
 			}
 			a->compress = (int)level;
 			break;
+		case O_COMPRESSED2: a->compressed2 = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -241,6 +247,10 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	if (!a->cmd && !a->all_cpus && !a->cpus && !a->pids && !a->tids) {
 		fprintf(stderr, "peo record: nothing to record: give a command after --, or -a, -C, "
 			"-p or -t\n");
+		return 2;
+	}
+	if (a->compressed2 && !a->compress) {
+		fprintf(stderr, "peo record: --compressed2 says which records -z writes; add -z\n");
 		return 2;
 	}
 	if ((a->pids || a->tids) && a->cmd) {
@@ -285,7 +295,7 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 	}
 	attr->disabled = 1;
 	attr->enable_on_exec = a->cmd && !a->all_cpus && !a->cpus; /* CPU-wide: enabled at once */
-	attr->inherit = 1;
+	attr->inherit = !a->tids; /* -t means those threads: perf follows no new ones either */
 	attr->sample_id_all = 1;
 	if (a->clockid >= 0) {
 		attr->use_clockid = 1;
@@ -658,7 +668,9 @@ int cmd_record(int argc, char **argv)
 	}
 	if (synthesize(&r) ||
 	    (r.a.compress && peo_perfdata_writer_compress(r.w, r.a.compress,
-							  r.a.pages * (size_t)sysconf(_SC_PAGESIZE)))) {
+							  r.a.pages * (size_t)sysconf(_SC_PAGESIZE),
+							  r.a.compressed2 ? PEO_RECORD_COMPRESSED2
+									  : PEO_RECORD_COMPRESSED))) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}

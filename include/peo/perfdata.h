@@ -506,16 +506,21 @@ PEO_API int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, cons
 
 /**
  * peo_perfdata_writer_compress() - from now on, records go into the file
- * zstd-compressed, as perf record -z writes them: COMPRESSED records of at
- * most 64 KiB, each ring's span compressed and flushed at once, and the
- * COMPRESSED feature (level, ratio, @ring_bytes, the most one record
- * expands to) at close.  FINISHED_ROUND stays plain.
+ * zstd-compressed, as perf record -z writes them: one zstd stream, each
+ * ring's span compressed and flushed at once into records of at most
+ * 64 KiB, and the COMPRESSED feature (level, ratio, @ring_bytes) at close.
+ * FINISHED_ROUND stays plain.
  * @level: zstd's level, 1 to 22 (perf's default is 1).
+ * @ring_bytes: the size of the largest ring, for the feature.
+ * @record_type: PEO_RECORD_COMPRESSED (unpadded; every perf since 5.1
+ *   reads it) or PEO_RECORD_COMPRESSED2 (a u64 data_size, padded to 8
+ *   bytes; only perf from 2025 on reads it, not perf 6.1); 0 means
+ *   COMPRESSED.
  * Returns 0, -ENOTSUP when peo was built without zstd or for a pipe,
- * -EINVAL for the level, -ENOMEM.
+ * -EINVAL for the level or the record type, -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level,
-					 size_t ring_bytes);
+					 size_t ring_bytes, uint32_t record_type);
 
 /**
  * peo_perfdata_writer_build_ids() - write the BUILD_ID feature at close for
