@@ -5,7 +5,7 @@
 #   - a fixed amount of work (WORKLOAD -n CALLS getppid calls, then -b MS of
 #     user-space burn) recorded at -F 4000, -F 20000 and -c 1 on the
 #     getppid tracepoint: the wall time against the workload alone (the
-#     slowdown), samples, lost records, bytes written.
+#     slowdown), samples, lost samples, bytes written.
 # Medians of RUNS (default 5) runs.  The goal: no more overhead and no more
 # loss than perf.
 set -uo pipefail
@@ -28,11 +28,13 @@ wall_us() {
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# samples and lost of the last run: from its file, by peo script --stats (the same reader for both)
+# samples and lost samples of the last run: from its file, by peo script --stats (the same
+# reader for both); the lost are the per-event LOST_SAMPLES lines (no percentage), which
+# both tools write from each fd's PERF_FORMAT_LOST count at the end
 samples_of() { "$peo" script -i "$tmp/out.data" --stats 2>/dev/null | awk '/ SAMPLE events:/ { print $3; exit }'; }
 lost_of() {
 	"$peo" script -i "$tmp/out.data" --stats 2>/dev/null |
-		awk '/ LOST(_SAMPLES)? events:/ { n += $3 } END { print n + 0 }'
+		awk '/ LOST_SAMPLES events:/ && !/%/ { n += $3 } END { print n + 0 }'
 }
 
 # compare TITLE RECORD-ARGS... -- WORKLOAD-ARGS...

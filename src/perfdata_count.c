@@ -12,16 +12,31 @@
 
 _Static_assert(PEO_RECORD_USER_MAX <= PEO_PERFDATA_COUNT_TYPES, "a record type past by_type");
 
+/* *@arr from @old to @n entries, the new ones zero. */
+static int grow_zeroed(uint64_t **arr, size_t old, size_t n)
+{
+	uint64_t *more = realloc(*arr, n * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	memset(more + old, 0, (n - old) * sizeof(*more));
+	*arr = more;
+	return 0;
+}
+
 /* Count one record; @attr is its event's when known, else found here. */
 static int count_one(struct peo_perfdata *f, struct peo_perfdata_counts *c, uint32_t type,
 		     const unsigned char *bytes, size_t size, const struct peo_attr *attr)
 {
+	uint64_t lost = 0;
 	int ev = 0;
 
 	c->total++;
 	if (type < PEO_PERFDATA_COUNT_TYPES)
 		c->by_type[type]++;
-	if (type != PEO_RECORD_SAMPLE)
+	if (type == PEO_RECORD_LOST_SAMPLES && size >= 16) /* header, u64 lost, sample_id */
+		c->lost_samples += (lost = peo_pd_u64(f, bytes + 8));
+	if (type != PEO_RECORD_SAMPLE && !lost)
 		return 0;
 	if (f->nevents != 1 || attr) { /* one event: every sample is its */
 		struct peo_record r;
@@ -31,19 +46,21 @@ static int count_one(struct peo_perfdata *f, struct peo_perfdata_counts *c, uint
 		ev = peo_perfdata_event_of(f, attr);
 	}
 	if (ev < 0 || !f->nevents) {
-		c->samples_unknown_event++;
-		return 0;
+		c->samples_unknown_event += type == PEO_RECORD_SAMPLE;
+		return 0; /* lost samples of no known event stay in the total only */
 	}
 	if ((size_t)ev >= c->nevents) {
-		uint64_t *more = realloc(c->samples_by_event, (size_t)(ev + 1) * sizeof(*more));
+		size_t n = (size_t)ev + 1;
 
-		if (!more)
+		if (grow_zeroed(&c->samples_by_event, c->nevents, n) ||
+		    grow_zeroed(&c->lost_samples_by_event, c->nevents, n))
 			return peo_fail(ENOMEM, "out of memory counting %d events", ev + 1);
-		memset(more + c->nevents, 0, ((size_t)ev + 1 - c->nevents) * sizeof(*more));
-		c->samples_by_event = more;
-		c->nevents = (size_t)ev + 1;
+		c->nevents = n;
 	}
-	c->samples_by_event[ev]++;
+	if (type == PEO_RECORD_SAMPLE)
+		c->samples_by_event[ev]++;
+	else
+		c->lost_samples_by_event[ev] += lost;
 	return 0;
 }
 
@@ -82,6 +99,8 @@ void peo_perfdata_counts_free(struct peo_perfdata_counts *c)
 	if (!c)
 		return;
 	free(c->samples_by_event);
+	free(c->lost_samples_by_event);
 	c->samples_by_event = NULL;
+	c->lost_samples_by_event = NULL;
 	c->nevents = 0;
 }

@@ -41,7 +41,7 @@ struct peo_perfdata_writer {
 	unsigned char *buf;
 	size_t n;
 	int err;              /* the first write error, kept: later calls return it */
-	uint64_t records;
+	uint64_t total, by_type[PEO_PERFDATA_COUNT_TYPES]; /* records written, for _count() */
 	void *feature[PEO_FEAT_MAX];
 	size_t feature_size[PEO_FEAT_MAX];
 	struct pd_deflate *z;  /* records go out zstd-compressed, or NULL */
@@ -381,6 +381,24 @@ static int start_data(struct peo_perfdata_writer *w)
 	return err ? err : write_at(w, 0, h, sizeof(h), "the header");
 }
 
+/* Check that @bytes are whole records (@count NULL), or count them into @count. */
+static int walk_records(struct peo_perfdata_writer *count, const void *bytes, size_t len)
+{
+	for (size_t at = 0; at < len;) {
+		struct peo_event_header h;
+
+		memcpy(&h, (const unsigned char *)bytes + at, sizeof(h));
+		if (h.size < 8 || h.size % 8 || h.size > len - at)
+			return peo_fail(EINVAL, "perf.data writer: the record at byte %zu of the %zu "
+					"given has size %u, which runs past them or is not a multiple "
+					"of 8; give whole records", at, len, h.size);
+		if (count)
+			pd_writer_counted(count, h.type);
+		at += h.size;
+	}
+	return 0;
+}
+
 int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes, size_t len)
 {
 	int err;
@@ -391,15 +409,30 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 	if (len < 8 || len % 8)
 		return peo_fail(EINVAL, "perf.data writer: a record of %zu bytes (records are a "
 				"multiple of 8, at least the 8-byte header)", len);
+	if ((err = walk_records(NULL, bytes, len))) /* whole records only: readers walk them */
+		return err;
 	if ((err = start_data(w)))
 		return err;
 	if (w->hits)
 		pd_hits_records(w->hits, bytes, len);
 	err = w->z ? pd_deflate_records(w, w->z, bytes, len) : pd_writer_append(w, bytes, len);
-	if (err)
-		return err;
-	w->records++;
-	return 0;
+	return err ? err : walk_records(w, bytes, len);
+}
+
+void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type)
+{
+	w->total++;
+	if (type < PEO_PERFDATA_COUNT_TYPES)
+		w->by_type[type]++;
+}
+
+uint64_t peo_perfdata_writer_count(const struct peo_perfdata_writer *w, uint32_t type)
+{
+	if (!w)
+		return 0;
+	if (type == PEO_PERFDATA_ALL_TYPES)
+		return w->total;
+	return type < PEO_PERFDATA_COUNT_TYPES ? w->by_type[type] : 0;
 }
 
 int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w)
@@ -411,7 +444,10 @@ int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_finished_round: argument 'w' is NULL");
 	if ((err = start_data(w)))
 		return err;
-	return pd_writer_append(w, &h, sizeof(h)); /* never compressed: perf sorts by it */
+	if ((err = pd_writer_append(w, &h, sizeof(h)))) /* never compressed: perf sorts by it */
+		return err;
+	pd_writer_counted(w, h.type);
+	return 0;
 }
 
 int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level, size_t ring_bytes,

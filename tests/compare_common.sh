@@ -1,7 +1,7 @@
 # compare_common.sh - sourced by the scripts that compare peo with perf:
 # `compare_begin NAME "$@"` checks the arguments (PEO WORKLOAD), skips (77)
-# when perf is missing, makes $tmp (removed on exit), and defines pass and
-# fail, which count into $passed and $failed.
+# when perf is missing, makes $tmp (removed on exit), and defines pass,
+# fail and skip, which count into $passed, $failed and $skipped.
 compare_begin() {
 	local name=$1
 	shift
@@ -14,7 +14,8 @@ compare_begin() {
 	fi
 	tmp=$(mktemp -d) || exit 1
 	trap 'rm -rf "$tmp"' EXIT
-	passed=0 failed=0
+	passed=0 failed=0 skipped=0
 }
 pass() { echo "PASS  $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL  $*"; failed=$((failed + 1)); }
+skip() { echo "SKIP  $*"; skipped=$((skipped + 1)); }

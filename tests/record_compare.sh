@@ -112,6 +112,26 @@ fi
 record tracepoints pid,tid,cpu,time,event,trace -e syscalls:sys_enter_getppid,sched:sched_switch \
 	-c 1 -- "$W" -n 50 -s 20 -T 2 # the main thread blocks joining its threads: switches
 has tracepoints "sched_switch payloads decoded by perf" "prev_comm=.* ==> next_comm=" "$tmp/tracepoints.pscript"
+# Loss: a one-page ring, a sample per getppid call; every call is a sample or a
+# lost sample (LOST_SAMPLES, from each fd's PERF_FORMAT_LOST count, as perf)
+calls=300000
+record lossy pid,tid,time,event -m 1 -e syscalls:sys_enter_getppid -c 1 -- "$W" -n $calls
+samples=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$tmp/lossy.pstats")
+lost=$(awk '/^ *LOST_SAMPLES events:/ { n = $3 } END { print n + 0 }' "$tmp/lossy.pstats") # per event: last
+if [ -n "$samples" ] && [ $(( samples + lost )) -eq $calls ]; then
+	pass "lossy: $samples samples + $lost lost samples = the $calls calls, as perf report --stats counts them"
+else
+	fail "lossy: $samples samples + $lost lost samples, not the $calls calls"
+fi
+total=$(awk '/TOTAL events:/ { print $3 }' "$tmp/lossy.pstats")
+chunks=$(awk '/^ *LOST events:/ { print $3 }' "$tmp/lossy.pstats")
+if [ -z "$chunks" ]; then
+	skip "lossy: the rings never overflowed this time: no lost-chunks message to check"
+elif grep -q "^Processed $total events and lost $chunks chunks!" "$tmp/lossy.err"; then
+	pass "lossy: perf's warning, with perf report's counts: $(grep '^Processed' "$tmp/lossy.err" | head -1)"
+else
+	fail "lossy: no 'Processed $total events and lost $chunks chunks!': $(tr '\n' ' ' <"$tmp/lossy.err")"
+fi
 record switch pid,tid,time,event --switch-events -- "$W" -n 50 -s 20 -T 2
 has switch "SWITCH records" "SWITCH events" "$tmp/switch.pstats"
 record namespaces pid,tid,time,event --namespaces -- "$W" -b 50
@@ -199,8 +219,8 @@ if mkdir "$tmp/small" && mount -t tmpfs -o size=256k none "$tmp/small" 2>/dev/nu
 	readers_agree full "$tmp/small/full.data" pid,tid,time,ip,event
 	umount "$tmp/small"
 else
-	echo "SKIP  full disk: cannot mount a tmpfs here (needs root)"
+	skip "full disk: cannot mount a tmpfs here (needs root)"
 fi
 
-echo "record_compare: $passed passed, $failed failed"
+echo "record_compare: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -96,7 +96,7 @@ if [ -n "$tp" ]; then
 	if [ ${#helper_args[@]} -gt 0 ]; then
 		check trace_helpers pid,tid,cpu,time,event,trace -a "${helper_args[@]}" -- "$W" -s 30 -T 2
 	else
-		echo "SKIP  trace_helpers: none of $helpers in /sys/kernel/tracing here"
+		skip "trace_helpers: none of $helpers in /sys/kernel/tracing here"
 	fi
 	# the formats come from the file's TRACING_DATA: the same with tracefs hidden
 	if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
@@ -106,10 +106,10 @@ if [ -n "$tp" ]; then
 			"$peo" "$tmp/trace.data" >"$tmp/trace.hidden" 2>&1
 		same trace "-F trace with tracefs hidden (TRACING_DATA's formats)" "$tmp/trace.hidden" "$tmp/trace.perf"
 	else
-		echo "SKIP  trace: cannot make a mount namespace to hide tracefs (needs root and unshare)"
+		skip "trace: cannot make a mount namespace to hide tracefs (needs root and unshare)"
 	fi
 else
-	echo "SKIP  tracepoint: perf cannot record $tp here"
+	skip "tracepoint: perf cannot record $tp here"
 fi
 
 # Pipe mode: the stream saved by perf record -o -, read from standard input.
@@ -186,7 +186,7 @@ PY
 		fail "stat-record: fields differ from perf report -D: $out"
 	fi
 else
-	echo "SKIP  stat-record: perf stat record failed here"
+	skip "stat-record: perf stat record failed here"
 fi
 
 # --header: the lines perf report --header-only -I prints for the features
@@ -234,5 +234,5 @@ then
 fi
 
 echo
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -521,9 +521,21 @@ static void written_file_reads_back(void **state)
 		if (i == 0)
 			assert_int_equal(peo_perfdata_writer_finished_round(w), 0);
 	}
+	/* 42 samples lost, as perf record writes it at the end (no sample_id here) */
+	v.n = 0;
+	vec_put32(&v, PEO_RECORD_LOST_SAMPLES);
+	vec_put16(&v, 0);
+	vec_put16(&v, 16);
+	vec_put64(&v, 42);
+	assert_int_equal(peo_perfdata_writer_record(w, v.b, v.n), 0);
+	written_sample(&v, 0x1002, 602, 200); /* the last sample again, for the checks below */
 	assert_int_equal(peo_perfdata_writer_add_event(w, &a, ids, 1, "late"), -EBUSY);
 	assert_int_equal(peo_perfdata_writer_record(w, v.b, 12), -EINVAL); /* not a multiple of 8 */
-	assert_int_equal(peo_perfdata_writer_data_size(w), 3 * 40 + 8);
+	assert_int_equal(peo_perfdata_writer_record(w, v.b, 32), -EINVAL); /* a record cut short */
+	assert_int_equal(peo_perfdata_writer_data_size(w), 3 * 40 + 8 + 16);
+	assert_int_equal(peo_perfdata_writer_count(w, PEO_RECORD_SAMPLE), 3);
+	assert_int_equal(peo_perfdata_writer_count(w, PEO_RECORD_FINISHED_ROUND), 1);
+	assert_int_equal(peo_perfdata_writer_count(w, PEO_PERFDATA_ALL_TYPES), 5);
 	assert_int_equal(peo_perfdata_writer_close(w), 0);
 
 	PEO_OPTS(peo_perfdata_opts, o, .ordered = 1);
@@ -560,6 +572,10 @@ static void written_file_reads_back(void **state)
 	assert_int_equal(peo_perfdata_count(f, &c), 0);
 	assert_int_equal(c.by_type[PEO_RECORD_SAMPLE], 3);
 	assert_int_equal(c.by_type[PEO_RECORD_FINISHED_ROUND], 1);
+	assert_int_equal(c.by_type[PEO_RECORD_LOST_SAMPLES], 1);
+	assert_int_equal(c.lost_samples, 42); /* the record's count, as perf report --stats sums it */
+	assert_int_equal(c.nevents, 1);
+	assert_int_equal(c.lost_samples_by_event[0], 42);
 	peo_perfdata_counts_free(&c);
 	peo_perfdata_close(f);
 	unlink(path);
@@ -580,6 +596,7 @@ static int compressed_round_trip(uint32_t type, const char *path)
 	uint64_t ids[1] = { 7 };
 	struct vec v = { .big = 0 };
 	int got = 0, zrecs = 0;
+	uint64_t made;
 
 	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
 	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
@@ -593,6 +610,8 @@ static int compressed_round_trip(uint32_t type, const char *path)
 		if (i % 1000 == 999)
 			assert_int_equal(peo_perfdata_writer_finished_round(w), 0);
 	}
+	made = peo_perfdata_writer_count(w, type);
+	assert_int_equal(peo_perfdata_writer_count(w, PEO_RECORD_SAMPLE), N);
 	assert_int_equal(peo_perfdata_writer_close(w), 0);
 
 	assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
@@ -612,6 +631,7 @@ static int compressed_round_trip(uint32_t type, const char *path)
 		}
 	}
 	assert_int_equal(got, N);
+	assert_int_equal(zrecs, made);
 	peo_perfdata_close(f);
 	return zrecs;
 }

@@ -58,7 +58,9 @@ struct record {
 	struct peo_ring_set *set;
 	struct peo_perfdata_writer *w;
 	struct peo_child *child;
-	uint64_t samples, wakeups;
+	uint64_t wakeups;
+	int no_format_lost;    /* the kernel refused PERF_FORMAT_LOST (before 6.0) */
+	unsigned char joined[65536]; /* a record cut by a ring's end, put together */
 };
 
 static volatile sig_atomic_t stop_requested, child_ended;
@@ -284,7 +286,8 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 		attr->sample_stack_user = a->stack_size;
 		attr->exclude_callchain_user = 1;
 	}
-	attr->read_format = PEO_FORMAT_ID;
+	/* LOST: each fd's lost samples, read at the end into LOST_SAMPLES, as perf */
+	attr->read_format = PEO_FORMAT_ID | (r->no_format_lost ? 0 : PEO_FORMAT_LOST);
 	if (!a->period && !attr->sample_period) {
 		attr->freq = 1;
 		attr->sample_freq = a->freq;
@@ -382,6 +385,12 @@ static int open_one(struct record *r, size_t i, int cpu, pid_t tid)
 
 	setup_attr(r, &attr, i == 0);
 	fd = peo_event_open(ev, &attr, tid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd == -EINVAL && !r->no_format_lost) { /* a kernel before 6.0: no lost count */
+		r->no_format_lost = 1;
+		attr = *peo_event_attr(ev);
+		setup_attr(r, &attr, i == 0);
+		fd = peo_event_open(ev, &attr, tid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0)
 		return fd;
 	if (peo_sys_ioc_id(fd, &id) || !(more = realloc(e->ids, (e->nids + 1) * sizeof(*more)))) {
@@ -516,7 +525,50 @@ static int synthesize(struct record *r)
 }
 
 
-/* Copy what each ring holds into the file; count the samples. */
+/*
+ * One ring's records into the file as whole records: when they wrap the
+ * ring's end, the record cut there (its header is whole: records and the
+ * ring are 8-byte aligned) is put together in r->joined.
+ */
+static int write_span(struct record *r, const void *seg[2], const size_t len[2])
+{
+	const unsigned char *first = seg[0], *second = seg[1];
+	size_t whole = len[0], cut = 0, rest = seg[1] ? len[1] : 0;
+	int err = 0;
+
+	if (rest) { /* where the last record starting in the first part starts */
+		struct peo_event_header h;
+
+		for (whole = 0; whole < len[0]; whole += h.size) {
+			memcpy(&h, first + whole, sizeof(h));
+			if (h.size > len[0] - whole)
+				break;
+		}
+		if (whole < len[0]) {
+			cut = h.size;
+			if (cut - (len[0] - whole) > rest) { /* peo_ring_next_span checked: cannot be */
+				fprintf(stderr, "peo record: a record of %zu bytes runs past the ring's "
+					"data\n", cut);
+				return -1;
+			}
+			memcpy(r->joined, first + whole, len[0] - whole);
+			memcpy(r->joined + (len[0] - whole), second, cut - (len[0] - whole));
+			second += cut - (len[0] - whole);
+			rest -= cut - (len[0] - whole);
+		}
+	}
+	if (whole)
+		err = peo_perfdata_writer_record(r->w, first, whole);
+	if (!err && cut)
+		err = peo_perfdata_writer_record(r->w, r->joined, cut);
+	if (!err && rest)
+		err = peo_perfdata_writer_record(r->w, second, rest);
+	if (err)
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
+	return err ? -1 : 0;
+}
+
+/* Copy what each ring holds into the file. */
 static int drain(struct record *r, int *wrote)
 {
 	for (size_t c = 0; c < r->nrings; c++) {
@@ -528,22 +580,9 @@ static int drain(struct record *r, int *wrote)
 			fprintf(stderr, "peo record: %s\n", peo_last_error());
 			return -1;
 		}
-		for (int s = 0; n > 0 && s < 2 && seg[s]; s++) {
-			const unsigned char *p = seg[s];
-
-			for (size_t at = 0; at + 8 <= len[s];) { /* count the samples */
-				struct peo_event_header h;
-
-				memcpy(&h, p + at, sizeof(h));
-				r->samples += h.type == PEO_RECORD_SAMPLE;
-				at += h.size ? h.size : len[s];
-			}
-			if (peo_perfdata_writer_record(r->w, seg[s], len[s])) {
-				fprintf(stderr, "peo record: %s\n", peo_last_error());
-				return -1;
-			}
-			*wrote = 1;
-		}
+		if (n > 0 && write_span(r, seg, len))
+			return -1;
+		*wrote |= n > 0;
 		peo_ring_consume(r->rings[c]);
 	}
 	return 0;
@@ -595,17 +634,40 @@ static int record_loop(struct record *r)
 	return 0;
 }
 
-static uint64_t lost_of(const struct record *r)
+/* Each fd's lost samples (PERF_FORMAT_LOST) as LOST_SAMPLES records, as
+ * perf writes them at the end; returns the total lost, or -1. */
+static int64_t write_lost_samples(struct record *r)
 {
-	uint64_t lost = 0;
+	uint64_t total = 0;
 
-	for (size_t c = 0; c < r->nrings; c++) {
-		PEO_OPTS(peo_ring_stats, st);
+	for (size_t i = 0; !r->no_format_lost && i < r->nfds; i++) {
+		uint64_t v[3]; /* value, id, lost */
+		ssize_t got;
 
-		if (!peo_ring_stats(r->rings[c], &st))
-			lost += st.lost + st.lost_samples;
+		do
+			got = read(r->fds[i], v, sizeof(v));
+		while (got < 0 && errno == EINTR);
+		if (got != (ssize_t)sizeof(v) || !v[2])
+			continue;
+		total += v[2];
+		if (synth_lost_samples(r->w, &r->events[r->ids[i].event].attr, v[1], v[2])) {
+			fprintf(stderr, "peo record: %s\n", peo_last_error());
+			return -1;
+		}
 	}
-	return lost;
+	return (int64_t)total;
+}
+
+/* What perf record prints of losses (on stderr, before its summary). */
+static void print_lost(uint64_t records, uint64_t chunks, uint64_t samples, uint64_t lost_samples)
+{
+	if (chunks)
+		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " events and lost %" PRIu64
+			" chunks!\n\nCheck IO/CPU overload!\n\n", records, chunks);
+	/* perf warns about lost samples only past 5% */
+	if (lost_samples && (double)lost_samples / (double)(samples + lost_samples) > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " samples and lost %3.2f%% samples!\n\n",
+			samples, 100.0 * (double)lost_samples / (double)(samples + lost_samples));
 }
 
 static void cleanup(struct record *r)
@@ -631,7 +693,8 @@ int cmd_record(int argc, char **argv)
 	struct record r;
 	struct sigaction sa;
 	int ret = -1, status = 0;
-	uint64_t bytes;
+	uint64_t bytes, records, samples, chunks;
+	int64_t lost;
 
 	memset(&r, 0, sizeof(r));
 	ret = parse_args(argc, argv, &r.a);
@@ -686,18 +749,21 @@ int cmd_record(int argc, char **argv)
 		if (peo_child_wait(r.child, &status, NULL) == 0 && !ret && !stop_requested)
 			ret = peo_exit_code(status);
 	}
+	if ((lost = write_lost_samples(&r)) < 0)
+		ret = 1;
 	bytes = peo_perfdata_writer_data_size(r.w);
+	records = peo_perfdata_writer_count(r.w, PEO_PERFDATA_ALL_TYPES);
+	samples = peo_perfdata_writer_count(r.w, PEO_RECORD_SAMPLE);
+	chunks = peo_perfdata_writer_count(r.w, PEO_RECORD_LOST);
 	if (peo_perfdata_writer_close(r.w)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		ret = 1;
 	}
 	r.w = NULL;
 	fprintf(stderr, "[ peo record: Woken up %" PRIu64 " times to write data ]\n", r.wakeups);
+	print_lost(records, chunks, samples, lost > 0 ? (uint64_t)lost : 0);
 	fprintf(stderr, "[ peo record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-		(double)bytes / (1024.0 * 1024.0), r.a.output, r.samples);
-	if (lost_of(&r))
-		fprintf(stderr, "peo record: lost %" PRIu64 " records: the rings filled up; try a "
-			"larger -m or a lower -F\n", lost_of(&r));
+		(double)bytes / (1024.0 * 1024.0), r.a.output, samples);
 out:
 	if (r.w)
 		peo_perfdata_writer_abandon(r.w);

@@ -755,6 +755,9 @@ static void print_stats(struct script *s, const struct peo_perfdata_counts *c)
 
 		printf("%s stats:\n", name ? name : "event");
 		printf("%16s events: %10" PRIu64 "\n", "SAMPLE", c->samples_by_event[i]);
+		if (c->lost_samples_by_event[i]) /* the samples LOST_SAMPLES records say were lost */
+			printf("%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
+			       c->lost_samples_by_event[i]);
 	}
 }
 

@@ -55,8 +55,9 @@ static void put_string(struct synth *s, const char *str)
 	put(s, zeros, (8 - len % 8) % 8);
 }
 
-/* The sample_id trailer of @attr's fields, zero as perf writes it for synthesized records. */
-static void put_trailer(struct synth *s, const struct peo_attr *attr)
+/* The sample_id trailer of @attr's fields: @id in ID and IDENTIFIER, the rest
+ * zero, as perf writes it for synthesized records (with id 0). */
+static void put_trailer(struct synth *s, const struct peo_attr *attr, uint64_t id)
 {
 	static const uint64_t fields[] = { PEO_SAMPLE_TID, PEO_SAMPLE_TIME, PEO_SAMPLE_ID,
 					   PEO_SAMPLE_STREAM_ID, PEO_SAMPLE_CPU,
@@ -66,7 +67,7 @@ static void put_trailer(struct synth *s, const struct peo_attr *attr)
 		return;
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if (attr->sample_type & fields[i])
-			put64(s, 0);
+			put64(s, fields[i] == PEO_SAMPLE_ID || fields[i] == PEO_SAMPLE_IDENTIFIER ? id : 0);
 }
 
 static int finish(struct synth *s, struct peo_perfdata_writer *w)
@@ -169,7 +170,7 @@ int synth_kernel_mmap(struct peo_perfdata_writer *w, const struct peo_attr *attr
 	put64(&s, end - start);
 	put64(&s, start);
 	put_string(&s, "[kernel.kallsyms]_text");
-	put_trailer(&s, attr);
+	put_trailer(&s, attr, 0);
 	return finish(&s, w);
 }
 
@@ -215,7 +216,7 @@ int synth_comm(struct peo_perfdata_writer *w, const struct peo_attr *attr, pid_t
 	put32(&s, (uint32_t)pid);
 	put32(&s, (uint32_t)tid);
 	put_string(&s, name);
-	put_trailer(&s, attr);
+	put_trailer(&s, attr, 0);
 	return finish(&s, w);
 }
 
@@ -253,7 +254,7 @@ static int synth_map_line(struct peo_perfdata_writer *w, const struct peo_attr *
 	put32(&s, prot);
 	put32(&s, flags);
 	put_string(&s, path);
-	put_trailer(&s, attr);
+	put_trailer(&s, attr, 0);
 	return finish(&s, w);
 }
 
@@ -325,7 +326,18 @@ int synth_namespaces(struct peo_perfdata_writer *w, const struct peo_attr *attr,
 		put64(&s, (uint64_t)st.st_dev);
 		put64(&s, (uint64_t)st.st_ino);
 	}
-	put_trailer(&s, attr);
+	put_trailer(&s, attr, 0);
+	return finish(&s, w);
+}
+
+int synth_lost_samples(struct peo_perfdata_writer *w, const struct peo_attr *attr, uint64_t id,
+		       uint64_t lost)
+{
+	struct synth s;
+
+	begin(&s, PEO_RECORD_LOST_SAMPLES, 0);
+	put64(&s, lost);
+	put_trailer(&s, attr, id);
 	return finish(&s, w);
 }
 

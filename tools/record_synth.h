@@ -30,6 +30,10 @@ int synth_all_processes(struct peo_perfdata_writer *w, const struct peo_attr *at
 /* NAMESPACES of a task from /proc/PID/task/TID/ns (for --namespaces). */
 int synth_namespaces(struct peo_perfdata_writer *w, const struct peo_attr *attr, pid_t pid,
 		     pid_t tid);
+/* A LOST_SAMPLES record: @lost samples of the event whose fd has @id (its
+ * PERF_FORMAT_LOST count), as perf record writes one per fd at the end. */
+int synth_lost_samples(struct peo_perfdata_writer *w, const struct peo_attr *attr, uint64_t id,
+		       uint64_t lost);
 int synth_finished_init(struct peo_perfdata_writer *w);
 
 #endif

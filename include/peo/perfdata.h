@@ -403,11 +403,14 @@ struct peo_perfdata_counts {
 	uint64_t *samples_by_event;            /* SAMPLE records by event index */
 	size_t nevents;                        /* entries in samples_by_event */
 	uint64_t samples_unknown_event;        /* samples whose id matches no event */
+	uint64_t lost_samples;                 /* the lost counts of LOST_SAMPLES records */
+	uint64_t *lost_samples_by_event;       /* those by event index (nevents entries) */
 };
 
 /**
  * peo_perfdata_count() - count the rest of the data section's records by
- * type, and its samples by event: what perf report --stats prints.  Most
+ * type, and its samples and lost samples (LOST_SAMPLES records' counts) by
+ * event: what perf report --stats prints.  Most
  * records are counted from their header in place, without a parse, so this
  * runs at about the speed the file's bytes can be read.
  * @f: the reader; counting starts where it is and reads to the end.
@@ -458,10 +461,13 @@ PEO_API int peo_perfdata_writer_add_event(struct peo_perfdata_writer *w,
 					  size_t nids, const char *name);
 
 /**
- * peo_perfdata_writer_record() - append one record (header included, in
- * host order, @len a multiple of 8) to the data section.  Buffered.
- * Returns 0, or the write's negative errno (-ENOSPC...), which every later
- * call returns too.
+ * peo_perfdata_writer_record() - append records (headers included, in
+ * host order) to the data section.  Buffered.
+ * @bytes, @len: one or more whole records back to back; a record cut by
+ *   the end of a ring must be put together first.
+ * Returns 0, -EINVAL when @len is not a multiple of 8 or a record runs past
+ * @len (nothing is written then), or the write's negative errno
+ * (-ENOSPC...), which every later call returns too.
  */
 PEO_API int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 				       size_t len);
@@ -542,6 +548,19 @@ PEO_API int peo_perfdata_writer_build_ids(struct peo_perfdata_writer *w);
 PEO_API int peo_perfdata_writer_clock(struct peo_perfdata_writer *w, int clockid);
 
 /** peo_perfdata_writer_data_size() - bytes of records written so far. */
+/* For peo_perfdata_writer_count(): every type together. */
+#define PEO_PERFDATA_ALL_TYPES UINT32_MAX
+
+/**
+ * peo_perfdata_writer_count() - how many records of @type were written so
+ * far: those given to peo_perfdata_writer_record(), FINISHED_ROUNDs, and
+ * the COMPRESSED records compression made (perf report --stats counts
+ * those as well as what they hold).
+ * @type: a record type below PEO_PERFDATA_COUNT_TYPES, or
+ *   PEO_PERFDATA_ALL_TYPES for all of them.
+ * Returns the count; 0 for a NULL @w or a type past the table.
+ */
+PEO_API uint64_t peo_perfdata_writer_count(const struct peo_perfdata_writer *w, uint32_t type);
 PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
 
 /**
