@@ -42,6 +42,7 @@ struct peo_perfdata_writer {
 	size_t n;
 	int err;              /* the first write error, kept: later calls return it */
 	uint64_t total, by_type[PEO_PERFDATA_COUNT_TYPES]; /* records written, for _count() */
+	uint64_t given;       /* their bytes, before compression */
 	void *feature[PEO_FEAT_MAX];
 	size_t feature_size[PEO_FEAT_MAX];
 	struct pd_deflate *z;  /* records go out zstd-compressed, or NULL */
@@ -393,7 +394,7 @@ static int walk_records(struct peo_perfdata_writer *count, const void *bytes, si
 					"given has size %u, which runs past them or is not a multiple "
 					"of 8; give whole records", at, len, h.size);
 		if (count)
-			pd_writer_counted(count, h.type);
+			pd_writer_counted(count, h.type, h.size);
 		at += h.size;
 	}
 	return 0;
@@ -419,11 +420,17 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 	return err ? err : walk_records(w, bytes, len);
 }
 
-void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type)
+void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type, size_t size)
 {
+	w->given += size;
 	w->total++;
 	if (type < PEO_PERFDATA_COUNT_TYPES)
 		w->by_type[type]++;
+}
+
+uint64_t peo_perfdata_writer_given_size(const struct peo_perfdata_writer *w)
+{
+	return w ? w->given : 0;
 }
 
 uint64_t peo_perfdata_writer_count(const struct peo_perfdata_writer *w, uint32_t type)
@@ -446,7 +453,7 @@ int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w)
 		return err;
 	if ((err = pd_writer_append(w, &h, sizeof(h)))) /* never compressed: perf sorts by it */
 		return err;
-	pd_writer_counted(w, h.type);
+	pd_writer_counted(w, h.type, sizeof(h));
 	return 0;
 }
 

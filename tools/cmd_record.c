@@ -611,7 +611,7 @@ static int record_loop(struct record *r)
 			fprintf(stderr, "peo record: %s\n", peo_last_error());
 			return -1;
 		}
-		r->wakeups += got > 0;
+		r->wakeups += !child_ended; /* each wait, as perf counts its polls */
 		if (stop_requested)
 			done = 1;
 		if (r->child) { /* ended? (not reaped: peo_child_wait takes its status) */
@@ -693,7 +693,7 @@ int cmd_record(int argc, char **argv)
 	struct record r;
 	struct sigaction sa;
 	int ret = -1, status = 0;
-	uint64_t bytes, records, samples, chunks;
+	uint64_t bytes, given, records, samples, chunks;
 	int64_t lost;
 
 	memset(&r, 0, sizeof(r));
@@ -752,6 +752,7 @@ int cmd_record(int argc, char **argv)
 	if ((lost = write_lost_samples(&r)) < 0)
 		ret = 1;
 	bytes = peo_perfdata_writer_data_size(r.w);
+	given = peo_perfdata_writer_given_size(r.w);
 	records = peo_perfdata_writer_count(r.w, PEO_PERFDATA_ALL_TYPES);
 	samples = peo_perfdata_writer_count(r.w, PEO_RECORD_SAMPLE);
 	chunks = peo_perfdata_writer_count(r.w, PEO_RECORD_LOST);
@@ -762,8 +763,13 @@ int cmd_record(int argc, char **argv)
 	r.w = NULL;
 	fprintf(stderr, "[ peo record: Woken up %" PRIu64 " times to write data ]\n", r.wakeups);
 	print_lost(records, chunks, samples, lost > 0 ? (uint64_t)lost : 0);
-	fprintf(stderr, "[ peo record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-		(double)bytes / (1024.0 * 1024.0), r.a.output, samples);
+	if (r.a.compress && bytes) /* perf's form: sizes and ratio, no sample count */
+		fprintf(stderr, "[ peo record: Captured and wrote %.3f MB %s, compressed (original "
+			"%.3f MB, ratio is %.3f) ]\n", (double)bytes / (1024.0 * 1024.0), r.a.output,
+			(double)given / (1024.0 * 1024.0), (double)given / (double)bytes);
+	else
+		fprintf(stderr, "[ peo record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			(double)bytes / (1024.0 * 1024.0), r.a.output, samples);
 out:
 	if (r.w)
 		peo_perfdata_writer_abandon(r.w);

@@ -548,6 +548,15 @@ PEO_API int peo_perfdata_writer_build_ids(struct peo_perfdata_writer *w);
 PEO_API int peo_perfdata_writer_clock(struct peo_perfdata_writer *w, int clockid);
 
 /** peo_perfdata_writer_data_size() - bytes of records written so far. */
+PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
+
+/**
+ * peo_perfdata_writer_given_size() - bytes of records given so far, before
+ * compression (the data size when not compressing; with the data size, the
+ * ratio perf record prints).  0 for a NULL @w.
+ */
+PEO_API uint64_t peo_perfdata_writer_given_size(const struct peo_perfdata_writer *w);
+
 /* For peo_perfdata_writer_count(): every type together. */
 #define PEO_PERFDATA_ALL_TYPES UINT32_MAX
 
@@ -561,7 +570,6 @@ PEO_API int peo_perfdata_writer_clock(struct peo_perfdata_writer *w, int clockid
  * Returns the count; 0 for a NULL @w or a type past the table.
  */
 PEO_API uint64_t peo_perfdata_writer_count(const struct peo_perfdata_writer *w, uint32_t type);
-PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
 
 /**
  * peo_perfdata_writer_close() - write what is buffered, the features after
