@@ -115,15 +115,17 @@ record tracepoints pid,tid,cpu,time,event,trace -e syscalls:sys_enter_getppid,sc
 	-c 1 -- "$W" -n 50 -s 20 -T 2 # the main thread blocks joining its threads: switches
 has tracepoints "sched_switch payloads decoded by perf" "prev_comm=.* ==> next_comm=" "$tmp/tracepoints.pscript"
 # Loss: a one-page ring, a sample per getppid call; every call is a sample or a
-# lost sample (LOST_SAMPLES, from each fd's PERF_FORMAT_LOST count, as perf)
+# lost sample (LOST_SAMPLES, from each fd's PERF_FORMAT_LOST count, as perf).
+# The kernel's count also takes the event's side-band records it could not
+# write (MMAP, COMM, EXIT: a handful), so the sum may pass the calls by those.
 calls=300000
 record lossy pid,tid,time,event -m 1 -e syscalls:sys_enter_getppid -c 1 -- "$W" -n $calls
 samples=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$tmp/lossy.pstats")
 lost=$(awk '/^ *LOST_SAMPLES events:/ { n = $3 } END { print n + 0 }' "$tmp/lossy.pstats") # per event: last
-if [ -n "$samples" ] && [ $(( samples + lost )) -eq $calls ]; then
-	pass "lossy: $samples samples + $lost lost samples = the $calls calls, as perf report --stats counts them"
+if [ -n "$samples" ] && [ $(( samples + lost )) -ge $calls ] && [ $(( samples + lost )) -le $(( calls + 8 )) ]; then
+	pass "lossy: $samples samples + $lost lost = $(( samples + lost )) for the $calls calls, as perf report --stats counts them"
 else
-	fail "lossy: $samples samples + $lost lost samples, not the $calls calls"
+	fail "lossy: $samples samples + $lost lost samples, not the $calls calls (+ at most 8 side-band records)"
 fi
 total=$(awk '/TOTAL events:/ { print $3 }' "$tmp/lossy.pstats")
 chunks=$(awk '/^ *LOST events:/ { print $3 }' "$tmp/lossy.pstats")
