@@ -91,15 +91,10 @@ static int open_tracepoint(const char *name, pid_t pid, int cpu, int write_backw
 			   int inherit)
 {
 	char why[256];
-	long long id = peo_test_tracepoint_id("syscalls", name, why, sizeof(why));
 	struct peo_attr a;
 	int fd;
 
-	assert_true(id >= 0);
-	peo_attr_init(&a);
-	a.type = PEO_TYPE_TRACEPOINT;
-	a.config = (uint64_t)id;
-	a.sample_period = 1;
+	assert_int_equal(peo_test_tracepoint_attr(&a, "syscalls", name, why, sizeof(why)), 0);
 	a.sample_type = SAMPLE_TYPE;
 	a.read_format = PEO_FORMAT_LOST;
 	a.sample_id_all = 1;
@@ -119,11 +114,7 @@ static void getppid_tid_attr(struct peo_attr *a)
 {
 	char why[256];
 
-	peo_attr_init(a);
-	a->type = PEO_TYPE_TRACEPOINT;
-	a->config = (uint64_t)peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why,
-						     sizeof(why));
-	a->sample_period = 1;
+	peo_test_tracepoint_attr(a, "syscalls", "sys_enter_getppid", why, sizeof(why));
 	a->sample_type = PEO_SAMPLE_TID;
 }
 

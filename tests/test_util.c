@@ -150,6 +150,20 @@ long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, s
 	return id;
 }
 
+int peo_test_tracepoint_attr(struct peo_attr *a, const char *sys, const char *name, char *why,
+			     size_t cap)
+{
+	long long id = peo_test_tracepoint_id(sys, name, why, cap);
+
+	peo_attr_init(a);
+	if (id < 0)
+		return -1;
+	a->type = PEO_TYPE_TRACEPOINT;
+	a->config = (uint64_t)id;
+	a->sample_period = 1;
+	return 0;
+}
+
 static int fds_at_setup;
 
 int peo_test_fds_setup(void **state)

@@ -92,3 +92,8 @@ void vec_put_at(struct vec *v, size_t at, uint64_t x, size_t size);
  * to the reason (for PEO_SKIP).
  */
 long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, size_t cap);
+
+/* @a set up (peo_attr_init) to sample every hit of @sys:@name.  Returns 0,
+ * or -1 with @why set, as peo_test_tracepoint_id(). */
+int peo_test_tracepoint_attr(struct peo_attr *a, const char *sys, const char *name, char *why,
+			     size_t cap);
