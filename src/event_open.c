@@ -3,6 +3,8 @@
  * string opens wherever perf would open it.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "event_internal.h"
@@ -58,4 +60,36 @@ int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pid_t pid,
 		break;
 	}
 	return peo_fail(first_err, "%s%s", first_text, tried);
+}
+
+int peo_event_user_fallback(struct peo_event_list *list, int err, long *level)
+{
+	long paranoid = 0;
+	int changed = 0;
+
+	if (!list)
+		return peo_fail(EINVAL, "peo_event_user_fallback: argument 'list' is NULL");
+	if ((err != -EACCES && err != -EPERM) ||
+	    peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &paranoid) < 0 ||
+	    paranoid < 2) /* below 2, kernel mode was not the reason */
+		return 0;
+	if (level)
+		*level = paranoid;
+	for (size_t i = 0; i < list->count; i++) {
+		struct peo_event *ev = list->events[i];
+		const char *name = ev->name ? ev->name : "";
+		char *renamed;
+
+		if (ev->attr.exclude_kernel || ev->attr.exclude_user)
+			continue;
+		/* perf's naming: a bare name gets ":u", one with a modifier or PMU "u" */
+		if (asprintf(&renamed, "%s%su", name, strpbrk(name, ":/") ? "" : ":") < 0)
+			return peo_fail(ENOMEM, "out of memory renaming event '%s'", name);
+		free(ev->name);
+		ev->name = renamed;
+		ev->attr.exclude_kernel = 1;
+		ev->attr.exclude_hv = 1;
+		changed++;
+	}
+	return changed;
 }

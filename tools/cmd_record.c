@@ -60,6 +60,8 @@ struct record {
 	struct peo_child *child;
 	uint64_t wakeups;
 	int no_format_lost;    /* the kernel refused PERF_FORMAT_LOST (before 6.0) */
+	int user_only;         /* perf_event_paranoid refused kernel mode: the events became :u */
+	int cpu_clock;         /* no PMU: cycles became cpu-clock */
 	unsigned char joined[65536]; /* a record cut by a ring's end, put together */
 };
 
@@ -408,6 +410,34 @@ static int open_one(struct record *r, size_t i, int cpu, pid_t tid)
 	return fd;
 }
 
+/*
+ * perf's fallbacks for the first open, in its order; 1 when the events
+ * changed and the open should be tried again: perf_event_paranoid refusing
+ * kernel mode makes the events user space only (:u, said on stderr), and
+ * no PMU makes the default cycles cpu-clock (keeping :u).
+ */
+static int fallback(struct record *r, int err)
+{
+	long level = 0;
+
+	if (!r->user_only && peo_event_user_fallback(r->list, err, &level) > 0) {
+		r->user_only = 1;
+		fprintf(stderr, "peo record: kernel.perf_event_paranoid is %ld: sampling user space "
+			"only (the :u modifier), as perf falls back\n", level);
+		return 1;
+	}
+	if (err == -ENOENT && !r->a.events && !r->cpu_clock) {
+		r->cpu_clock = 1;
+		peo_event_list_free(r->list);
+		if (peo_event_parse(&r->list, "cpu-clock", NULL) < 0)
+			return 0;
+		if (r->user_only)
+			peo_event_user_fallback(r->list, -EACCES, NULL);
+		return 1;
+	}
+	return 0;
+}
+
 /* Every event on every slot; each CPU's (or thread's) records into one ring. */
 static int open_events(struct record *r)
 {
@@ -428,13 +458,8 @@ static int open_events(struct record *r)
 				pid_t tid = peo_target_thread(r->target, t);
 
 				fd = open_one(r, i, cpu, tid);
-				if (fd == -ENOENT && !r->a.events && i == 0 && !r->nfds) {
-					/* no PMU: cpu-clock, as perf falls back */
-					peo_event_list_free(r->list);
-					if (peo_event_parse(&r->list, "cpu-clock", NULL) < 0)
-						return -1;
+				while (fd < 0 && !r->nfds && fallback(r, fd))
 					fd = open_one(r, i, cpu, tid);
-				}
 				if (fd < 0) {
 					fprintf(stderr, "peo record: %s\n", peo_last_error());
 					return -1;

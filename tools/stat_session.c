@@ -284,7 +284,23 @@ static int remember_target(struct stat_session *s, const struct peo_target *t)
 	return 0;
 }
 
-/* stat_session_open() once; -ESRCH unprinted when @quiet_esrch. */
+/* perf's fallback when perf_event_paranoid refuses kernel mode: the events
+ * become user space only (:u), said on stderr; 1 when the open should be
+ * tried again. */
+static int user_fallback(struct stat_session *s, int err)
+{
+	long level = 0;
+
+	if (peo_event_user_fallback(s->list, err, &level) <= 0)
+		return 0;
+	s->user_fallback = 1;
+	fprintf(stderr, "peo stat: kernel.perf_event_paranoid is %ld: counting user space only "
+		"(the :u modifier), as perf falls back\n", level);
+	return 1;
+}
+
+/* stat_session_open() once; -ESRCH unprinted when @quiet_esrch, -EAGAIN
+ * after the paranoid fallback. */
 static int open_once(struct stat_session *s, const struct peo_target_opts *where,
 		     const struct peo_counter_opts *opts, int quiet_esrch)
 {
@@ -308,6 +324,8 @@ static int open_once(struct stat_session *s, const struct peo_target_opts *where
 		err = peo_group_open_events(&g, s->list, i, n, t, opts);
 		if (err == -ESRCH && quiet_esrch)
 			return -ESRCH;
+		if (!s->user_fallback && user_fallback(s, err))
+			return -EAGAIN;
 		if (err && !machine_lacks_it(err)) {
 			fprintf(stderr, "peo stat: %s\n", peo_last_error());
 			return -1;
@@ -333,9 +351,10 @@ int stat_session_open(struct stat_session *s, const struct peo_target_opts *wher
 
 	for (int try = 1;; try++) {
 		err = open_once(s, where, opts, all && try < LIST_TRIES);
-		if (err != -ESRCH)
+		if (err != -ESRCH && err != -EAGAIN)
 			return err ? -1 : 0;
-		stat_session_close(s); /* a thread ended since the listing: list again */
+		stat_session_close(s); /* a thread ended since the listing, or the events
+					* became :u: open again */
 	}
 }
 

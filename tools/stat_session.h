@@ -36,6 +36,7 @@ struct stat_session {
 	size_t nevents;
 	struct peo_group **groups;
 	size_t ngroups;
+	int user_fallback;      /* perf_event_paranoid refused kernel mode: the events became :u */
 	struct stat_target *targets; /* while open: the CPUs, then one per cgroup */
 	size_t ntargets;
 	/* What the last open's target named, kept after it is freed: */

@@ -203,6 +203,22 @@ PEO_API const char *peo_event_unit(const struct peo_event *ev);
 PEO_API int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pid_t pid,
 			   int cpu, int group_fd, unsigned long flags);
 
+/**
+ * peo_event_user_fallback() - perf's answer to a refusal by
+ * perf_event_paranoid: when @err (an open's negative errno) is -EACCES or
+ * -EPERM and the level is above 1, every event of @list that asked for
+ * neither user nor kernel only becomes user space only (exclude_kernel and
+ * exclude_hv set, ":u" added to its name, or "u" after a name with ':' or
+ * '/'), so the caller can open the list again.  An event with exclude_user
+ * is left alone: it would count nothing.
+ * @list: the parsed events.
+ * @err:  the failed open's negative errno.
+ * @level: receives the paranoid level read (may be NULL).
+ * Return: how many events changed (0: this refusal is not one the fallback
+ * helps, or every event already excludes the kernel), or -ENOMEM.
+ */
+PEO_API int peo_event_user_fallback(struct peo_event_list *list, int err, long *level);
+
 /* One name a machine offers, as peo_event_foreach() reports it. */
 struct peo_event_info {
 	const char *name;         /* a string peo_event_parse() accepts */

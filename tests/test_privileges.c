@@ -1,0 +1,247 @@
+/*
+ * test_privileges.c - peo as an unprivileged user at each perf_event_paranoid
+ * level this test may set (2, 1, 0, -1; the sysctl is restored after): what
+ * the level allows opens, what it refuses fails with the sentence that names
+ * the level and the fix, and peo stat / peo record fall back to user space
+ * only (:u) as perf does, saying so.  Each check runs in a child that drops
+ * root for nobody (65534); it returns 0 or 1 after printing what failed.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <peo/peo.h>
+#include <peo/perfdata.h>
+
+#include "test_util.h"
+
+#define PARANOID "/proc/sys/kernel/perf_event_paranoid"
+#define NOBODY 65534
+
+#define CHECK(cond)                                                                        \
+	do {                                                                               \
+		if (!(cond)) {                                                             \
+			fprintf(stderr, "%s:%d: level %ld: failed: %s (last error: %s)\n",  \
+				__FILE__, __LINE__, level, #cond, peo_last_error());       \
+			return 1;                                                          \
+		}                                                                          \
+	} while (0)
+
+static char dir[] = "/tmp/peo-priv-XXXXXX"; /* where nobody may write */
+
+static int read_level(long *out)
+{
+	FILE *f = fopen(PARANOID, "re");
+	int ok = f && fscanf(f, "%ld", out) == 1;
+
+	if (f)
+		fclose(f);
+	return ok ? 0 : -1;
+}
+
+static int write_level(long level)
+{
+	FILE *f = fopen(PARANOID, "we");
+	int ok = f && fprintf(f, "%ld\n", level) > 0;
+
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* Run @cmd (a shell line) and keep its stdout and stderr in @out. */
+static int run_capture(const char *cmd, char *out, size_t cap)
+{
+	char line[1024];
+	FILE *p;
+	size_t n = 0;
+	int status;
+
+	snprintf(line, sizeof(line), "%s 2>&1", cmd);
+	p = popen(line, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, cap - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int open_task_clock(int user_only, pid_t pid, int cpu)
+{
+	struct peo_attr a;
+
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_SOFTWARE;
+	a.config = PEO_COUNT_SW_TASK_CLOCK;
+	a.exclude_kernel = a.exclude_hv = !!user_only;
+	return peo_sys_open(&a, pid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
+}
+
+/* The library, as nobody at @level. */
+static int library_checks(long level)
+{
+	struct peo_event_list *list;
+	char needle[64];
+	int fd, n;
+
+	/* self-monitoring in user space: every level */
+	fd = open_task_clock(1, 0, -1);
+	CHECK(fd >= 0);
+	peo_test_spin_ns(1000000);
+	CHECK(peo_test_read_count(fd) > 0);
+	close(fd);
+	snprintf(needle, sizeof(needle), "kernel.perf_event_paranoid is %ld", level);
+	/* kernel mode: refused from 2 up, with the :u advice and the fix */
+	fd = open_task_clock(0, 0, -1);
+	if (level >= 2) {
+		CHECK(fd == -EACCES || fd == -EPERM);
+		CHECK(strstr(peo_last_error(), needle));
+		CHECK(strstr(peo_last_error(), "exclude_kernel=1"));
+		CHECK(strstr(peo_last_error(), "Fix: run as root or with CAP_PERFMON"));
+	} else {
+		CHECK(fd >= 0);
+		close(fd);
+	}
+	/* a whole CPU: refused from 1 up */
+	fd = open_task_clock(1, -1, 0);
+	if (level >= 1) {
+		CHECK(fd == -EACCES || fd == -EPERM);
+		CHECK(strstr(peo_last_error(), needle));
+		CHECK(strstr(peo_last_error(), "CPU-wide"));
+		CHECK(strstr(peo_last_error(), "sysctl kernel.perf_event_paranoid="));
+	} else {
+		CHECK(fd >= 0);
+		close(fd);
+	}
+	/* perf's fallback: only where the level is the reason */
+	CHECK(peo_event_parse(&list, "task-clock,page-faults,cs:u", NULL) == 3);
+	n = peo_event_user_fallback(list, -EACCES, NULL);
+	CHECK(n == (level >= 2 ? 2 : 0)); /* cs:u already counts user space only */
+	CHECK(!strcmp(peo_event_name(peo_event_list_get(list, 0)),
+		      level >= 2 ? "task-clock:u" : "task-clock"));
+	CHECK(peo_event_attr(peo_event_list_get(list, 1))->exclude_kernel == (level >= 2));
+	peo_event_list_free(list);
+	return 0;
+}
+
+/* The commands, as nobody at @level. */
+static int tool_checks(long level)
+{
+	const char *tool = getenv("PEO_TOOL"), *workload = getenv("PEO_WORKLOAD");
+	char cmd[512], out[8192], path[128];
+	struct peo_perfdata *f;
+	int said;
+
+	if (!tool || !workload)
+		return 0; /* the caller skips */
+	snprintf(cmd, sizeof(cmd), "%s stat -e task-clock,page-faults -- %s -b 20", tool, workload);
+	CHECK(run_capture(cmd, out, sizeof(out)) == 0);
+	said = strstr(out, "counting user space only") != NULL;
+	CHECK(said == (level >= 2));
+	CHECK((strstr(out, "task-clock:u") != NULL) == (level >= 2));
+	CHECK(strstr(out, "page-faults"));
+	snprintf(path, sizeof(path), "%s/rec%ld.data", dir, level);
+	snprintf(cmd, sizeof(cmd), "%s record -o %s -- %s -b 20", tool, path, workload);
+	CHECK(run_capture(cmd, out, sizeof(out)) == 0);
+	CHECK((strstr(out, "sampling user space only") != NULL) == (level >= 2));
+	CHECK(peo_perfdata_open(&f, path, NULL) == 0);
+	CHECK(peo_perfdata_attr(f, 0)->exclude_kernel == (level >= 2));
+	CHECK(!strcmp(peo_perfdata_event_name(f, 0), level >= 2 ? "cpu-clock:u" : "cpu-clock"));
+	peo_perfdata_close(f);
+	/* what the level forbids and no fallback helps: a clear refusal */
+	snprintf(cmd, sizeof(cmd), "%s stat -a -e task-clock:u -- %s -b 5", tool, workload);
+	if (level >= 1) {
+		CHECK(run_capture(cmd, out, sizeof(out)) != 0);
+		CHECK(strstr(out, "kernel.perf_event_paranoid is"));
+		CHECK(strstr(out, "Fix:"));
+	} else {
+		CHECK(run_capture(cmd, out, sizeof(out)) == 0);
+	}
+	return 0;
+}
+
+/* Run @checks as nobody at each level; skip where we may not. */
+static void at_each_level(int (*checks)(long))
+{
+	static const long levels[] = { 2, 1, 0, -1 };
+	long saved;
+	int failed = 0;
+
+	if (geteuid() != 0)
+		PEO_SKIP("not root: cannot set %s or become another user", PARANOID);
+	if (read_level(&saved) || write_level(saved))
+		PEO_SKIP("%s cannot be written here", PARANOID);
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]) && !failed; i++) {
+		pid_t pid;
+		int status = -1;
+
+		assert_int_equal(write_level(levels[i]), 0);
+		fflush(NULL);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+				_exit(2);
+			_exit(checks(levels[i]));
+		}
+		waitpid(pid, &status, 0);
+		failed = !WIFEXITED(status) || WEXITSTATUS(status);
+	}
+	assert_int_equal(write_level(saved), 0);
+	assert_false(failed);
+}
+
+static void library_as_nobody(void **state)
+{
+	(void)state;
+	at_each_level(library_checks);
+}
+
+static void tools_as_nobody(void **state)
+{
+	(void)state;
+	if (!getenv("PEO_TOOL") || !getenv("PEO_WORKLOAD"))
+		PEO_SKIP("PEO_TOOL or PEO_WORKLOAD is not set (run under ctest)");
+	/* nobody must reach the tool and write its file */
+	if (access(getenv("PEO_TOOL"), X_OK))
+		PEO_SKIP("%s is not executable", getenv("PEO_TOOL"));
+	at_each_level(tool_checks);
+}
+
+static int make_dir(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) && !chmod(dir, 0777) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		PEO_TEST(library_as_nobody),
+		PEO_TEST(tools_as_nobody),
+	};
+
+	if (make_dir(NULL))
+		return 1;
+	int failed = PEO_TEST_MAIN("privileges", tests);
+	remove_dir(NULL);
+	return failed;
+}
