@@ -151,6 +151,27 @@ static int read_attrs(struct peo_perfdata *f, uint64_t attr_size, const struct p
 	return err;
 }
 
+/* A feature section must lie apart from the header and the data (one laid
+ * over them, or pointing back to the start, would be read as garbage). */
+static int feature_apart(struct peo_perfdata *f, unsigned bit)
+{
+	const struct pd_section *s = &f->features[bit];
+
+	if (!s->size)
+		return 0;
+	if (s->offset < FILE_HEADER_BYTES)
+		return peo_fail(EPROTO, "perf.data: feature %u's section [%llu, +%llu) overlaps the "
+				"104-byte header", bit, (unsigned long long)s->offset,
+				(unsigned long long)s->size);
+	if (f->data.size && s->offset < f->data.offset + f->data.size &&
+	    f->data.offset < s->offset + s->size)
+		return peo_fail(EPROTO, "perf.data: feature %u's section [%llu, +%llu) and the data "
+				"section [%llu, +%llu) overlap", bit, (unsigned long long)s->offset,
+				(unsigned long long)s->size, (unsigned long long)f->data.offset,
+				(unsigned long long)f->data.size);
+	return 0;
+}
+
 /* The feature index: one section per set bit, in bit order, after the data. */
 static int read_feature_index(struct peo_perfdata *f, const unsigned char *bitmap)
 {
@@ -166,6 +187,8 @@ static int read_feature_index(struct peo_perfdata *f, const unsigned char *bitma
 		err = peo_pd_read_at(f, at, sec, sizeof(sec), "the feature index");
 		if (!err)
 			err = read_section(f, sec, at, "feature", &f->features[bit]);
+		if (!err)
+			err = feature_apart(f, bit);
 		if (!err)
 			f->has_feature[bit] = 1;
 		at += 16;

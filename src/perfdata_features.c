@@ -65,9 +65,10 @@ int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char
 	if (err)
 		return err;
 	if (!peo_pd_header_string(f, b, n, s))
-		return peo_fail(EPROTO, "perf.data: feature %u at offset %llu: its string runs past "
-				"the section's %zu bytes or has no NUL", bit,
-				(unsigned long long)f->features[bit].offset, n);
+		return peo_fail(EPROTO, "perf.data: feature %u at offset %llu: its string (length "
+				"%llu) runs past the section's %zu bytes or has no NUL", bit,
+				(unsigned long long)f->features[bit].offset,
+				n >= 4 ? (unsigned long long)peo_pd_u32(f, b) : 0ULL, n);
 	return 0;
 }
 

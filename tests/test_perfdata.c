@@ -673,7 +673,7 @@ static void malformed_files_name_the_offset(void **state)
 		struct layout l;
 		struct vec v;
 		char want[96];
-		const char *const *list;
+		const char *const *list, *s;
 		size_t n;
 		int fd, got;
 
@@ -719,6 +719,49 @@ static void malformed_files_name_the_offset(void **state)
 		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
 		assert_int_equal(peo_perfdata_feature_strings(f, PEO_FEAT_CMDLINE, &list, &n), -EPROTO);
 		assert_error_contains("says 1000000 strings");
+		peo_perfdata_close(f);
+		close(fd);
+		/* strings of length 0 and of 3 GB (HOSTNAME is the second feature) */
+		for (int huge = 0; huge < 2; huge++) {
+			size_t at;
+
+			build_file(&v, big, &l);
+			at = (size_t)(big ? __builtin_bswap64(*(uint64_t *)(v.b + l.index + 16))
+					  : *(uint64_t *)(v.b + l.index + 16));
+			vec_put_at(&v, at, huge ? 3000000000u : 0, 4);
+			assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+			got = peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s);
+			if (huge) { /* refused before any allocation, naming where */
+				assert_int_equal(got, -EPROTO);
+				assert_error_contains("3000000000");
+			} else { /* an empty string, as perf would read it */
+				assert_true(got == -EPROTO || (got == 0 && !*s));
+			}
+			peo_perfdata_close(f);
+			close(fd);
+		}
+		/* a feature section past the end of the file, and one looping back over the header */
+		for (int back = 0; back < 2; back++) {
+			build_file(&v, big, &l);
+			vec_put_at(&v, l.index + 16, back ? 0 : v.n + 4096, 8);
+			got = open_bytes(&v, &f, 0, &fd);
+			if (!got) {
+				assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), -EPROTO);
+				peo_perfdata_close(f);
+			} else {
+				assert_int_equal(got, -EPROTO);
+			}
+			assert_error_contains(back ? "overlap" : "past the file's");
+			close(fd);
+		}
+		/* a record of size 0 would never advance: refused with its offset */
+		build_file(&v, big, &l);
+		vec_put_at(&v, l.data + 48 + 6, 0, 2);
+		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+		assert_int_equal(peo_perfdata_next(f, &rec), 1);
+		assert_int_equal(peo_perfdata_next(f, &rec), -EPROTO);
+		snprintf(want, sizeof(want), "record at offset %zu has size 0", l.data + 48);
+		assert_error_contains(want);
 		peo_perfdata_close(f);
 		close(fd);
 		/* a record running past the data section: the last sample says 48 bytes */
