@@ -7,7 +7,9 @@ FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps run check check-fast fuzz bench install clean
+SOAK_SECONDS ?= 180
+
+.PHONY: all deps run check check-fast fuzz soak bench install clean
 
 all: deps
 	@cmake -S . -B $(BUILD) -DPEO_TESTS=ON >/dev/null
@@ -31,6 +33,11 @@ check-fast: all
 # Each libFuzzer target in fuzz/ for FUZZ_SECONDS, on a temporary copy of its corpus.
 fuzz: deps
 	@bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(JOBS)
+
+# peo record -a and peo stat -I 100 for SOAK_SECONDS under a fork/exec load:
+# flat memory, a whole file, every loss reported (not part of check: minutes).
+soak: all
+	@bash tests/soak.sh $(BUILD)/peo $(BUILD)/tests/workload $(SOAK_SECONDS)
 
 # Benchmarks: the counting layer against raw syscalls, `peo stat` against `perf stat`,
 # the ring against `perf record -c 1` (ratios).

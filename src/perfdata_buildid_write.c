@@ -3,7 +3,10 @@
  * hit, as perf record writes it: the writer watches the records it is
  * given (MMAP and MMAP2 say which file each address range of a process
  * maps; each sample's ip names one), and at close reads the GNU build id of
- * every file hit and of the kernel (/sys/kernel/notes).
+ * every file hit and of the kernel (/sys/kernel/notes).  Only live
+ * processes' maps are kept: FORK copies the parent's, an exec (COMM with
+ * its exec bit) or EXIT drops them, so a recording of a system that forks
+ * and execs for days holds what runs now, not all that ever ran.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -88,24 +91,53 @@ static size_t file_index(struct pd_hits *h, const char *name)
 	return h->nfiles++;
 }
 
+/* Room for one more map; 0 when out of memory (a build id may then be
+ * missing, the recording goes on). */
+static int map_room(struct pd_hits *h)
+{
+	if (h->nmaps == h->map_cap) {
+		size_t cap = h->map_cap ? 2 * h->map_cap : 64;
+		struct hit_map *more = realloc(h->maps, cap * sizeof(*more));
+
+		if (!more)
+			return 0;
+		h->maps = more;
+		h->map_cap = cap;
+	}
+	return 1;
+}
+
 static void add_map(struct pd_hits *h, const struct peo_rec_mmap *m)
 {
 	size_t file;
 
 	if (!m->filename || m->filename[0] != '/') /* [vdso], //anon, [kernel.kallsyms]_text */
 		return;
-	if (h->nmaps == h->map_cap) {
-		size_t cap = h->map_cap ? 2 * h->map_cap : 64;
-		struct hit_map *more = realloc(h->maps, cap * sizeof(*more));
-
-		if (!more)
-			return; /* out of memory: a build id may be missing, the recording goes on */
-		h->maps = more;
-		h->map_cap = cap;
-	}
-	if ((file = file_index(h, m->filename)) == SIZE_MAX)
+	if (!map_room(h) || (file = file_index(h, m->filename)) == SIZE_MAX)
 		return;
 	h->maps[h->nmaps++] = (struct hit_map){ m->pid, m->addr, m->addr + m->len, file };
+}
+
+/* A new process starts with its parent's maps. */
+static void fork_maps(struct pd_hits *h, uint32_t parent, uint32_t child)
+{
+	for (size_t i = 0, n = h->nmaps; i < n; i++)
+		if (h->maps[i].pid == parent && map_room(h)) {
+			h->maps[h->nmaps] = h->maps[i];
+			h->maps[h->nmaps++].pid = child;
+		}
+}
+
+/* A process that exec'd or exited: its maps go (the files stay, hit or not). */
+static void drop_maps(struct pd_hits *h, uint32_t pid)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < h->nmaps; i++)
+		if (h->maps[i].pid != pid)
+			h->maps[kept++] = h->maps[i];
+	h->nmaps = kept;
+	h->last = SIZE_MAX;
 }
 
 static void add_sample(struct pd_hits *h, const struct peo_record *r)
@@ -139,11 +171,19 @@ void pd_hits_records(struct pd_hits *h, const unsigned char *bytes, size_t len)
 		if (hd.size < 8 || hd.size > len - at)
 			return;
 		if ((hd.type == PEO_RECORD_MMAP || hd.type == PEO_RECORD_MMAP2 ||
-		     hd.type == PEO_RECORD_SAMPLE) &&
+		     hd.type == PEO_RECORD_SAMPLE || hd.type == PEO_RECORD_FORK ||
+		     hd.type == PEO_RECORD_EXIT ||
+		     (hd.type == PEO_RECORD_COMM && (hd.misc & PEO_RECORD_MISC_COMM_EXEC))) &&
 		    !peo_record_parse(h->parser, bytes + at, hd.size, &r)) {
 			if (hd.type == PEO_RECORD_SAMPLE)
 				add_sample(h, &r);
-			else
+			else if (hd.type == PEO_RECORD_FORK && r.u.task.pid != r.u.task.ppid)
+				fork_maps(h, r.u.task.ppid, r.u.task.pid);
+			else if (hd.type == PEO_RECORD_EXIT && r.u.task.pid == r.u.task.tid)
+				drop_maps(h, r.u.task.pid); /* the process, not one of its threads */
+			else if (hd.type == PEO_RECORD_COMM)
+				drop_maps(h, r.u.comm.pid); /* exec: a new image, whose MMAPs follow */
+			else if (hd.type == PEO_RECORD_MMAP || hd.type == PEO_RECORD_MMAP2)
 				add_map(h, &r.u.mmap);
 		}
 		at += hd.size;

@@ -660,6 +660,91 @@ static void written_compressed_reads_back(void **state)
 	unlink(path);
 }
 
+/* A task record (FORK or EXIT: pid, ppid, tid, ptid, time) into @w. */
+static void write_task(struct peo_perfdata_writer *w, uint32_t type, uint32_t pid, uint32_t ppid)
+{
+	struct vec v = { .big = 0 };
+
+	vec_put32(&v, type);
+	vec_put16(&v, 0);
+	vec_put16(&v, 32);
+	vec_put32(&v, pid);
+	vec_put32(&v, ppid);
+	vec_put32(&v, pid);
+	vec_put32(&v, ppid);
+	vec_put64(&v, 50);
+	assert_int_equal(peo_perfdata_writer_record(w, v.b, v.n), 0);
+}
+
+/*
+ * Whether @file gets a BUILD_ID when pid 500 maps it, forks pid 501 (when
+ * @fork), exits, and then a sample of @sampled hits the mapping.
+ */
+static int build_id_after(const char *file, int fork, uint32_t sampled)
+{
+	char path[] = "/tmp/peo-hits-XXXXXX";
+	struct peo_perfdata_writer *w;
+	const struct peo_build_id *ids;
+	struct peo_perfdata *f;
+	struct peo_attr a;
+	uint64_t id = 1;
+	struct vec v = { .big = 0 };
+	size_t n, len = strlen(file) + 1;
+	int fd = mkstemp(path), found = 0;
+
+	assert_true(fd >= 0);
+	close(fd);
+	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
+	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
+	assert_int_equal(peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"), 0);
+	assert_int_equal(peo_perfdata_writer_build_ids(w), 0);
+	vec_put32(&v, PEO_RECORD_MMAP2); /* [0x400000, +64 KiB) of @file */
+	vec_put16(&v, PEO_RECORD_MISC_USER);
+	vec_put16(&v, 0); /* the size, below */
+	vec_put32(&v, 500);
+	vec_put32(&v, 500);
+	vec_put64(&v, 0x400000);
+	vec_put64(&v, 0x10000);
+	vec_put64(&v, 0);
+	vec_put64(&v, 0); /* maj, min */
+	vec_put64(&v, 1); /* ino */
+	vec_put64(&v, 0);
+	vec_put64(&v, 5); /* prot r-x, flags */
+	vec_bytes(&v, file, len);
+	vec_pad8(&v);
+	vec_put_at(&v, 6, v.n, 2);
+	assert_int_equal(peo_perfdata_writer_record(w, v.b, v.n), 0);
+	if (fork)
+		write_task(w, PEO_RECORD_FORK, 501, 500);
+	write_task(w, PEO_RECORD_EXIT, 500, 500);
+	written_sample(&v, 0x401000, sampled, 60);
+	vec_put_at(&v, 16, sampled, 4); /* its pid (after the header and ip) */
+	assert_int_equal(peo_perfdata_writer_record(w, v.b, v.n), 0);
+	assert_int_equal(peo_perfdata_writer_close(w), 0);
+	assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
+	if (!peo_perfdata_build_ids(f, &ids, &n))
+		for (size_t i = 0; i < n; i++)
+			found |= !strcmp(ids[i].filename, file);
+	peo_perfdata_close(f);
+	unlink(path);
+	return found;
+}
+
+/* The writer's BUILD_ID follows live processes: FORK copies maps, EXIT drops them. */
+static void build_ids_follow_fork_and_exit(void **state)
+{
+	char self[512];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	(void)state;
+	assert_true(len > 0);
+	self[len] = '\0';
+	assert_true(build_id_after(self, 1, 501));  /* the child has its parent's maps */
+	assert_false(build_id_after(self, 1, 500)); /* the parent's went with its EXIT */
+	assert_false(build_id_after(self, 0, 501)); /* no FORK: 501 maps nothing */
+}
+
 /* Each malformed variant fails at open or at its record, naming the offset. */
 static void malformed_files_name_the_offset(void **state)
 {
@@ -904,6 +989,7 @@ int main(void)
 		PEO_TEST(counts_by_type_and_event),
 		PEO_TEST(written_file_reads_back),
 		PEO_TEST(written_compressed_reads_back),
+		PEO_TEST(build_ids_follow_fork_and_exit),
 		PEO_TEST(malformed_files_name_the_offset),
 		PEO_TEST(perfs_own_records_in_either_order),
 	};
