@@ -9,7 +9,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
 SOAK_SECONDS ?= 180
 
-.PHONY: all deps run check check-fast fuzz soak bench install clean
+.PHONY: all deps run check check-fast check-valgrind check-tsan fuzz soak bench install clean
 
 all: deps
 	@cmake -S . -B $(BUILD) -DPEO_TESTS=ON >/dev/null
@@ -29,6 +29,10 @@ check: deps
 # Only the normal build's tests (no sanitizer pass).
 check-fast: all
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# The cmocka tests under valgrind memcheck.
+check-valgrind: all
+	@bash scripts/valgrind.sh $(BUILD)
 
 # Each libFuzzer target in fuzz/ for FUZZ_SECONDS, on a temporary copy of its corpus.
 fuzz: deps

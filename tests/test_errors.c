@@ -200,8 +200,9 @@ static void test_ebadf_group_fd(void **state)
 
 static void test_efault_null_attr(void **state)
 {
-
 	(void)state;
+	PEO_SKIP_UNDER_VALGRIND("valgrind's own perf_event_open wrapper reads the attr and "
+				"crashes on NULL before the kernel can answer EFAULT");
 	expect_open_error(NULL, 0, -1, -1, EFAULT);
 	assert_error_contains("attr NULL");
 	assert_error_contains("attr pointer");

@@ -137,6 +137,7 @@ static void uprobe_by_symbol_and_return(void **state)
 	char why[128];
 
 	(void)state;
+	PEO_SKIP_UNDER_VALGRIND("a uprobe fires at the real address, which valgrind's translated code never runs");
 	if (!uprobes_available(why, sizeof(why)))
 		PEO_SKIP("%s", why);
 	uprobe_counts_calls("uprobe", 11);
@@ -151,6 +152,7 @@ static void uprobe_by_offset(void **state)
 	int fd;
 
 	(void)state;
+	PEO_SKIP_UNDER_VALGRIND("a uprobe fires at the real address, which valgrind's translated code never runs");
 	if (!uprobes_available(why, sizeof(why)))
 		PEO_SKIP("%s", why);
 	assert_int_equal(peo_elf_symbol_offset("/proc/self/exe", "peo_test_probed_function", &offset), 0);

@@ -14,6 +14,13 @@
 
 #include "test_util.h"
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define PEO_HAVE_VALGRIND_H 1
+#endif
+#endif
+
 static int skipped;
 
 void peo_test_note_skip(const char *fmt, ...)
@@ -272,4 +279,15 @@ void vec_attr(struct vec *v, const struct peo_attr *a)
 	vec_put64(v, a->sample_regs_intr);
 	while (v->n - start < sizeof(*a))
 		v->b[v->n++] = 0;
+}
+
+int peo_test_under_valgrind(void)
+{
+#ifdef PEO_HAVE_VALGRIND_H
+	return RUNNING_ON_VALGRIND != 0;
+#else
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload && strstr(preload, "vgpreload") != NULL;
+#endif
 }

@@ -55,6 +55,19 @@ void peo_test_touch_pages(size_t pages);
 /* Is the running kernel's release at least @since ("6.19")?  major.minor only. */
 int peo_test_release_at_least(const char *since);
 
+/*
+ * Whether this runs under valgrind, whose translated code, simulated
+ * registers and queued signals the kernel's view of the process (sample
+ * ips and stacks, uprobes, overflow signals, SIGTRAP) does not match:
+ * such tests skip there, saying so.
+ */
+int peo_test_under_valgrind(void);
+#define PEO_SKIP_UNDER_VALGRIND(why)                                     \
+	do {                                                             \
+		if (peo_test_under_valgrind())                           \
+			PEO_SKIP("under valgrind: %s", why);             \
+	} while (0)
+
 /* Number of open fds of this process (for leak checks). */
 int peo_test_count_fds(void);
 
