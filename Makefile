@@ -3,6 +3,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+TSAN_BUILD ?= build-tsan
 FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
@@ -33,6 +34,10 @@ check-fast: all
 # The cmocka tests under valgrind memcheck.
 check-valgrind: all
 	@bash scripts/valgrind.sh $(BUILD)
+
+# The threaded tests under ThreadSanitizer (make check runs this too).
+check-tsan: deps
+	@bash scripts/tsan.sh $(TSAN_BUILD) $(JOBS)
 
 # Each libFuzzer target in fuzz/ for FUZZ_SECONDS, on a temporary copy of its corpus.
 fuzz: deps

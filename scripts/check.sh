@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make check: build and run every test twice, with gcc and then with clang
-# under AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzz target
+# under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded tests
+# under ThreadSanitizer, then each fuzz target
 # for FUZZ_CHECK_SECONDS (10) on its seed corpus.  Skips are counted and
 # printed with their reasons; they are never passes.
 set -uo pipefail
@@ -31,6 +32,8 @@ summarize_skips "$build" "gcc"
 run_suite "$asan" "clang + ASan/UBSan" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
 	-DPEO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug || status=1
 summarize_skips "$asan" "clang + ASan/UBSan"
+# The threaded paths under ThreadSanitizer.
+bash scripts/tsan.sh "${tsan:-build-tsan}" "$jobs" || status=1
 # Every libFuzzer target briefly on its seed corpus (make fuzz runs longer).
 bash scripts/fuzz.sh "${fuzz:-build-fuzz}" "${FUZZ_CHECK_SECONDS:-10}" "$jobs" || status=1
 [ $status -eq 0 ] && echo "=== make check: all tests passed (skips listed above are not passes)" ||

@@ -22,12 +22,13 @@
  */
 static int kernel_has_format_lost(void)
 {
-	static int state; /* 0 unknown, 1 yes, 2 no; a race only repeats the probe */
+	static int state; /* 0 unknown, 1 yes, 2 no; atomic: a race only repeats the probe */
+	int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
 	struct peo_attr a;
 	int fd;
 
-	if (state)
-		return state == 1;
+	if (known)
+		return known == 1;
 	peo_attr_init(&a);
 	a.type = PEO_TYPE_SOFTWARE;
 	a.config = PEO_COUNT_SW_TASK_CLOCK;
@@ -38,8 +39,9 @@ static int kernel_has_format_lost(void)
 	fd = peo_raw_perf_event_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
-	state = fd >= 0 || fd != -EINVAL ? 1 : 2;
-	return state == 1;
+	known = fd >= 0 || fd != -EINVAL ? 1 : 2;
+	__atomic_store_n(&state, known, __ATOMIC_RELAXED);
+	return known == 1;
 }
 
 /* The attr member @m is opened with, before the per-slot choices. */
