@@ -48,14 +48,11 @@ fuzz: deps
 soak: all
 	@bash tests/soak.sh $(BUILD)/peo $(BUILD)/tests/workload $(SOAK_SECONDS)
 
-# Benchmarks: the counting layer against raw syscalls, `peo stat` against `perf stat`,
-# the ring against `perf record -c 1` (ratios).
+# Every benchmark, each with its baseline in the same run (raw syscalls, perf
+# stat, perf record, perf script, perf report), then one table of the figures
+# and their ratios (docs/performance.md holds one such table).
 bench: all
-	@$(BUILD)/bench/bench_counter
-	@bash bench/stat_vs_perf.sh $(BUILD)/peo
-	@$(BUILD)/bench/bench_ring $(BUILD)/tests/workload
-	@$(BUILD)/bench/bench_record
-	@bash bench/script_vs_perf.sh $(BUILD)/peo $(BUILD)/tests/workload
+	@bash bench/report.sh $(BUILD)
 
 install: deps
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null

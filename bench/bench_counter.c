@@ -208,6 +208,9 @@ static void measure(const char *name, bench_fn base, struct ctx *bx, bench_fn pe
 	double mb = minimum(b), mp = minimum(p), db = median(b), dp = median(p);
 
 	printf("%-40s %10.1f %10.1f %7.3f %+9.1f   %7.3f\n", name, mb, mp, mp / mb, mp - mb, dp / db);
+	/* for bench/report.sh's table: figure, peo, baseline, baseline/peo */
+	printf("RESULT|%s|%.1f ns|%s|%.1f ns|%.2f\n", name, mp,
+	       strstr(name, " vs ") ? strstr(name, " vs ") + 4 : "raw syscall", mb, mb / mp);
 }
 
 /* ---------------------------------------------------------------- setup */

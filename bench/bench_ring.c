@@ -228,6 +228,8 @@ int main(int argc, char **argv)
 		printf("%-34s %10.1f ns\n", "perf record -c 1, per sample", fc);
 		printf("%-34s %10.1f ns\n", "peo ring drain+write, per sample", pc);
 		printf("%-34s %10.3f    (goal <= 1.00)\n", "ratio peo/perf", pc / fc);
+		printf("RESULT|ring drain + write, per sample (-c 1)|%.1f ns|perf record -c 1|%.1f ns|%.2f\n",
+		       pc, fc, fc / pc);
 		printf("%-34s %10.0f samples per CPU second\n", "peo throughput", 1e9 / pc);
 		printf("%-34s %10llu of %llu samples (goal 0)\n", "peo lost", (unsigned long long)lost,
 		       (unsigned long long)(samples + lost));

@@ -70,8 +70,12 @@ compare() {
 				n, t / 1000, (t - base) / 1000, s, l, b }'
 		echo "$t" >"$tmp/$tool.t"
 	done
-	awk -v a="$(cat "$tmp/peo.t")" -v b="$(cat "$tmp/perf.t")" -v base="$base" 'BEGIN {
-		printf "  overhead perf/peo: %.2fx\n", (b - base) / ((a - base) > 0 ? (a - base) : 1) }'
+	awk -v a="$(cat "$tmp/peo.t")" -v b="$(cat "$tmp/perf.t")" -v base="$base" -v title="$title" \
+		-v lp="$(cut -d' ' -f3 "$tmp/peo" | median)" -v lf="$(cut -d' ' -f3 "$tmp/perf" | median)" 'BEGIN {
+		printf "  overhead perf/peo: %.2fx\n", (b - base) / ((a - base) > 0 ? (a - base) : 1)
+		printf "RESULT|peo record %s: time added to the workload|%.1f ms|perf record|%.1f ms|%.2f\n",
+			title, (a - base) / 1000, (b - base) / 1000, (b - base) / ((a - base) > 0 ? (a - base) : 1)
+		printf "RESULT|peo record %s: lost samples|%d|perf record|%d|-\n", title, lp, lf }'
 }
 
 echo "# record_vs_perf: medians of $runs alternating runs"
@@ -81,7 +85,8 @@ for (( i = 0; i < runs; i++ )); do
 	wall_us perf record --no-bpf-event -o "$tmp/out.data" -- true >>"$tmp/sf"
 done
 awk -v p="$(median <"$tmp/sp")" -v f="$(median <"$tmp/sf")" 'BEGIN {
-	printf "start-up (record true): peo %.1f ms, perf %.1f ms: %.1fx\n", p / 1000, f / 1000, f / p }'
+	printf "start-up (record true): peo %.1f ms, perf %.1f ms: %.1fx\n", p / 1000, f / 1000, f / p
+	printf "RESULT|peo record -- true: start-up|%.1f ms|perf record|%.1f ms|%.1f\n", p / 1000, f / 1000, f / p }'
 compare "-F 4000, getppid calls and a burn" -F 4000 -- -n 300000 -b 300
 compare "-F 20000 -g" -F 20000 -g -- -n 300000 -b 300
 compare "-c 1 on syscalls:sys_enter_getppid (every call)" -e syscalls:sys_enter_getppid -c 1 -m 512 -- -n 300000

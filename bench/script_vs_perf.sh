@@ -62,6 +62,8 @@ compare() {
 		printf "  %-6s %7.3f s %9.0f MB/s %11.0f records/s %8d KiB peak\n", "peo", pt, sz / pt / 1e6, n / pt, pm
 		printf "  %-6s %7.3f s %9.0f MB/s %11.0f records/s %8d KiB peak\n", "perf", ft, sz / ft / 1e6, n / ft, fm
 		printf "  perf/peo: %.1fx time, %.1fx memory\n", ft / pt, fm / pm
+		printf "RESULT|peo script, %s MB file: %s|%.3f s|perf|%.3f s|%.1f\n", int(sz / 1e6), t, pt, ft, ft / pt
+		printf "RESULT|peo script, %s MB file: %s: peak RSS|%d KiB|perf|%d KiB|%.1f\n", int(sz / 1e6), t, pm, fm, fm / pm
 	}'
 }
 
@@ -82,7 +84,12 @@ perf record -q -m 512 -o "$small" -g -e syscalls:sys_enter_getppid -c 1 -- "$W" 
 			# shellcheck disable=SC2086
 			kib=$(time_of mem "$peo" script -i "$file" $mode | cut -d' ' -f2)
 			line="$line  $mode $kib KiB"
+			echo "$mode|$kib" >>"$tmp/mem.$([ "$file" = "$f" ] && echo big || echo small)"
 		done
 		echo "$line"
 	done
+	paste -d'|' "$tmp/mem.small" "$tmp/mem.big" | awk -F'|' -v s="$(( $(stat -c %s "$small") / 1000000 ))" \
+		-v b="$(( size / 1000000 ))" '{
+		printf "RESULT|peo script %s: peak RSS on the %s MB file|%d KiB|the %s MB file|%d KiB|%.2f\n",
+			$1, b, $4, s, $2, $2 / $4 }'
 }

@@ -72,7 +72,7 @@ compare() {
 	pt=$(cut -d' ' -f1 "$tmp"/peo | median) pm=$(cut -d' ' -f2 "$tmp"/peo | median)
 	ft=$(cut -d' ' -f1 "$tmp"/perf | median) fm=$(cut -d' ' -f2 "$tmp"/perf | median)
 	echo "$title"
-	awk -v tt="$tt" -v tm="$tm" -v pt="$pt" -v pm="$pm" -v ft="$ft" -v fm="$fm" 'BEGIN {
+	awk -v title="$title" -v tt="$tt" -v tm="$tm" -v pt="$pt" -v pm="$pm" -v ft="$ft" -v fm="$fm" 'BEGIN {
 		printf "  %-22s %10.3f ms %8d KiB\n", "true alone (floor)", tt / 1e6, tm
 		printf "  %-22s %10.3f ms %8d KiB\n", "peo stat", pt / 1e6, pm
 		printf "  %-22s %10.3f ms %8d KiB\n", "perf stat", ft / 1e6, fm
@@ -80,6 +80,9 @@ compare() {
 		       "ratio peo/perf", pt / ft, pm / fm, ft / pt, fm / pm
 		printf "  %-22s %10.3f ms (peo) %8.3f ms (perf)  ratio %.3f (perf/peo: %.1fx)\n",
 		       "start-up (minus true)", (pt - tt) / 1e6, (ft - tt) / 1e6, (pt - tt) / (ft - tt), (ft - tt) / (pt - tt)
+		printf "RESULT|peo %s: start-up (wall minus true alone)|%.2f ms|perf|%.2f ms|%.1f\n",
+		       title, (pt - tt) / 1e6, (ft - tt) / 1e6, (ft - tt) / (pt - tt)
+		printf "RESULT|peo %s: peak RSS|%d KiB|perf|%d KiB|%.1f\n", title, pm, fm, fm / pm
 	}'
 }
 
