@@ -20,6 +20,7 @@ have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
 have_pkg linux-libc-dev || need+=(linux-libc-dev)
 have_cmd python3 || need+=(python3) # the compare scripts parse perf's output
 have_cmd perf || need+=(linux-perf) # the oracle peo's encodings are compared with
+have_cmd valgrind || need+=(valgrind) # make check-valgrind
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! have_cmd apt-get; then
