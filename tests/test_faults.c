@@ -138,31 +138,42 @@ static void waits_interrupted_lose_nothing(void **state)
 
 static int group_open_fails_cleanly(void *arg)
 {
+	int want = *(int *)arg;
 	struct peo_attr attrs[4];
 	struct peo_group *g;
 	int before = peo_test_count_fds(), err;
 
-	(void)arg;
 	peo_test_sw_attr(&attrs[0], PEO_COUNT_SW_TASK_CLOCK);
 	peo_test_sw_attr(&attrs[1], PEO_COUNT_SW_PAGE_FAULTS);
 	peo_test_sw_attr(&attrs[2], PEO_COUNT_SW_CONTEXT_SWITCHES);
 	peo_test_sw_attr(&attrs[3], PEO_COUNT_SW_CPU_MIGRATIONS);
 	err = peo_group_open(&g, attrs, 4, NULL, NULL);
-	CHECK(err == -EMFILE);
-	CHECK(strstr(peo_last_error(), "Too many open files"));
+	CHECK(err == -want);
+	CHECK(strstr(peo_last_error(), strerror(want)));
 	CHECK(strstr(peo_last_error(), "context-switches")); /* the third member, which failed */
 	CHECK(peo_test_count_fds() == before);                  /* the two opened are closed */
 	return 0;
 }
 
-static void group_open_emfile_midway(void **state)
+static void group_open_fails_midway(int err)
 {
-	const struct fault_rule rules[] = { { .nr = SYS_perf_event_open, .err = EMFILE, .from = 1,
+	const struct fault_rule rules[] = { { .nr = SYS_perf_event_open, .err = err, .from = 1,
 					      .config_set = 1,
 					      .config = PEO_COUNT_SW_CONTEXT_SWITCHES } };
 
+	RUN(rules, group_open_fails_cleanly, &err, NULL);
+}
+
+static void group_open_emfile_midway(void **state)
+{
 	(void)state;
-	RUN(rules, group_open_fails_cleanly, NULL, NULL);
+	group_open_fails_midway(EMFILE);
+}
+
+static void group_open_enomem_midway(void **state)
+{
+	(void)state;
+	group_open_fails_midway(ENOMEM);
 }
 
 static int per_cpu_set_fails_cleanly(void *arg)
@@ -435,6 +446,7 @@ int main(void)
 		PEO_TEST(counter_read_retries_eintr),
 		PEO_TEST(waits_interrupted_lose_nothing),
 		PEO_TEST(group_open_emfile_midway),
+		PEO_TEST(group_open_enomem_midway),
 		PEO_TEST(per_cpu_set_emfile_midway),
 		PEO_TEST(ring_map_enomem),
 		PEO_TEST(writer_enospc),
