@@ -10,7 +10,9 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
 SOAK_SECONDS ?= 180
 
-.PHONY: all deps run check check-fast check-valgrind check-tsan fuzz soak bench install clean
+HW_BUILD   ?= build-hw
+
+.PHONY: all deps run check check-fast check-valgrind check-tsan check-hw fuzz soak bench install clean
 
 all: deps
 	@cmake -S . -B $(BUILD) -DPEO_TESTS=ON >/dev/null
@@ -30,6 +32,11 @@ check: deps
 # Only the normal build's tests (no sanitizer pass).
 check-fast: all
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# peo's hardware paths for real, in an arm64 guest under QEMU (a CPU PMU,
+# kprobes, an older kernel): scripts/check-hw.sh.
+check-hw: all
+	@bash scripts/check-hw.sh $(HW_BUILD) $(BUILD)/peo
 
 # The cmocka tests under valgrind memcheck.
 check-valgrind: all
@@ -60,4 +67,4 @@ install: deps
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD) $(HW_BUILD)

@@ -142,7 +142,9 @@ long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, s
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
 			f = fopen(path, "re");
 		}
-		if (!f && attempt == 0 && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) < 0) {
+		/* EBUSY: it is mounted already, and the tracepoint is missing */
+		if (!f && attempt == 0 && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) < 0 &&
+		    errno != EBUSY) {
 			snprintf(why, cap, "tracefs is not mounted and mounting it failed (%s)", strerror(errno));
 			return -1;
 		}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# make check-hw: peo's hardware paths, for real, in an arm64 guest under
+# QEMU's software emulation, which has a CPU PMU (armv8_pmuv3) and kprobes:
+#   - Debian's arm64 kernel and arm64 cmocka come from Debian's archive
+#     through apt with a private state directory (the host's dpkg is left
+#     alone), cached in PEO_HW_CACHE (default /var/cache/peo-hw);
+#   - peo, its tests and the workload are cross-built for aarch64 (BUILD,
+#     default build-hw); an initramfs holds them and tests/hw/guest_init.c;
+#   - the guest runs every test and peo stat / peo record -e cycles, prints
+#     the results on its serial console and powers off; this script reads
+#     them, decodes the guest's perf.data and reads it with the host's peo
+#     script.  It fails on a failed test, a missing result, or a guest that
+#     runs past PEO_HW_TIMEOUT seconds (default 300).
+set -uo pipefail
+build=${1:-build-hw}
+host_peo=${2:-build/peo}
+cache=${PEO_HW_CACHE:-/var/cache/peo-hw}
+limit=${PEO_HW_TIMEOUT:-300}
+# the tests that run in the guest (cmocka, cross-built)
+tests=(test_hw test_abi_uapi test_features test_negotiate test_event_open)
+root_dir=$(cd "$(dirname "$0")/.." && pwd)
+
+say() { echo "=== check-hw: $*"; }
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+
+if [ "$(uname -m)" != x86_64 ]; then
+	say "skipped: the cross toolchain and guest are set up for an x86_64 host"
+	exit 0
+fi
+
+need=()
+have_cmd qemu-system-aarch64 || need+=(qemu-system-arm)
+have_cmd aarch64-linux-gnu-gcc || need+=(gcc-aarch64-linux-gnu)
+have_cmd aarch64-linux-gnu-g++ || need+=(g++-aarch64-linux-gnu)
+[ -e /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
+if [ ${#need[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ] || ! have_cmd apt-get; then
+		say "needs: apt-get install -y ${need[*]} (as root)"
+		exit 1
+	fi
+	say "installing ${need[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}" >/dev/null ||
+		{ apt-get update >/dev/null &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}" >/dev/null; } ||
+		{ say "FAILED: installing ${need[*]}"; exit 1; }
+fi
+
+# Debian's arm64 packages, through apt with a state of its own.
+mkdir -p "$cache/apt/lists/partial" "$cache/apt/archives/partial" || exit 1
+touch "$cache/apt/status"
+apt_opts=(-o "Dir::State=$cache/apt" -o "Dir::State::Lists=$cache/apt/lists"
+	-o "Dir::State::status=$cache/apt/status" -o "Dir::Cache=$cache/apt"
+	-o "Dir::Cache::archives=$cache/apt/archives" -o APT::Architecture=arm64
+	-o "APT::Architectures::=arm64" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+kernel=$(ls "$cache"/k/boot/vmlinuz-* 2>/dev/null | head -1)
+if [ -z "$kernel" ] || [ ! -e "$cache/sysroot/usr/include/cmocka.h" ] ||
+	[ ! -e "$cache/busybox/bin/busybox" ]; then
+	say "fetching Debian's arm64 kernel, cmocka and busybox into $cache"
+	apt-get "${apt_opts[@]}" update >/dev/null || { say "FAILED: apt-get update (arm64)"; exit 1; }
+	image=$(apt-cache "${apt_opts[@]}" depends linux-image-arm64 | awk '/Depends: linux-image-/ { print $2; exit }')
+	(cd "$cache" && apt-get "${apt_opts[@]}" download "$image" libcmocka0 libcmocka-dev \
+		busybox-static >/dev/null) || { say "FAILED: downloading $image, cmocka, busybox"; exit 1; }
+	rm -rf "$cache/k" "$cache/sysroot" "$cache/busybox"
+	dpkg-deb -x "$cache"/busybox-static_*.deb "$cache/busybox" || exit 1
+	dpkg-deb -x "$cache/$image"_*.deb "$cache/k" || exit 1
+	for deb in "$cache"/libcmocka0_*.deb "$cache"/libcmocka-dev_*.deb; do
+		dpkg-deb -x "$deb" "$cache/sysroot" || exit 1
+	done
+	kernel=$(ls "$cache"/k/boot/vmlinuz-* | head -1)
+fi
+say "kernel $(basename "$kernel")"
+
+# The cross-build: static peo, the tests against arm64 cmocka.
+say "cross-building for aarch64 ($build)"
+export PEO_HW_SYSROOT=$cache/sysroot
+cmake -S "$root_dir" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root_dir/cmake/aarch64-linux-gnu.cmake" \
+	-DPEO_TESTS=ON -DPEO_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build.cmake.log" 2>&1 ||
+	{ cat "$build.cmake.log"; say "FAILED: cmake"; exit 1; }
+cmake --build "$build" -j"$(nproc)" --target peo_tool workload "${tests[@]}" >"$build.build.log" 2>&1 ||
+	{ tail -30 "$build.build.log"; say "FAILED: build"; exit 1; }
+aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$build/guest_init" "$root_dir/tests/hw/guest_init.c" ||
+	{ say "FAILED: guest_init"; exit 1; }
+
+# The initramfs: /init, /peo, /workload, /tests, the shared libraries the
+# tests need, and a shell (busybox) for the tests that run commands.
+img=$build/initramfs
+rm -rf "$img" && mkdir -p "$img"/{tests,lib,proc,sys,tmp,dev,bin} || exit 1
+cp "$cache/busybox/bin/busybox" "$img/bin/busybox" && ln -s busybox "$img/bin/sh" || exit 1 # popen, system
+cp "$build/guest_init" "$img/init" && cp "$build/peo" "$img/peo" &&
+	cp "$build/tests/workload" "$img/workload" || exit 1
+for t in "${tests[@]}"; do cp "$build/tests/$t" "$img/tests/" || exit 1; done
+for lib in /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 /usr/aarch64-linux-gnu/lib/libc.so.6 \
+	/usr/aarch64-linux-gnu/lib/libm.so.6 "$cache"/sysroot/usr/lib/aarch64-linux-gnu/libcmocka.so.0; do
+	cp -L "$lib" "$img/lib/" || exit 1
+done
+python3 "$root_dir/tests/hw/mkcpio.py" "$img" "$build/initramfs.cpio" && gzip -1 -f "$build/initramfs.cpio" ||
+	{ say "FAILED: the initramfs"; exit 1; }
+
+say "booting the guest (at most ${limit}s)"
+console=$build/console.log
+timeout "$limit" qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1024 \
+	-icount shift=4,align=off,sleep=off -nographic -nic none -no-reboot \
+	-kernel "$kernel" -initrd "$build/initramfs.cpio.gz" \
+	-append "console=ttyAMA0 rdinit=/init panic=-1 quiet" </dev/null >"$console" 2>&1
+qstatus=$?
+tr -d '\r' <"$console" >"$console.txt"
+
+status=0
+if ! grep -q '^PEO-HW-END' "$console.txt"; then
+	tail -40 "$console.txt"
+	[ $qstatus -eq 124 ] && say "FAILED: the guest ran past ${limit}s" || say "FAILED: the guest stopped early"
+	exit 1
+fi
+# each test's cmocka summary, the skips with their reasons, and what failed
+grep -E '^\[ SUMMARY  \]' "$console.txt" | sed 's/^/    /'
+grep -E '^\[  SKIP    \] reason:' "$console.txt" | sort | uniq -c | sed 's/^/    skip: /'
+while read -r _ name rc; do
+	case $rc in
+	0) say "$name: passed" ;;
+	77) say "$name: skipped (every case)" ;;
+	*) say "$name: FAILED (exit $rc)"; status=1 ;;
+	esac
+done < <(grep '^PEO-HW-RESULT ' "$console.txt")
+for t in "${tests[@]}" peo-stat peo-record; do
+	grep -q "^PEO-HW-RESULT $t " "$console.txt" || { say "$t: no result"; status=1; }
+done
+if [ $status -ne 0 ]; then
+	grep -E '^\[  (FAILED|ERROR) +\]|error:|Failure' "$console.txt" | head -30
+fi
+
+# peo stat's lines, and the guest's perf.data read on the host
+sed -n '/Performance counter stats/,/seconds sys/p' "$console.txt" | sed 's/^/    /'
+sed -n '/^PEO-HW-FILE-BEGIN hw.data/,/^PEO-HW-FILE-END hw.data/p' "$console.txt" |
+	grep -v '^PEO-HW-FILE' | base64 -d >"$build/hw.data" 2>/dev/null
+if "$host_peo" script -i "$build/hw.data" --stats >"$build/hw.stats" 2>&1 &&
+	samples=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$build/hw.stats") && [ "${samples:-0}" -gt 0 ] &&
+	"$host_peo" script -i "$build/hw.data" -F event | grep -q cycles; then
+	say "peo record -e cycles in the guest: $samples samples; the host's peo script reads them as cycles"
+else
+	say "FAILED: the guest's perf.data: $(head -5 "$build/hw.stats" | tr '\n' ' ')"
+	status=1
+fi
+[ $status -eq 0 ] && say "passed" || say "FAILED"
+exit $status
