@@ -17,7 +17,7 @@ host_peo=${2:-build/peo}
 cache=${PEO_HW_CACHE:-/var/cache/peo-hw}
 limit=${PEO_HW_TIMEOUT:-300}
 # the tests that run in the guest (cmocka, cross-built)
-tests=(test_hw test_abi_uapi test_features test_negotiate test_event_open)
+tests=(test_hw test_abi_uapi test_features test_negotiate test_event_open test_counter test_ring)
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 
 say() { echo "=== check-hw: $*"; }
@@ -121,11 +121,21 @@ while read -r _ name rc; do
 	*) say "$name: FAILED (exit $rc)"; status=1 ;;
 	esac
 done < <(grep '^PEO-HW-RESULT ' "$console.txt")
-for t in "${tests[@]}" peo-stat peo-record; do
+for t in "${tests[@]}" peo-features peo-stat peo-record; do
 	grep -q "^PEO-HW-RESULT $t " "$console.txt" || { say "$t: no result"; status=1; }
 done
 if [ $status -ne 0 ]; then
 	grep -E '^\[  (FAILED|ERROR) +\]|error:|Failure' "$console.txt" | head -30
+fi
+
+# peo features on the guest's older kernel: what it lacks, config3 among them
+sed -n '/^PEO-HW-FEATURES/,/^PEO-HW-RESULT peo-features/p' "$console.txt" >"$build/features.txt"
+if grep -qE '^ +config3 +[0-9.]+ +no ' "$build/features.txt"; then
+	say "peo features on $(basename "$kernel"): $(grep -cE ' no +' "$build/features.txt") features missing, config3 among them:"
+	grep -E ' no +' "$build/features.txt" | head -8 | sed 's/^/    /'
+else
+	say "FAILED: peo features on the guest does not report config3 missing"
+	status=1
 fi
 
 # peo stat's lines, and the guest's perf.data read on the host
