@@ -7,8 +7,10 @@
  * sampling, and the older kernel's attr size.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <peo/peo.h>
@@ -336,6 +338,95 @@ static void older_kernel_refuses_config3(void **state)
 	close(fd);
 }
 
+static volatile int watch_traps;
+static volatile uint64_t watch_data, watch_addr;
+static volatile uint64_t watched;
+
+static void on_watch_trap(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (si->si_code == 6) { /* TRAP_PERF: si_addr, then the attr's sig_data */
+		unsigned long word;
+
+		memcpy(&word, (const char *)&si->si_addr + sizeof(void *), sizeof(word));
+		watch_data = word;
+		watch_addr = (uint64_t)(uintptr_t)si->si_addr;
+		watch_traps++;
+	}
+}
+
+/*
+ * The watchpoint's work, in a child: 0 when three writes gave three SIGTRAPs
+ * with sig_data and the address, 77 when it never fires, 1 otherwise.
+ */
+static int watch_three_writes(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_watch_trap, .sa_flags = SA_SIGINFO };
+	struct peo_attr a;
+	int fd;
+
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_BREAKPOINT;
+	a.bp_type = PEO_BP_W;
+	a.bp_addr = (uint64_t)(uintptr_t)&watched;
+	a.bp_len = PEO_BP_LEN_8;
+	a.sample_period = 1;
+	a.exclude_kernel = a.exclude_hv = 1;
+	a.sigtrap = 1;
+	a.remove_on_exec = 1; /* the kernel demands it with sigtrap */
+	a.sig_data = 0xc0ffee;
+	a.disabled = 1;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTRAP, &sa, NULL))
+		return 1;
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		printf("watchpoint: %s\n", peo_last_error());
+		return 77;
+	}
+	if (peo_sys_ioc_enable(fd, 0))
+		return 1;
+	for (int i = 0; i < 3; i++)
+		watched = (uint64_t)i + 1;
+	peo_sys_ioc_disable(fd, 0);
+	printf("watchpoint: %d SIGTRAPs, sig_data %#llx, si_addr %#llx (watched at %#llx)\n",
+	       watch_traps, (unsigned long long)watch_data, (unsigned long long)watch_addr,
+	       (unsigned long long)(uintptr_t)&watched);
+	if (!watch_traps)
+		return 77;
+	return watch_traps == 3 && watch_data == 0xc0ffee &&
+	       watch_addr == (uint64_t)(uintptr_t)&watched ? 0 : 1;
+}
+
+/* A write watchpoint fires on each write, and with sigtrap each hit is a
+ * SIGTRAP carrying sig_data.  Probed in a child with a deadline: a kernel
+ * may never fire it, or trap the same write again and again. */
+static void watchpoint_fires_with_sigtrap(void **state)
+{
+	int status;
+	pid_t pid;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(10);
+		fflush(stdout);
+		_exit(watch_three_writes());
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		PEO_SKIP("three writes under a sigtrap watchpoint did not finish in 10 s: the "
+			 "kernel keeps trapping (seen in the arm64 6.1 guest); counting "
+			 "watchpoints work there (test_event_open)");
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		PEO_SKIP("a write watchpoint with sigtrap does not open or never fires here");
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +438,7 @@ int main(void)
 		PEO_TEST(multiplexing_scales_right),
 		PEO_TEST(cycles_overflow_samples_into_a_ring),
 		PEO_TEST(older_kernel_refuses_config3),
+		PEO_TEST(watchpoint_fires_with_sigtrap),
 	};
 
 	return PEO_TEST_MAIN("hw", tests);
