@@ -234,12 +234,7 @@ static void breakpoint_counts_writes(void **state)
 
 	(void)state;
 	/* Decide the skip with a hand-built attr, so a wrong encoding by peo still fails. */
-	peo_attr_init(&probe);
-	probe.type = PEO_TYPE_BREAKPOINT;
-	probe.bp_type = PEO_BP_W;
-	probe.bp_addr = (uint64_t)(uintptr_t)&watched;
-	probe.bp_len = PEO_BP_LEN_8;
-	probe.sample_period = 1;
+	peo_test_watch_attr(&probe, &watched);
 	fd = peo_sys_open(&probe, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		PEO_SKIP("a write breakpoint does not open here: %s", peo_last_error());

@@ -366,12 +366,7 @@ static int watch_three_writes(void)
 	struct peo_attr a;
 	int fd;
 
-	peo_attr_init(&a);
-	a.type = PEO_TYPE_BREAKPOINT;
-	a.bp_type = PEO_BP_W;
-	a.bp_addr = (uint64_t)(uintptr_t)&watched;
-	a.bp_len = PEO_BP_LEN_8;
-	a.sample_period = 1;
+	peo_test_watch_attr(&a, &watched);
 	a.exclude_kernel = a.exclude_hv = 1;
 	a.sigtrap = 1;
 	a.remove_on_exec = 1; /* the kernel demands it with sigtrap */

@@ -67,6 +67,16 @@ void peo_test_sw_attr(struct peo_attr *attr, uint64_t config)
 	attr->exclude_hv = 1;
 }
 
+void peo_test_watch_attr(struct peo_attr *a, const volatile void *addr)
+{
+	peo_attr_init(a);
+	a->type = PEO_TYPE_BREAKPOINT;
+	a->bp_type = PEO_BP_W;
+	a->bp_addr = (uint64_t)(uintptr_t)addr;
+	a->bp_len = PEO_BP_LEN_8;
+	a->sample_period = 1;
+}
+
 uint64_t peo_test_read_count(int fd)
 {
 	uint64_t v = 0;

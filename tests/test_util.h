@@ -45,6 +45,10 @@ struct peo_target *peo_test_target(const struct peo_target_opts *o);
 /* An attr for a software event on the calling thread, user space only. */
 void peo_test_sw_attr(struct peo_attr *attr, uint64_t config);
 
+/* @a set up (peo_attr_init) as a write watchpoint on the 8 bytes at @addr,
+ * hit by hit (sample_period 1). */
+void peo_test_watch_attr(struct peo_attr *a, const volatile void *addr);
+
 /* Read one u64 count from a counting fd (no read_format); fails the test otherwise. */
 uint64_t peo_test_read_count(int fd);
 
