@@ -174,7 +174,14 @@ void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr, u
 		explain_paranoid(b, attr, pid, cpu);
 		break;
 	case ENOENT:
-		explain_noent(b, attr);
+		if (!(flags & PEO_FLAG_PID_CGROUP) || !attr || attr->type != PEO_TYPE_SOFTWARE)
+			explain_noent(b, attr); /* a software event always exists: then it is the cgroup */
+		if (flags & PEO_FLAG_PID_CGROUP)
+			peo_buf_printf(b, "%sthe cgroup (fd %d) has no perf_event state: on cgroup2, "
+				       "Linux 6.1 gives it to the root cgroup only (seen on arm64); "
+				       "count the root, or mount the v1 perf_event hierarchy",
+				       attr && attr->type == PEO_TYPE_SOFTWARE ? "" :
+				       "; with PERF_FLAG_PID_CGROUP it can also be that ", (int)pid);
 		break;
 	case EINVAL:
 		if (pid == -1 && cpu == -1)

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +241,33 @@ static void ring_map_enomem(void **state)
 	RUN(rules, ring_map_fails_cleanly, NULL, NULL);
 }
 
+/* A cgroup event refused with ENOENT (as Linux 6.1 refuses a child cgroup on
+ * cgroup2): the sentence blames the cgroup, not a missing event. */
+static int cgroup_enoent_names_the_cgroup(void *arg)
+{
+	struct peo_attr a;
+	int cg = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+
+	(void)arg;
+	CHECK(cg >= 0);
+	peo_test_sw_attr(&a, PEO_COUNT_SW_TASK_CLOCK);
+	fd = peo_sys_open(&a, cg, 0, -1, PEO_FLAG_PID_CGROUP | PEO_FLAG_FD_CLOEXEC);
+	CHECK(fd == -ENOENT);
+	CHECK(strstr(peo_last_error(), "has no perf_event state"));
+	CHECK(!strstr(peo_last_error(), "no software event")); /* task-clock exists */
+	close(cg);
+	return 0;
+}
+
+static void cgroup_enoent_blames_the_cgroup(void **state)
+{
+	const struct fault_rule rules[] = { { .nr = SYS_perf_event_open, .err = ENOENT, .from = 1,
+					      .config_set = 1, .config = PEO_COUNT_SW_TASK_CLOCK } };
+
+	(void)state;
+	RUN(rules, cgroup_enoent_names_the_cgroup, NULL, NULL);
+}
+
 /* ------------------------------------------------ the perf.data writer */
 
 struct writer_case {
@@ -449,6 +477,7 @@ int main(void)
 		PEO_TEST(group_open_enomem_midway),
 		PEO_TEST(per_cpu_set_emfile_midway),
 		PEO_TEST(ring_map_enomem),
+		PEO_TEST(cgroup_enoent_blames_the_cgroup),
 		PEO_TEST(writer_enospc),
 		PEO_TEST(writer_eio),
 		PEO_TEST(older_attr_sizes),
