@@ -17,7 +17,7 @@ host_peo=${2:-build/peo}
 cache=${PEO_HW_CACHE:-/var/cache/peo-hw}
 limit=${PEO_HW_TIMEOUT:-300}
 # the tests that run in the guest (cmocka, cross-built)
-tests=(test_hw test_abi_uapi test_features test_negotiate test_event_open test_counter test_ring)
+tests=(test_hw test_abi_uapi test_features test_negotiate test_event_open test_counter test_ring test_sys test_record test_target test_errors test_event_parse)
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 
 say() { echo "=== check-hw: $*"; }
@@ -86,6 +86,10 @@ aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$build/guest_init" "$root_di
 img=$build/initramfs
 rm -rf "$img" && mkdir -p "$img"/{tests,lib,proc,sys,tmp,dev,bin} || exit 1
 cp "$cache/busybox/bin/busybox" "$img/bin/busybox" && ln -s busybox "$img/bin/sh" || exit 1 # popen, system
+# a real /bin/true (test_record follows a child that execs it), and the
+# fixtures test_event_parse finds by its source path
+printf 'int main(void) { return 0; }\n' | aarch64-linux-gnu-gcc -static -O2 -x c -o "$img/bin/true" - || exit 1
+mkdir -p "$img$root_dir/tests" && cp -R "$root_dir/tests/fixtures" "$img$root_dir/tests/" || exit 1
 cp "$build/guest_init" "$img/init" && cp "$build/peo" "$img/peo" &&
 	cp "$build/tests/workload" "$img/workload" || exit 1
 for t in "${tests[@]}"; do cp "$build/tests/$t" "$img/tests/" || exit 1; done

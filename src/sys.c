@@ -94,7 +94,7 @@ static const char *ioctl_cause(unsigned long request, int err)
 		return "QUERY_BPF works on tracepoint events only";
 	if (request == PEO_IOC_QUERY_BPF && err == ENOSPC)
 		return "ids_len is smaller than the number of attached programs (prog_cnt says how many)";
-	if (request == PEO_IOC_MODIFY_ATTRIBUTES && err == EINVAL)
+	if (request == PEO_IOC_MODIFY_ATTRIBUTES && (err == EINVAL || err == EOPNOTSUPP))
 		return "the kernel can modify breakpoint events only, and only their address, length and type";
 	if (err == EACCES || err == EPERM)
 		return "the operation needs more privilege (CAP_PERFMON or CAP_SYS_ADMIN)";

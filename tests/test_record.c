@@ -21,6 +21,18 @@
 /* ------------------------------------------------------- byte vectors */
 
 /* Start a record: the header's size is patched by finish(). */
+/* perf's register numbers for the ip and the stack pointer (the sample
+ * holds them in mask order: SP first, then IP, on both). */
+#if defined(__x86_64__)
+#define REG_SP 7
+#define REG_IP 8
+#elif defined(__aarch64__)
+#define REG_SP 31
+#define REG_IP 32 /* PC */
+#else
+#error "test_record.c: add this architecture's perf register numbers"
+#endif
+
 static void begin(struct vec *v, int big, uint32_t type, uint16_t misc)
 {
 	memset(v, 0, sizeof(*v));
@@ -497,7 +509,7 @@ static void kernel_samples_match_what_the_test_did(void **state)
 			PEO_SAMPLE_REGS_USER | PEO_SAMPLE_STACK_USER | PEO_SAMPLE_CGROUP |
 			PEO_SAMPLE_DATA_PAGE_SIZE | PEO_SAMPLE_CODE_PAGE_SIZE;
 	a.read_format = PEO_FORMAT_ID | PEO_FORMAT_TOTAL_TIME_ENABLED | PEO_FORMAT_LOST;
-	a.sample_regs_user = 1ULL << 8 | 1ULL << 7; /* x86: IP, SP */
+	a.sample_regs_user = 1ULL << REG_IP | 1ULL << REG_SP;
 	a.sample_stack_user = 4096;
 	a.sample_id_all = 1;
 	a.disabled = 1;
@@ -954,7 +966,7 @@ static void page_fault_samples_carry_their_addresses(void **state)
 	a.sample_type = PEO_SAMPLE_TID | PEO_SAMPLE_ADDR | PEO_SAMPLE_WEIGHT | PEO_SAMPLE_DATA_SRC |
 			PEO_SAMPLE_TRANSACTION | PEO_SAMPLE_REGS_INTR | PEO_SAMPLE_PHYS_ADDR |
 			PEO_SAMPLE_DATA_PAGE_SIZE;
-	a.sample_regs_intr = 1ULL << 8; /* x86 IP */
+	a.sample_regs_intr = 1ULL << REG_IP;
 	a.exclude_kernel = 0;
 	a.disabled = 1;
 	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
