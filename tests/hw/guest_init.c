@@ -82,7 +82,8 @@ int main(void)
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	/* /tmp is the initramfs's own (writable): a tmpfs there would hide the
+	 * fixtures copied under the source path when that is below /tmp */
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL); /* /dev/null for the tests */
 	/* no cgroup2 mount: this 6.1 kernel opens perf cgroup events for the
 	 * cgroup2 root only (a child cgroup gets ENOENT), so the cgroup test,
