@@ -725,6 +725,7 @@ int cmd_record(int argc, char **argv)
 	ret = parse_args(argc, argv, &r.a);
 	if (ret >= 0)
 		return ret;
+	synth_kernel_text_start();
 	ret = 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

@@ -20,6 +20,10 @@ struct synth_id {
 int synth_id_index(struct peo_perfdata_writer *w, const struct synth_id *ids, size_t n);
 /* The kernel's text as perf names it, [kernel.kallsyms]_text (nothing when kallsyms hides it). */
 int synth_kernel_mmap(struct peo_perfdata_writer *w, const struct peo_attr *attr);
+/* Read the kernel's text range on a thread now, so that the ~35 ms the
+ * kernel spends listing /proc/kallsyms overlaps opening the events;
+ * synth_kernel_mmap() waits for it. */
+void synth_kernel_text_start(void);
 int synth_thread_map(struct peo_perfdata_writer *w, const pid_t *tids, size_t n);
 int synth_cpu_map(struct peo_perfdata_writer *w, const int *cpus, size_t n);
 int synth_comm(struct peo_perfdata_writer *w, const struct peo_attr *attr, pid_t pid, pid_t tid,
