@@ -73,11 +73,12 @@ say "kernel $(basename "$kernel")"
 # The cross-build: static peo, the tests against arm64 cmocka.
 say "cross-building for aarch64 ($build)"
 export PEO_HW_SYSROOT=$cache/sysroot
+mkdir -p "$build" || exit 1
 cmake -S "$root_dir" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root_dir/cmake/aarch64-linux-gnu.cmake" \
-	-DPEO_TESTS=ON -DPEO_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build.cmake.log" 2>&1 ||
-	{ cat "$build.cmake.log"; say "FAILED: cmake"; exit 1; }
-cmake --build "$build" -j"$(nproc)" --target peo_tool workload "${tests[@]}" >"$build.build.log" 2>&1 ||
-	{ tail -30 "$build.build.log"; say "FAILED: build"; exit 1; }
+	-DPEO_TESTS=ON -DPEO_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/cmake.log" 2>&1 ||
+	{ cat "$build/cmake.log"; say "FAILED: cmake"; exit 1; }
+cmake --build "$build" -j"$(nproc)" --target peo_tool workload "${tests[@]}" >"$build/build.log" 2>&1 ||
+	{ tail -30 "$build/build.log"; say "FAILED: build"; exit 1; }
 aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$build/guest_init" "$root_dir/tests/hw/guest_init.c" ||
 	{ say "FAILED: guest_init"; exit 1; }
 
