@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <peo/peo.h>
@@ -37,6 +38,24 @@ struct worker {
 			return -1;                                                           \
 		}                                                                            \
 	} while (0)
+
+/* Spin for @ns of this thread's CPU time (the process's would let a thread
+ * that the others starved spin for nothing). */
+static void spin_thread_ns(uint64_t ns)
+{
+	struct timespec t;
+	uint64_t end;
+	volatile uint64_t sink = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	end = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + ns;
+	do {
+		for (int i = 0; i < 1000; i++)
+			sink += (uint64_t)i;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec < end);
+	(void)sink;
+}
 
 /* Its own error sentence, whatever the other threads fail with meanwhile. */
 static int own_errors(struct worker *w)
@@ -64,7 +83,7 @@ static int count(struct worker *w)
 	CHECK(w, peo_event_parse(&list, "task-clock:u,page-faults:u", NULL) == 2);
 	CHECK(w, peo_group_open_events(&g, list, 0, 2, NULL, NULL) == 0);
 	CHECK(w, peo_group_enable(g) == 0);
-	peo_test_spin_ns(200000);
+	spin_thread_ns(200000);
 	peo_test_touch_pages(4);
 	CHECK(w, peo_group_read(g, c, 2) == 2);
 	CHECK(w, c[0].value > 0 && c[1].value >= 4);
@@ -88,7 +107,7 @@ static int sample(struct worker *w)
 	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 	CHECK(w, fd >= 0);
 	CHECK(w, peo_ring_map(&r, fd, &ro) == 0);
-	peo_test_spin_ns(5000000); /* the process's CPU time: this thread's share is a few ms */
+	spin_thread_ns(5000000); /* 5 ms of this thread's CPU: about 50 samples */
 	while (peo_ring_next(r, &rec, NULL, 0) == 1)
 		samples += rec.header.type == PEO_RECORD_SAMPLE;
 	peo_ring_consume(r);
