@@ -7,7 +7,6 @@
  * Correctness never depends on it: a page the helper has not reached yet is
  * faulted in by the reader as usual.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -65,27 +64,24 @@ static void *populate_ahead(void *arg)
 	return NULL;
 }
 
-int peo_pd_ahead_start(struct peo_perfdata *f)
+void peo_pd_ahead_start(struct peo_perfdata *f)
 {
 	struct pd_ahead *a = calloc(1, sizeof(*a));
-	int err;
 
-	if (!a)
-		return -ENOMEM;
+	if (!a) /* no helper: the reader populates as it goes */
+		return;
 	a->base = f->map;
 	a->len = f->map_len;
 	a->page = (size_t)sysconf(_SC_PAGESIZE);
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->wake, NULL);
-	err = pthread_create(&a->thread, NULL, populate_ahead, a);
-	if (err) { /* no thread: the reader populates as it goes */
+	if (pthread_create(&a->thread, NULL, populate_ahead, a)) {
 		pthread_mutex_destroy(&a->lock);
 		pthread_cond_destroy(&a->wake);
 		free(a);
-		return -err;
+		return;
 	}
 	f->ahead = a;
-	return 0;
 }
 
 void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep)

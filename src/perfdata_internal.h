@@ -112,7 +112,9 @@ PEO_HIDDEN uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos
 
 /* perfdata_ahead.c: the helper thread filling page tables ahead of the reader. */
 struct pd_ahead;
-PEO_HIDDEN int peo_pd_ahead_start(struct peo_perfdata *f);
+/* Start it (f->ahead); without memory or a thread there is none, and the
+ * reader populates as it goes. */
+PEO_HIDDEN void peo_pd_ahead_start(struct peo_perfdata *f);
 /* The reader is at @reader; pages wholly below @keep (offsets in the mapping) may go. */
 PEO_HIDDEN void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep);
 PEO_HIDDEN void peo_pd_ahead_stop(struct peo_perfdata *f);

@@ -382,26 +382,32 @@ static int start_data(struct peo_perfdata_writer *w)
 	return err ? err : write_at(w, 0, h, sizeof(h), "the header");
 }
 
-/* Check that @bytes are whole records (@count NULL), or count them into @count. */
-static int walk_records(struct peo_perfdata_writer *count, const void *bytes, size_t len)
+/* Count the whole records at the start of @bytes (@sign -1: take back what
+ * a failure must not count).  Returns how many bytes they span: @len when
+ * every record is whole. */
+static size_t count_records(struct peo_perfdata_writer *w, const void *bytes, size_t len,
+			    int sign)
 {
-	for (size_t at = 0; at < len;) {
+	size_t at = 0;
+
+	while (at < len) {
 		struct peo_event_header h;
 
 		memcpy(&h, (const unsigned char *)bytes + at, sizeof(h));
 		if (h.size < 8 || h.size % 8 || h.size > len - at)
-			return peo_fail(EINVAL, "perf.data writer: the record at byte %zu of the %zu "
-					"given has size %u, which runs past them or is not a multiple "
-					"of 8; give whole records", at, len, h.size);
-		if (count)
-			pd_writer_counted(count, h.type, h.size);
+			break;
+		w->given += (uint64_t)(int64_t)sign * h.size;
+		w->total += (uint64_t)(int64_t)sign;
+		if (h.type < PEO_PERFDATA_COUNT_TYPES)
+			w->by_type[h.type] += (uint64_t)(int64_t)sign;
 		at += h.size;
 	}
-	return 0;
+	return at;
 }
 
 int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes, size_t len)
 {
+	size_t done;
 	int err;
 
 	if (!w || !bytes)
@@ -410,14 +416,24 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 	if (len < 8 || len % 8)
 		return peo_fail(EINVAL, "perf.data writer: a record of %zu bytes (records are a "
 				"multiple of 8, at least the 8-byte header)", len);
-	if ((err = walk_records(NULL, bytes, len))) /* whole records only: readers walk them */
-		return err;
-	if ((err = start_data(w)))
-		return err;
-	if (w->hits)
+	done = count_records(w, bytes, len, 1); /* one walk: checks and counts */
+	if (done < len) { /* whole records only: readers walk them */
+		struct peo_event_header h;
+
+		count_records(w, bytes, done, -1);
+		memcpy(&h, (const unsigned char *)bytes + done, sizeof(h));
+		return peo_fail(EINVAL, "perf.data writer: the record at byte %zu of the %zu given "
+				"has size %u, which runs past them or is not a multiple of 8; give "
+				"whole records", done, len, h.size);
+	}
+	err = start_data(w);
+	if (!err && w->hits)
 		pd_hits_records(w->hits, bytes, len);
-	err = w->z ? pd_deflate_records(w, w->z, bytes, len) : pd_writer_append(w, bytes, len);
-	return err ? err : walk_records(w, bytes, len);
+	if (!err)
+		err = w->z ? pd_deflate_records(w, w->z, bytes, len) : pd_writer_append(w, bytes, len);
+	if (err)
+		count_records(w, bytes, len, -1);
+	return err;
 }
 
 void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type, size_t size)

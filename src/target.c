@@ -341,7 +341,7 @@ static int resolve(struct peo_target *t, const struct peo_target_opts *o)
 		err = peo_cpu_list_parse(t, o->cpus, "target cpus");
 		if (!err)
 			err = check_cpus_online(t, "target cpus");
-	} else if (cpu_wide) {
+	} else if (cpu_wide || o->per_cpu) {
 		err = online_cpus(t);
 	} else {
 		err = add_cpu_range(t, -1, -1);

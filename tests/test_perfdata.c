@@ -364,79 +364,89 @@ static void check_typed_features(struct peo_perfdata *f)
 	check_more_features(f);
 }
 
+/* @check in either byte order, the file mapped whole and then read in windows. */
+static void in_each_layout(void (*check)(int big))
+{
+	for (int run = 0; run < 4; run++) {
+		test_window = (size_t)(run >> 1);
+		check(run & 1);
+	}
+	test_window = 0;
+}
+
+static void a_file_of_either_order_in(int big)
+{
+	struct peo_perfdata_record rec;
+	struct peo_perfdata *f;
+	struct layout l;
+	struct vec v;
+	const char *s;
+	const char *const *list;
+	size_t n;
+	uint32_t avail, online;
+	uint64_t x, y, times[8];
+	int fd, k = 0;
+
+	build_file(&v, big, &l);
+	assert_int_equal(open_bytes(&v, &f, 1, &fd), 0);
+	assert_int_equal(peo_perfdata_byte_order(f), big ? PEO_BYTE_ORDER_BIG : PEO_BYTE_ORDER_LITTLE);
+	assert_int_equal(peo_perfdata_is_pipe(f), 0);
+	assert_int_equal(peo_perfdata_attr_count(f), 1);
+	assert_int_equal(peo_perfdata_attr(f, 0)->sample_type, SAMPLE_TYPE);
+	assert_int_equal(peo_perfdata_attr(f, 0)->config, PEO_COUNT_SW_CPU_CLOCK);
+	assert_true(peo_perfdata_attr(f, 0)->sample_id_all); /* the reversed bitfield word */
+	assert_true(peo_perfdata_attr(f, 0)->freq);
+	assert_false(peo_perfdata_attr(f, 0)->disabled);
+	assert_int_equal(peo_perfdata_attr_ids(f, 0, &n)[1], 78);
+	assert_int_equal(n, 2);
+	assert_string_equal(peo_perfdata_event_name(f, 0), "cpu-clock:u");
+	assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), 0);
+	assert_string_equal(s, "buildhost");
+	assert_int_equal(peo_perfdata_nrcpus(f, &avail, &online), 0);
+	assert_int_equal(avail, 8);
+	assert_int_equal(online, 6);
+	assert_int_equal(peo_perfdata_feature_u64(f, PEO_FEAT_TOTAL_MEM, &x), 0);
+	assert_int_equal(x, 16384000);
+	assert_int_equal(peo_perfdata_feature_u64(f, PEO_FEAT_CLOCKID, &x), 0);
+	assert_int_equal(x, 1);
+	assert_int_equal(peo_perfdata_sample_time(f, &x, &y), 0);
+	assert_int_equal(x, 200);
+	assert_int_equal(y, 400);
+	assert_int_equal(peo_perfdata_feature_strings(f, PEO_FEAT_CMDLINE, &list, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(list[0], "perf");
+	assert_string_equal(list[2], "-a");
+	assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_ARCH, &s), -ENOENT);
+	check_typed_features(f);
+	/* Records in time order: the COMM, the round's end, then 200 300 400. */
+	while (peo_perfdata_next(f, &rec) == 1) {
+		const struct peo_record *r = &rec.rec;
+
+		if (r->header.type == PEO_RECORD_COMM) {
+			assert_string_equal(r->u.comm.comm, "worker");
+			assert_true(r->u.comm.exec);
+			assert_int_equal(r->sample_id.time, 100);
+			assert_int_equal(rec.offset, l.data);
+			times[k++] = r->sample_id.time;
+		} else if (r->header.type == PEO_RECORD_SAMPLE) {
+			assert_int_equal(r->u.sample.identifier, 77);
+			assert_int_equal(r->u.sample.pid, 1000);
+			times[k++] = r->u.sample.time;
+		}
+	}
+	assert_int_equal(k, 4);
+	assert_int_equal(times[0], 100);
+	assert_int_equal(times[1], 200);
+	assert_int_equal(times[2], 300);
+	assert_int_equal(times[3], 400);
+	peo_perfdata_close(f);
+	close(fd);
+}
+
 static void a_file_of_either_order(void **state)
 {
 	(void)state;
-	for (int run = 0; run < 4; run++) { /* either order; mapped whole, then in windows */
-		int big = run & 1;
-
-		test_window = (size_t)(run >> 1);
-		struct peo_perfdata_record rec;
-		struct peo_perfdata *f;
-		struct layout l;
-		struct vec v;
-		const char *s;
-		const char *const *list;
-		size_t n;
-		uint32_t avail, online;
-		uint64_t x, y, times[8];
-		int fd, k = 0;
-
-		build_file(&v, big, &l);
-		assert_int_equal(open_bytes(&v, &f, 1, &fd), 0);
-		assert_int_equal(peo_perfdata_byte_order(f), big ? PEO_BYTE_ORDER_BIG : PEO_BYTE_ORDER_LITTLE);
-		assert_int_equal(peo_perfdata_is_pipe(f), 0);
-		assert_int_equal(peo_perfdata_attr_count(f), 1);
-		assert_int_equal(peo_perfdata_attr(f, 0)->sample_type, SAMPLE_TYPE);
-		assert_int_equal(peo_perfdata_attr(f, 0)->config, PEO_COUNT_SW_CPU_CLOCK);
-		assert_true(peo_perfdata_attr(f, 0)->sample_id_all); /* the reversed bitfield word */
-		assert_true(peo_perfdata_attr(f, 0)->freq);
-		assert_false(peo_perfdata_attr(f, 0)->disabled);
-		assert_int_equal(peo_perfdata_attr_ids(f, 0, &n)[1], 78);
-		assert_int_equal(n, 2);
-		assert_string_equal(peo_perfdata_event_name(f, 0), "cpu-clock:u");
-		assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), 0);
-		assert_string_equal(s, "buildhost");
-		assert_int_equal(peo_perfdata_nrcpus(f, &avail, &online), 0);
-		assert_int_equal(avail, 8);
-		assert_int_equal(online, 6);
-		assert_int_equal(peo_perfdata_feature_u64(f, PEO_FEAT_TOTAL_MEM, &x), 0);
-		assert_int_equal(x, 16384000);
-		assert_int_equal(peo_perfdata_feature_u64(f, PEO_FEAT_CLOCKID, &x), 0);
-		assert_int_equal(x, 1);
-		assert_int_equal(peo_perfdata_sample_time(f, &x, &y), 0);
-		assert_int_equal(x, 200);
-		assert_int_equal(y, 400);
-		assert_int_equal(peo_perfdata_feature_strings(f, PEO_FEAT_CMDLINE, &list, &n), 0);
-		assert_int_equal(n, 3);
-		assert_string_equal(list[0], "perf");
-		assert_string_equal(list[2], "-a");
-		assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_ARCH, &s), -ENOENT);
-		check_typed_features(f);
-		/* Records in time order: the COMM, the round's end, then 200 300 400. */
-		while (peo_perfdata_next(f, &rec) == 1) {
-			const struct peo_record *r = &rec.rec;
-
-			if (r->header.type == PEO_RECORD_COMM) {
-				assert_string_equal(r->u.comm.comm, "worker");
-				assert_true(r->u.comm.exec);
-				assert_int_equal(r->sample_id.time, 100);
-				assert_int_equal(rec.offset, l.data);
-				times[k++] = r->sample_id.time;
-			} else if (r->header.type == PEO_RECORD_SAMPLE) {
-				assert_int_equal(r->u.sample.identifier, 77);
-				assert_int_equal(r->u.sample.pid, 1000);
-				times[k++] = r->u.sample.time;
-			}
-		}
-		assert_int_equal(k, 4);
-		assert_int_equal(times[0], 100);
-		assert_int_equal(times[1], 200);
-		assert_int_equal(times[2], 300);
-		assert_int_equal(times[3], 400);
-		peo_perfdata_close(f);
-		close(fd);
-	}
+	in_each_layout(a_file_of_either_order_in);
 }
 
 /* peo_perfdata_count() against the records built: by type and by event,
@@ -746,122 +756,122 @@ static void build_ids_follow_fork_and_exit(void **state)
 }
 
 /* Each malformed variant fails at open or at its record, naming the offset. */
-static void malformed_files_name_the_offset(void **state)
+static void malformed_files_name_the_offset_in(int big)
 {
-	(void)state;
-	for (int run = 0; run < 4; run++) { /* either order; mapped whole, then in windows */
-		int big = run & 1;
+	struct peo_perfdata_record rec;
+	struct peo_perfdata *f;
+	struct layout l;
+	struct vec v;
+	char want[96];
+	const char *const *list, *s;
+	size_t n;
+	int fd, got;
 
-		test_window = (size_t)(run >> 1);
-		struct peo_perfdata_record rec;
-		struct peo_perfdata *f;
-		struct layout l;
-		struct vec v;
-		char want[96];
-		const char *const *list, *s;
-		size_t n;
-		int fd, got;
+	/* the data section runs past the end of the file */
+	build_file(&v, big, &l);
+	vec_put_at(&v, 48, 1u << 20, 8);
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
+	assert_error_contains("the data section at header offset 40");
+	close(fd);
+	/* the attrs section laid over the data */
+	build_file(&v, big, &l);
+	vec_put_at(&v, 24, l.data, 8);
+	vec_put_at(&v, 32, 144, 8);
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
+	assert_error_contains("overlap");
+	close(fd);
+	/* attr_size 0 */
+	build_file(&v, big, &l);
+	vec_put_at(&v, 16, 0, 8);
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
+	assert_error_contains("attr_size 0 at offset 16");
+	close(fd);
+	/* not a perf.data at all */
+	build_file(&v, big, &l);
+	memcpy(v.b, "PERFFILE", 8);
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
+	assert_error_contains("not PERFILE2");
+	close(fd);
+	/* a record whose size is under its header */
+	build_file(&v, big, &l);
+	vec_put_at(&v, l.data + 48 + 6, 4, 2);
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+	assert_int_equal(peo_perfdata_next(f, &rec), 1);
+	got = peo_perfdata_next(f, &rec);
+	assert_int_equal(got, -EPROTO);
+	snprintf(want, sizeof(want), "record at offset %zu has size 4", l.data + 48);
+	assert_error_contains(want);
+	peo_perfdata_close(f);
+	close(fd);
+	/* a string list whose count is larger than its section */
+	build_file(&v, big, &l);
+	vec_put_at(&v, l.cmdline, 1000000, 4);
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+	assert_int_equal(peo_perfdata_feature_strings(f, PEO_FEAT_CMDLINE, &list, &n), -EPROTO);
+	assert_error_contains("says 1000000 strings");
+	peo_perfdata_close(f);
+	close(fd);
+	/* strings of length 0 and of 3 GB (HOSTNAME is the second feature) */
+	for (int huge = 0; huge < 2; huge++) {
+		size_t at;
 
-		/* the data section runs past the end of the file */
 		build_file(&v, big, &l);
-		vec_put_at(&v, 48, 1u << 20, 8);
-		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
-		assert_error_contains("the data section at header offset 40");
-		close(fd);
-		/* the attrs section laid over the data */
-		build_file(&v, big, &l);
-		vec_put_at(&v, 24, l.data, 8);
-		vec_put_at(&v, 32, 144, 8);
-		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
-		assert_error_contains("overlap");
-		close(fd);
-		/* attr_size 0 */
-		build_file(&v, big, &l);
-		vec_put_at(&v, 16, 0, 8);
-		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
-		assert_error_contains("attr_size 0 at offset 16");
-		close(fd);
-		/* not a perf.data at all */
-		build_file(&v, big, &l);
-		memcpy(v.b, "PERFFILE", 8);
-		assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
-		assert_error_contains("not PERFILE2");
-		close(fd);
-		/* a record whose size is under its header */
-		build_file(&v, big, &l);
-		vec_put_at(&v, l.data + 48 + 6, 4, 2);
+		at = (size_t)(big ? __builtin_bswap64(*(uint64_t *)(v.b + l.index + 16))
+				  : *(uint64_t *)(v.b + l.index + 16));
+		vec_put_at(&v, at, huge ? 3000000000u : 0, 4);
 		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
-		assert_int_equal(peo_perfdata_next(f, &rec), 1);
-		got = peo_perfdata_next(f, &rec);
-		assert_int_equal(got, -EPROTO);
-		snprintf(want, sizeof(want), "record at offset %zu has size 4", l.data + 48);
-		assert_error_contains(want);
-		peo_perfdata_close(f);
-		close(fd);
-		/* a string list whose count is larger than its section */
-		build_file(&v, big, &l);
-		vec_put_at(&v, l.cmdline, 1000000, 4);
-		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
-		assert_int_equal(peo_perfdata_feature_strings(f, PEO_FEAT_CMDLINE, &list, &n), -EPROTO);
-		assert_error_contains("says 1000000 strings");
-		peo_perfdata_close(f);
-		close(fd);
-		/* strings of length 0 and of 3 GB (HOSTNAME is the second feature) */
-		for (int huge = 0; huge < 2; huge++) {
-			size_t at;
-
-			build_file(&v, big, &l);
-			at = (size_t)(big ? __builtin_bswap64(*(uint64_t *)(v.b + l.index + 16))
-					  : *(uint64_t *)(v.b + l.index + 16));
-			vec_put_at(&v, at, huge ? 3000000000u : 0, 4);
-			assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
-			got = peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s);
-			if (huge) { /* refused before any allocation, naming where */
-				assert_int_equal(got, -EPROTO);
-				assert_error_contains("3000000000");
-			} else { /* an empty string, as perf would read it */
-				assert_true(got == -EPROTO || (got == 0 && !*s));
-			}
-			peo_perfdata_close(f);
-			close(fd);
+		got = peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s);
+		if (huge) { /* refused before any allocation, naming where */
+			assert_int_equal(got, -EPROTO);
+			assert_error_contains("3000000000");
+		} else { /* an empty string, as perf would read it */
+			assert_true(got == -EPROTO || (got == 0 && !*s));
 		}
-		/* a feature section past the end of the file, and one looping back over the header */
-		for (int back = 0; back < 2; back++) {
-			build_file(&v, big, &l);
-			vec_put_at(&v, l.index + 16, back ? 0 : v.n + 4096, 8);
-			got = open_bytes(&v, &f, 0, &fd);
-			if (!got) {
-				assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), -EPROTO);
-				peo_perfdata_close(f);
-			} else {
-				assert_int_equal(got, -EPROTO);
-			}
-			assert_error_contains(back ? "overlap" : "past the file's");
-			close(fd);
-		}
-		/* a record of size 0 would never advance: refused with its offset */
-		build_file(&v, big, &l);
-		vec_put_at(&v, l.data + 48 + 6, 0, 2);
-		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
-		assert_int_equal(peo_perfdata_next(f, &rec), 1);
-		assert_int_equal(peo_perfdata_next(f, &rec), -EPROTO);
-		snprintf(want, sizeof(want), "record at offset %zu has size 0", l.data + 48);
-		assert_error_contains(want);
-		peo_perfdata_close(f);
-		close(fd);
-		/* a record running past the data section: the last sample says 48 bytes */
-		build_file(&v, big, &l);
-		vec_put_at(&v, l.data + l.data_size - 40 + 6, 48, 2);
-		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
-		while ((got = peo_perfdata_next(f, &rec)) == 1)
-			;
-		assert_int_equal(got, -EPROTO);
-		snprintf(want, sizeof(want), "offset %zu needs 48 bytes, but the data section ends 40",
-			 l.data + l.data_size - 40);
-		assert_error_contains(want);
 		peo_perfdata_close(f);
 		close(fd);
 	}
+	/* a feature section past the end of the file, and one looping back over the header */
+	for (int back = 0; back < 2; back++) {
+		build_file(&v, big, &l);
+		vec_put_at(&v, l.index + 16, back ? 0 : v.n + 4096, 8);
+		got = open_bytes(&v, &f, 0, &fd);
+		if (!got) {
+			assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), -EPROTO);
+			peo_perfdata_close(f);
+		} else {
+			assert_int_equal(got, -EPROTO);
+		}
+		assert_error_contains(back ? "overlap" : "past the file's");
+		close(fd);
+	}
+	/* a record of size 0 would never advance: refused with its offset */
+	build_file(&v, big, &l);
+	vec_put_at(&v, l.data + 48 + 6, 0, 2);
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+	assert_int_equal(peo_perfdata_next(f, &rec), 1);
+	assert_int_equal(peo_perfdata_next(f, &rec), -EPROTO);
+	snprintf(want, sizeof(want), "record at offset %zu has size 0", l.data + 48);
+	assert_error_contains(want);
+	peo_perfdata_close(f);
+	close(fd);
+	/* a record running past the data section: the last sample says 48 bytes */
+	build_file(&v, big, &l);
+	vec_put_at(&v, l.data + l.data_size - 40 + 6, 48, 2);
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
+	while ((got = peo_perfdata_next(f, &rec)) == 1)
+		;
+	assert_int_equal(got, -EPROTO);
+	snprintf(want, sizeof(want), "offset %zu needs 48 bytes, but the data section ends 40",
+		 l.data + l.data_size - 40);
+	assert_error_contains(want);
+	peo_perfdata_close(f);
+	close(fd);
+}
+
+static void malformed_files_name_the_offset(void **state)
+{
+	(void)state;
+	in_each_layout(malformed_files_name_the_offset_in);
 }
 
 /* A user record in @v's order, its header patched; @r describes it in host order. */
@@ -877,109 +887,109 @@ static void user_record(struct vec *v, uint32_t type, uint16_t misc, struct peo_
 	r->header.size = (uint16_t)v->n;
 }
 
+static void perfs_own_records_in_either_order_in(int big)
+{
+	struct peo_user_record u;
+	struct peo_perfdata *f;
+	struct peo_record r;
+	struct layout l;
+	struct vec file, v;
+	int fd;
+
+	build_file(&file, big, &l); /* for the reader's byte order */
+	assert_int_equal(open_bytes(&file, &f, 0, &fd), 0);
+
+	memset(&v, 0, sizeof(v));
+	v.big = big;
+	v.n = 8;
+	vec_put32(&v, 4242); /* pid */
+	for (int k = 0; k < 20; k++)
+		vec_put(&v, (uint64_t)(0x10 + k), 1);
+	vec_put(&v, 20, 1); vec_put(&v, 0, 1); vec_put16(&v, 0);
+	vec_bytes(&v, "/lib/libx.so\0\0\0\0", 16);
+	user_record(&v, PEO_RECORD_HEADER_BUILD_ID, 1u << 15, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+	assert_int_equal(u.u.build_id.pid, 4242);
+	assert_int_equal(u.u.build_id.size, 20);
+	assert_int_equal(u.u.build_id.id[19], 0x10 + 19);
+	assert_string_equal(u.u.build_id.filename, "/lib/libx.so");
+
+	memset(&v, 0, sizeof(v));
+	v.big = big;
+	v.n = 8;
+	vec_put64(&v, 77);
+	vec_bytes(&v, "cycles", 7);
+	while (v.n < 8 + 8 + 64)
+		vec_put(&v, 0, 1);
+	user_record(&v, PEO_RECORD_HEADER_EVENT_TYPE, 0, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+	assert_int_equal(u.u.event_type.id, 77);
+	assert_string_equal(u.u.event_type.name, "cycles");
+
+	memset(&v, 0, sizeof(v)); /* AUXTRACE_ERROR, format 1: with a time */
+	v.big = big;
+	v.n = 8;
+	vec_put32(&v, 1); vec_put32(&v, 2); vec_put32(&v, 3); vec_put32(&v, 4);
+	vec_put32(&v, 5); vec_put32(&v, 1);
+	vec_put64(&v, 0xffffffff81000000ull); vec_put64(&v, 123456789);
+	vec_bytes(&v, "decoder lost sync", 18);
+	while (v.n < 8 + 40 + 64)
+		vec_put(&v, 0, 1);
+	user_record(&v, PEO_RECORD_AUXTRACE_ERROR, 0, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+	assert_int_equal(u.u.auxtrace_error.code, 2);
+	assert_int_equal(u.u.auxtrace_error.tid, 5);
+	assert_int_equal(u.u.auxtrace_error.time, 123456789);
+	assert_string_equal(u.u.auxtrace_error.msg, "decoder lost sync");
+
+	memset(&v, 0, sizeof(v)); /* CPU_MAP as a range with "any" */
+	v.big = big;
+	v.n = 8;
+	vec_put16(&v, 2); vec_put(&v, 1, 1); vec_put(&v, 0, 1); vec_put16(&v, 4); vec_put16(&v, 6);
+	user_record(&v, PEO_RECORD_CPU_MAP, 0, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+	assert_int_equal(u.u.cpu_map.nr, 4);
+	assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 0), -1);
+	assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 3), 6);
+
+	memset(&v, 0, sizeof(v)); /* CPU_MAP as a mask of 64-bit words: CPUs 1, 65 */
+	v.big = big;
+	v.n = 8;
+	vec_put16(&v, 1); vec_put16(&v, 2); vec_put16(&v, 8); vec_put16(&v, 0);
+	vec_put64(&v, 2); vec_put64(&v, 2);
+	user_record(&v, PEO_RECORD_CPU_MAP, 0, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+	assert_int_equal(u.u.cpu_map.nr, 2);
+	assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 1), 65);
+
+	memset(&v, 0, sizeof(v)); /* TIME_CONV, the old short form */
+	v.big = big;
+	v.n = 8;
+	vec_put64(&v, 10); vec_put64(&v, 1000); vec_put64(&v, 555);
+	user_record(&v, PEO_RECORD_TIME_CONV, 0, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+	assert_int_equal(u.u.time_conv.time_zero, 555);
+	assert_false(u.u.time_conv.has_cycles);
+
+	memset(&v, 0, sizeof(v)); /* THREAD_MAP whose nr lies */
+	v.big = big;
+	v.n = 8;
+	vec_put64(&v, 1000);
+	vec_put64(&v, 1); vec_bytes(&v, "init\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	user_record(&v, PEO_RECORD_THREAD_MAP, 0, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -EPROTO);
+	assert_error_contains("THREAD_MAP record: nr 1000 at byte 8");
+
+	user_record(&v, PEO_RECORD_FINISHED_ROUND, 0, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -ENOENT);
+	peo_perfdata_close(f);
+	close(fd);
+}
+
 static void perfs_own_records_in_either_order(void **state)
 {
 	(void)state;
-	for (int run = 0; run < 4; run++) { /* either order; mapped whole, then in windows */
-		int big = run & 1;
-
-		test_window = (size_t)(run >> 1);
-		struct peo_user_record u;
-		struct peo_perfdata *f;
-		struct peo_record r;
-		struct layout l;
-		struct vec file, v;
-		int fd;
-
-		build_file(&file, big, &l); /* for the reader's byte order */
-		assert_int_equal(open_bytes(&file, &f, 0, &fd), 0);
-
-		memset(&v, 0, sizeof(v));
-		v.big = big;
-		v.n = 8;
-		vec_put32(&v, 4242); /* pid */
-		for (int k = 0; k < 20; k++)
-			vec_put(&v, (uint64_t)(0x10 + k), 1);
-		vec_put(&v, 20, 1); vec_put(&v, 0, 1); vec_put16(&v, 0);
-		vec_bytes(&v, "/lib/libx.so\0\0\0\0", 16);
-		user_record(&v, PEO_RECORD_HEADER_BUILD_ID, 1u << 15, &r);
-		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
-		assert_int_equal(u.u.build_id.pid, 4242);
-		assert_int_equal(u.u.build_id.size, 20);
-		assert_int_equal(u.u.build_id.id[19], 0x10 + 19);
-		assert_string_equal(u.u.build_id.filename, "/lib/libx.so");
-
-		memset(&v, 0, sizeof(v));
-		v.big = big;
-		v.n = 8;
-		vec_put64(&v, 77);
-		vec_bytes(&v, "cycles", 7);
-		while (v.n < 8 + 8 + 64)
-			vec_put(&v, 0, 1);
-		user_record(&v, PEO_RECORD_HEADER_EVENT_TYPE, 0, &r);
-		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
-		assert_int_equal(u.u.event_type.id, 77);
-		assert_string_equal(u.u.event_type.name, "cycles");
-
-		memset(&v, 0, sizeof(v)); /* AUXTRACE_ERROR, format 1: with a time */
-		v.big = big;
-		v.n = 8;
-		vec_put32(&v, 1); vec_put32(&v, 2); vec_put32(&v, 3); vec_put32(&v, 4);
-		vec_put32(&v, 5); vec_put32(&v, 1);
-		vec_put64(&v, 0xffffffff81000000ull); vec_put64(&v, 123456789);
-		vec_bytes(&v, "decoder lost sync", 18);
-		while (v.n < 8 + 40 + 64)
-			vec_put(&v, 0, 1);
-		user_record(&v, PEO_RECORD_AUXTRACE_ERROR, 0, &r);
-		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
-		assert_int_equal(u.u.auxtrace_error.code, 2);
-		assert_int_equal(u.u.auxtrace_error.tid, 5);
-		assert_int_equal(u.u.auxtrace_error.time, 123456789);
-		assert_string_equal(u.u.auxtrace_error.msg, "decoder lost sync");
-
-		memset(&v, 0, sizeof(v)); /* CPU_MAP as a range with "any" */
-		v.big = big;
-		v.n = 8;
-		vec_put16(&v, 2); vec_put(&v, 1, 1); vec_put(&v, 0, 1); vec_put16(&v, 4); vec_put16(&v, 6);
-		user_record(&v, PEO_RECORD_CPU_MAP, 0, &r);
-		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
-		assert_int_equal(u.u.cpu_map.nr, 4);
-		assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 0), -1);
-		assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 3), 6);
-
-		memset(&v, 0, sizeof(v)); /* CPU_MAP as a mask of 64-bit words: CPUs 1, 65 */
-		v.big = big;
-		v.n = 8;
-		vec_put16(&v, 1); vec_put16(&v, 2); vec_put16(&v, 8); vec_put16(&v, 0);
-		vec_put64(&v, 2); vec_put64(&v, 2);
-		user_record(&v, PEO_RECORD_CPU_MAP, 0, &r);
-		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
-		assert_int_equal(u.u.cpu_map.nr, 2);
-		assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 1), 65);
-
-		memset(&v, 0, sizeof(v)); /* TIME_CONV, the old short form */
-		v.big = big;
-		v.n = 8;
-		vec_put64(&v, 10); vec_put64(&v, 1000); vec_put64(&v, 555);
-		user_record(&v, PEO_RECORD_TIME_CONV, 0, &r);
-		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
-		assert_int_equal(u.u.time_conv.time_zero, 555);
-		assert_false(u.u.time_conv.has_cycles);
-
-		memset(&v, 0, sizeof(v)); /* THREAD_MAP whose nr lies */
-		v.big = big;
-		v.n = 8;
-		vec_put64(&v, 1000);
-		vec_put64(&v, 1); vec_bytes(&v, "init\0\0\0\0\0\0\0\0\0\0\0\0", 16);
-		user_record(&v, PEO_RECORD_THREAD_MAP, 0, &r);
-		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -EPROTO);
-		assert_error_contains("THREAD_MAP record: nr 1000 at byte 8");
-
-		user_record(&v, PEO_RECORD_FINISHED_ROUND, 0, &r);
-		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -ENOENT);
-		peo_perfdata_close(f);
-		close(fd);
-	}
+	in_each_layout(perfs_own_records_in_either_order_in);
 }
 
 int main(void)

@@ -244,6 +244,26 @@ static void tid_list_names_threads(void **state)
 }
 
 /* A caller built before .pids existed never has it read. */
+/* per_cpu: a task target with a slot per online CPU, as perf record's rings. */
+static void per_cpu_task_target_has_each_online_cpu(void **state)
+{
+	PEO_OPTS(peo_target_opts, o, .kind = PEO_TARGET_PID, .pid = getpid(), .per_cpu = 1);
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct peo_target *t = peo_test_target(&o), *any;
+
+	(void)state;
+	assert_int_equal(peo_target_cpu_count(t), online);
+	assert_int_equal(peo_target_cpu(t, 0), 0);
+	assert_int_equal(peo_target_thread(t, 0), getpid());
+	o.per_cpu = 0; /* the default: one slot, any CPU */
+	any = peo_test_target(&o);
+	assert_int_equal(peo_target_cpu_count(any), 1);
+	assert_int_equal(peo_target_cpu(any, 0), -1);
+	assert_int_equal(peo_target_thread_count(any), peo_target_thread_count(t));
+	peo_target_free(any);
+	peo_target_free(t);
+}
+
 static void pids_beyond_an_older_size_are_not_read(void **state)
 {
 	struct peo_target_opts o = {
@@ -404,6 +424,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(pid_list_reads_like_perf),
+		PEO_TEST(per_cpu_task_target_has_each_online_cpu),
 		PEO_TEST(pid_list_errors_name_the_item),
 		PEO_TEST(tid_list_names_threads),
 		PEO_TEST(pids_beyond_an_older_size_are_not_read),

@@ -316,29 +316,10 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 		attr->sample_type |= PEO_SAMPLE_CGROUP;
 }
 
-/* The online CPUs as a list, for per-CPU rings of a task target. */
-static int online_cpus(char *buf, size_t cap)
-{
-	FILE *in = fopen("/sys/devices/system/cpu/online", "re");
-	int ok = in && fgets(buf, (int)cap, in);
-
-	if (in)
-		fclose(in);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 static int make_target(struct record *r)
 {
-	PEO_OPTS(peo_target_opts, o);
-	char online[256];
+	PEO_OPTS(peo_target_opts, o, .cpus = r->a.cpus, .per_cpu = 1); /* a ring per CPU, as perf */
 
-	if (online_cpus(online, sizeof(online))) {
-		fprintf(stderr, "peo record: cannot read /sys/devices/system/cpu/online\n");
-		return -1;
-	}
 	if (r->a.all_cpus || r->a.cpus) { /* a command only says how long */
 		o.kind = PEO_TARGET_CPUS;
 	} else if (r->a.cmd) {
@@ -350,7 +331,6 @@ static int make_target(struct record *r)
 	} else {
 		o.kind = PEO_TARGET_CPUS;
 	}
-	o.cpus = r->a.cpus ? r->a.cpus : online; /* a ring per CPU, as perf */
 	if (peo_target_new(&r->target, &o)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		return -1;

@@ -53,23 +53,51 @@ static inline void out_char(struct out *o, char c)
 	o->n++;
 }
 
-/* Pad with spaces to |@width| around @len bytes at @s, left of them when @width > 0. */
-static inline void out_padded(struct out *o, const char *s, size_t len, int width)
+/* Spaces to fill @width around @len characters, and where they go. */
+static inline size_t out_pad_of(int width, int len)
 {
-	size_t w = (size_t)(width < 0 ? -width : width), pad = w > len ? w - len : 0;
+	int w = width < 0 ? -width : width;
+
+	return w > len ? (size_t)(w - len) : 0;
+}
+
+/*
+ * A field of @len characters padded to |@width| (spaces left of it when
+ * @width > 0, right of it when < 0): out_field() makes room, writes the
+ * left padding and returns where the characters go; out_field_end() takes
+ * the end of those characters, writes the right padding and counts it all.
+ * Byte loops: these runs are a few bytes, shorter than a call to memcpy
+ * (the musl build keeps them loops: -fno-tree-loop-distribute-patterns).
+ */
+static inline char *out_field(struct out *o, size_t len, int width)
+{
+	size_t pad = out_pad_of(width, (int)len);
 	char *p = out_room(o, len + pad);
 
-	/* Byte loops: these runs are a few bytes, shorter than a call to memcpy
-	 * (the musl build keeps them loops: -fno-tree-loop-distribute-patterns). */
 	if (width > 0)
 		for (size_t i = 0; i < pad; i++)
 			*p++ = ' ';
-	for (size_t i = 0; i < len; i++)
-		*p++ = s[i];
+	return p;
+}
+
+static inline void out_field_end(struct out *o, char *end, size_t len, int width)
+{
+	size_t pad = out_pad_of(width, (int)len);
+
 	if (width < 0)
 		for (size_t i = 0; i < pad; i++)
-			*p++ = ' ';
+			*end++ = ' ';
 	o->n += len + pad;
+}
+
+/* Pad with spaces to |@width| around @len bytes at @s, left of them when @width > 0. */
+static inline void out_padded(struct out *o, const char *s, size_t len, int width)
+{
+	char *p = out_field(o, len, width);
+
+	for (size_t i = 0; i < len; i++)
+		*p++ = s[i];
+	out_field_end(o, p, len, width);
 }
 
 /* @len bytes at @s, copied a word at a time (labels of a few dozen bytes:
@@ -154,31 +182,15 @@ static inline void out_dec_at(char *end, uint64_t v, int digits)
 	out_dec32_at(end, (uint32_t)v, digits);
 }
 
-/* Spaces to fill @width around @len characters, and where they go. */
-static inline size_t out_pad_of(int width, int len)
-{
-	int w = width < 0 ? -width : width;
-
-	return w > len ? (size_t)(w - len) : 0;
-}
-
 /* Decimal, right-aligned in @width (negative @width: left-aligned).
  * Digits go straight into the buffer: no copy from a scratch string. */
 static inline void out_u64(struct out *o, uint64_t v, int width)
 {
 	int len = out_dec_digits(v);
-	size_t pad = out_pad_of(width, len);
-	char *p = out_room(o, (size_t)len + pad);
+	char *p = out_field(o, (size_t)len, width);
 
-	if (width > 0)
-		for (size_t i = 0; i < pad; i++)
-			*p++ = ' ';
 	out_dec_at(p + len, v, len);
-	p += len;
-	if (width < 0)
-		for (size_t i = 0; i < pad; i++)
-			*p++ = ' ';
-	o->n += (size_t)len + pad;
+	out_field_end(o, p + len, (size_t)len, width);
 }
 
 /* Signed decimal, right-aligned in @width (negative @width: left-aligned). */
@@ -186,39 +198,23 @@ static inline void out_i64(struct out *o, int64_t v, int width)
 {
 	uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	int digits = out_dec_digits(mag), len = digits + (v < 0);
-	size_t pad = out_pad_of(width, len);
-	char *p = out_room(o, (size_t)len + pad);
+	char *p = out_field(o, (size_t)len, width);
 
-	if (width > 0)
-		for (size_t i = 0; i < pad; i++)
-			*p++ = ' ';
 	if (v < 0)
 		*p++ = '-';
 	out_dec_at(p + digits, mag, digits);
-	p += digits;
-	if (width < 0)
-		for (size_t i = 0; i < pad; i++)
-			*p++ = ' ';
-	o->n += (size_t)len + pad;
+	out_field_end(o, p + digits, (size_t)len, width);
 }
 
 /* Lower-case hex, no 0x, right-aligned in @width. */
 static inline void out_hex(struct out *o, uint64_t v, int width)
 {
 	int len = v ? (67 - __builtin_clzll(v)) / 4 : 1;
-	size_t pad = out_pad_of(width, len);
-	char *p = out_room(o, (size_t)len + pad);
+	char *p = out_field(o, (size_t)len, width);
 
-	if (width > 0)
-		for (size_t i = 0; i < pad; i++)
-			*p++ = ' ';
 	for (int i = len - 1; i >= 0; i--, v >>= 4)
 		p[i] = "0123456789abcdef"[v & 15];
-	p += len;
-	if (width < 0)
-		for (size_t i = 0; i < pad; i++)
-			*p++ = ' ';
-	o->n += (size_t)len + pad;
+	out_field_end(o, p + len, (size_t)len, width);
 }
 
 /* Zero-padded decimal of exactly @digits digits (the fraction of a time). */

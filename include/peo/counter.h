@@ -56,6 +56,9 @@ struct peo_target_opts {
 	 * sorted by id, each once (perf 6.1 counts an id given twice twice).
 	 */
 	const char *pids;
+	/* PEO_TARGET_SELF, PID and TID without .cpus: a slot per online CPU
+	 * instead of one for any CPU (perf record's per-CPU rings want it). */
+	int per_cpu;
 };
 
 struct peo_target;

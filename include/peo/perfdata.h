@@ -215,8 +215,10 @@ PEO_API int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit,
  * into memory the reader owns until it closes; strings point into the
  * section.  Each returns 0, -ENOENT when the file has no such section, or
  * -EPROTO naming the part that runs past the section (a count larger than
- * its bytes, a string without its NUL), or -ENOMEM.
+ * its bytes, a string without its NUL), or -ENOMEM.  @list and @n (or @t,
+ * @out) receive the decoded entries.
  */
+/* PMU_MAPPINGS: each PMU's type number and name. */
 struct peo_pmu_mapping { uint32_t type; const char *name; };
 PEO_API int peo_perfdata_pmu_mappings(struct peo_perfdata *f, const struct peo_pmu_mapping **list,
 				      size_t *n);
@@ -226,6 +228,7 @@ struct peo_group_desc { const char *name; uint32_t leader_idx, nr_members; };
 PEO_API int peo_perfdata_group_desc(struct peo_perfdata *f, const struct peo_group_desc **list,
 				    size_t *n);
 
+/* CPU_TOPOLOGY: sibling lists, and per CPU its core, socket and die. */
 struct peo_topology_cpu { uint32_t core_id, socket_id, die_id; };
 struct peo_cpu_topology {
 	size_t ncore_siblings, nthread_siblings, ndie_siblings, ncpus;
@@ -237,10 +240,12 @@ struct peo_cpu_topology {
 };
 PEO_API int peo_perfdata_cpu_topology(struct peo_perfdata *f, const struct peo_cpu_topology **t);
 
+/* NUMA_TOPOLOGY: each node's memory and CPUs. */
 struct peo_numa_node { uint32_t node; uint64_t mem_total, mem_free; /* kB */ const char *cpus; };
 PEO_API int peo_perfdata_numa_topology(struct peo_perfdata *f, const struct peo_numa_node **list,
 				       size_t *n);
 
+/* CACHE: each cache level of the writing machine. */
 struct peo_cache_level {
 	uint32_t level, line_size, sets, ways;
 	const char *type, *size, *map; /* "Data", "32K", "0-1" */
@@ -248,9 +253,11 @@ struct peo_cache_level {
 PEO_API int peo_perfdata_cache(struct peo_perfdata *f, const struct peo_cache_level **list,
 			       size_t *n);
 
+/* COMPRESSED: how the records were compressed (perf record -z). */
 struct peo_compressed { uint32_t version, type /* 1 zstd */, level, ratio, mmap_len; };
 PEO_API int peo_perfdata_compressed(struct peo_perfdata *f, struct peo_compressed *out);
 
+/* CLOCK_DATA: the wall clock and the events' clock read together (perf record -k). */
 struct peo_clock_data { uint32_t version, clockid; uint64_t wall_clock_ns, clockid_time_ns; };
 PEO_API int peo_perfdata_clock_data(struct peo_perfdata *f, struct peo_clock_data *out);
 
