@@ -231,7 +231,7 @@ static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perf
 	if (f->headers_only) {
 		uint64_t t;
 
-		memset(&out->rec, 0, sizeof(out->rec));
+		peo_record_zero(&out->rec);
 		return peo_record_peek(f->parser, h->bytes, h->len, &out->rec, &t) < 0 ? -EPROTO : 1;
 	}
 	got = peo_record_parse(f->parser, h->bytes, h->len, &out->rec);

@@ -407,7 +407,7 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 	if (!p || !bytes || !out)
 		return peo_fail(EINVAL, "peo_record_parse: argument '%s' is NULL",
 				!p ? "p" : !bytes ? "bytes" : "out");
-	memset(out, 0, sizeof(*out));
+	peo_record_zero(out);
 	if (len < sizeof(h))
 		return peo_fail(EPROTO, "record: %zu bytes cannot hold the 8-byte header", len);
 	h = take_header(p, bytes, out);
