@@ -45,6 +45,7 @@ struct pd_order {
 	uint64_t limit;      /* records up to this time may go out */
 	int draining;        /* the data ended: everything may go out */
 	int have_out;        /* out is the record last handed out: release it next */
+	int may_out;         /* a held record may be due: look for one (else read on) */
 	struct held out;
 };
 
@@ -258,24 +259,26 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		o->have_out = 0;
 	}
 	for (;;) {
-		if ((r = next_run(o))) {
+		if (o->may_out && (r = next_run(o))) {
 			o->out = r->v[r->head++];
 			o->have_out = 1;
 			o->held--;
 			return deliver(f, &o->out, out);
 		}
+		o->may_out = 0; /* until the limit moves or a record at or under it comes */
 		if (o->draining)
 			return 0;
 		got = peo_pd_next_raw(f, out);
 		if (got < 0)
 			return got;
 		if (got == 0) {
-			o->draining = 1;
+			o->draining = o->may_out = 1;
 			continue;
 		}
 		if (out->rec.header.type == PEO_RECORD_FINISHED_ROUND) {
 			o->limit = o->next_flush;
 			o->next_flush = o->max_time;
+			o->may_out = 1;
 		}
 		if (!record_time(f, &out->rec, &t)) {
 			/* Passes at once; kernel records among them get their fields. */
@@ -287,5 +290,6 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		}
 		if ((got = hold(f, out, t)))
 			return got;
+		o->may_out |= t <= o->limit;
 	}
 }

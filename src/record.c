@@ -91,6 +91,7 @@ int peo_record_parser_add(struct peo_record_parser *p, const struct peo_attr *at
 		return peo_fail(EINVAL, "peo_record_parser_add: attr %zu has size %u, under the "
 				"first published %d bytes (wrong byte order?)", p->nattrs,
 				a->attr.size, PEO_ATTR_SIZE_VER0);
+	peo_sample_layout(a->attr.sample_type, &a->fixed);
 	a->sample_id_pos = sample_id_pos(a->attr.sample_type);
 	a->trailer_id_pos = a->attr.sample_id_all ? trailer_id_pos(a->attr.sample_type) : 0;
 	a->trailer_bytes = a->attr.sample_id_all ? peo_sample_id_bytes(a->attr.sample_type) : 0;

@@ -6,8 +6,17 @@
 
 #include "record_cursor.h"
 
+/* Where a SAMPLE's fields of fixed size lie (byte offsets; 0: not sampled),
+ * up to the first field whose size varies: read without a bounds check
+ * each once the record is known to reach @end. */
+struct sample_layout {
+	uint16_t identifier, ip, tid, time, addr, id, stream_id, cpu, period;
+	uint16_t end;
+};
+
 struct parse_attr {
 	struct peo_attr attr; /* host order */
+	struct sample_layout fixed;
 	int sample_id_pos;    /* u64 index of the id in a sample, -1 none */
 	int trailer_id_pos;   /* u64s back from a record's end to its id, 0 none */
 	size_t trailer_bytes; /* the sample_id trailer's size (sample_id_all) */
@@ -56,6 +65,8 @@ PEO_HIDDEN void peo_parse_read(struct cursor *c, uint64_t read_format, struct pe
  */
 PEO_HIDDEN int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t len,
 			       struct peo_record *out, uint64_t *time);
+/* record_sample.c: the fixed-size fields' places for @sample_type. */
+PEO_HIDDEN void peo_sample_layout(uint64_t sample_type, struct sample_layout *l);
 /* record_sample.c: a SAMPLE record's fields (@pa NULL: no attr, an error). */
 PEO_HIDDEN void peo_parse_sample(struct cursor *c, const struct parse_attr *pa,
 				 struct peo_record *r);

@@ -4,6 +4,7 @@
  * DATA_SRC) and of its callchain's context markers.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "record_internal.h"
@@ -54,11 +55,87 @@ static void parse_weight(struct cursor *c, uint64_t st, struct peo_sample *s)
 	s->weight_var3 = (uint16_t)(s->weight >> 48);
 }
 
-void peo_parse_sample(struct cursor *c, const struct parse_attr *pa, struct peo_record *r)
+void peo_sample_layout(uint64_t st, struct sample_layout *l)
 {
-	struct peo_sample *s = &r->u.sample;
-	uint64_t st = pa->attr.sample_type;
+	static const struct {
+		uint64_t bit;
+		size_t at;
+	} order[] = { /* the kernel's order */
+		{ PEO_SAMPLE_IDENTIFIER, offsetof(struct sample_layout, identifier) },
+		{ PEO_SAMPLE_IP, offsetof(struct sample_layout, ip) },
+		{ PEO_SAMPLE_TID, offsetof(struct sample_layout, tid) },
+		{ PEO_SAMPLE_TIME, offsetof(struct sample_layout, time) },
+		{ PEO_SAMPLE_ADDR, offsetof(struct sample_layout, addr) },
+		{ PEO_SAMPLE_ID, offsetof(struct sample_layout, id) },
+		{ PEO_SAMPLE_STREAM_ID, offsetof(struct sample_layout, stream_id) },
+		{ PEO_SAMPLE_CPU, offsetof(struct sample_layout, cpu) },
+		{ PEO_SAMPLE_PERIOD, offsetof(struct sample_layout, period) },
+	};
+	uint16_t at = 8; /* after the header */
 
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < PEO_ARRAY_SIZE(order); i++)
+		if (st & order[i].bit) {
+			memcpy((char *)l + order[i].at, &at, sizeof(at));
+			at += 8;
+		}
+	l->end = at;
+}
+
+static uint64_t at_u64(const void *b, size_t at, int swap)
+{
+	uint64_t v;
+
+	memcpy(&v, (const unsigned char *)b + at, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+static uint32_t at_u32(const void *b, size_t at, int swap)
+{
+	uint32_t v;
+
+	memcpy(&v, (const unsigned char *)b + at, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+/* The fixed-size fields at their known places: the caller checked that
+ * the record reaches the last of them (a field at a time, with a bounds
+ * check each, had been most of a sample's parse). */
+static void parse_fixed(struct cursor *c, const struct sample_layout *l, uint64_t st,
+			struct peo_sample *s)
+{
+	const unsigned char *b = c->p;
+	int swap = c->swap;
+
+	if (st & PEO_SAMPLE_IDENTIFIER)
+		s->identifier = at_u64(b, l->identifier, swap);
+	if (st & PEO_SAMPLE_IP)
+		s->ip = at_u64(b, l->ip, swap);
+	if (st & PEO_SAMPLE_TID) {
+		s->pid = at_u32(b, l->tid, swap);
+		s->tid = at_u32(b, l->tid + 4, swap);
+	}
+	if (st & PEO_SAMPLE_TIME)
+		s->time = at_u64(b, l->time, swap);
+	if (st & PEO_SAMPLE_ADDR)
+		s->addr = at_u64(b, l->addr, swap);
+	if (st & PEO_SAMPLE_ID)
+		s->id = at_u64(b, l->id, swap);
+	if (st & PEO_SAMPLE_STREAM_ID)
+		s->stream_id = at_u64(b, l->stream_id, swap);
+	if (st & PEO_SAMPLE_CPU) {
+		s->cpu = at_u32(b, l->cpu, swap);
+		s->cpu_res = at_u32(b, l->cpu + 4, swap);
+	}
+	if (st & PEO_SAMPLE_PERIOD)
+		s->period = at_u64(b, l->period, swap);
+	c->off = l->end;
+}
+
+/* The same fields through the cursor: a record too short for them gets
+ * the sentence naming the first one missing. */
+static void parse_fixed_checked(struct cursor *c, uint64_t st, struct peo_sample *s)
+{
 	if (st & PEO_SAMPLE_IDENTIFIER)
 		s->identifier = cursor_u64(c, "identifier");
 	if (st & PEO_SAMPLE_IP)
@@ -81,6 +158,17 @@ void peo_parse_sample(struct cursor *c, const struct parse_attr *pa, struct peo_
 	}
 	if (st & PEO_SAMPLE_PERIOD)
 		s->period = cursor_u64(c, "period");
+}
+
+void peo_parse_sample(struct cursor *c, const struct parse_attr *pa, struct peo_record *r)
+{
+	struct peo_sample *s = &r->u.sample;
+	uint64_t st = pa->attr.sample_type;
+
+	if (c->off == 8 && pa->fixed.end <= c->end)
+		parse_fixed(c, &pa->fixed, st, s);
+	else
+		parse_fixed_checked(c, st, s);
 	if (st & PEO_SAMPLE_READ)
 		peo_parse_read(c, pa->attr.read_format, &s->read);
 	if (st & PEO_SAMPLE_CALLCHAIN) {
@@ -197,13 +285,13 @@ void peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record 
 int peo_callchain_next(struct peo_callchain_iter *it, uint64_t *ip, int64_t *context)
 {
 	while (it->ips && it->i < it->nr) {
-		uint64_t v = peo_record_u64(it->r, it->ips, (size_t)it->i++);
+		uint64_t v = at_u64(it->ips, 8 * (size_t)it->i++, it->r->swapped);
 
 		if (v >= PEO_CONTEXT_ENTRY(PEO_CONTEXT_MAX)) {
 			it->context = (int64_t)v;
 			if (it->context != PEO_CONTEXT_USER_DEFERRED || it->i >= it->nr)
 				continue;
-			v = peo_record_u64(it->r, it->ips, (size_t)it->i++); /* the cookie */
+			v = at_u64(it->ips, 8 * (size_t)it->i++, it->r->swapped); /* the cookie */
 		}
 		*ip = v;
 		*context = it->context;

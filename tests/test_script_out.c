@@ -116,6 +116,29 @@ static void numbers_match_printf_threaded(void **state)
 	numbers_match_printf_in(1);
 }
 
+/* Every length of copy: the word loop, the overlapping last word, the
+ * 4-byte pair and single bytes each meet their edges. */
+static void bytes_of_every_length(void **state)
+{
+	char src[80], want[80 * 81 / 2 + 1], *got;
+	size_t want_len = 0, len;
+	struct capture c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = (char)('A' + i % 57);
+	capture_open(&c, 0);
+	for (size_t n = 0; n < sizeof(src); n++) {
+		out_bytes(&c.o, src, n);
+		memcpy(want + want_len, src, n);
+		want_len += n;
+	}
+	got = capture_text(&c, &len);
+	assert_int_equal(len, want_len);
+	assert_memory_equal(got, want, len);
+	free(got);
+}
+
 static void strings_pad_and_align(void **state)
 {
 	struct capture c;
@@ -173,6 +196,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_match_printf),
 		cmocka_unit_test(numbers_match_printf_threaded),
+		cmocka_unit_test(bytes_of_every_length),
 		cmocka_unit_test(strings_pad_and_align),
 		cmocka_unit_test(a_failed_write_is_reported),
 	};

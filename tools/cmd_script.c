@@ -54,6 +54,8 @@ struct script {
 	} pid_tid, seconds;
 	char **labels; /* per event: its column of a sample line, made on first use */
 	size_t *label_len, nlabels;
+	const struct peo_attr *last_label_attr; /* the last label printed: labels[last_label] */
+	size_t last_label;
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
 	size_t nformats;
 	unsigned char *format_tried;
@@ -227,9 +229,15 @@ static void json_str(struct out *o, const char *s);
  * the quoted name), made once per event. */
 static void print_event_label(struct script *s, const struct peo_record *r)
 {
-	int i = peo_perfdata_event_of(s->f, r->attr);
 	size_t labels = s->nlabels, lens = s->nlabels;
 	char name[64];
+	int i;
+
+	if (r->attr && r->attr == s->last_label_attr) { /* runs of one event's samples */
+		out_bytes(&s->out, s->labels[s->last_label], s->label_len[s->last_label]);
+		return;
+	}
+	i = peo_perfdata_event_of(s->f, r->attr);
 
 	if (i >= 0 && (per_event_room((void **)&s->labels, &labels, (size_t)i, sizeof(*s->labels)) ||
 		       per_event_room((void **)&s->label_len, &lens, (size_t)i,
@@ -249,6 +257,8 @@ static void print_event_label(struct script *s, const struct peo_record *r)
 		}
 	}
 	if (i >= 0 && s->labels[i]) {
+		s->last_label_attr = r->attr;
+		s->last_label = (size_t)i;
 		out_bytes(&s->out, s->labels[i], s->label_len[i]);
 		return;
 	}
@@ -284,19 +294,21 @@ static void cache_made(struct column_cache *c, int len)
 	c->len = len > 0 && (size_t)len < sizeof(c->text) ? (size_t)len : 0;
 }
 
-static void print_time(struct script *s, uint64_t ns, int with_ns)
+/* The time column "seconds.fraction: " (the seconds cached: runs of
+ * samples share them).  Room: sizeof(seconds.text) + 11. */
+static char *put_time(struct script *s, char *p, uint64_t ns, int with_ns)
 {
-	struct out *o = &s->out;
-
 	if (!cache_holds(&s->seconds, ns / 1000000000u))
 		cache_made(&s->seconds, snprintf(s->seconds.text, sizeof(s->seconds.text), "%5llu.",
 						 (unsigned long long)(ns / 1000000000u)));
-	out_bytes(o, s->seconds.text, s->seconds.len);
+	p = put_bytes(p, s->seconds.text, s->seconds.len);
 	if (with_ns)
-		out_u64_zero(o, ns % 1000000000u, 9);
+		p = put_dec_zero(p, ns % 1000000000u, 9);
 	else
-		out_u64_zero(o, ns % 1000000000u / 1000, 6);
-	out_str(o, ": ");
+		p = put_dec_zero(p, ns % 1000000000u / 1000, 6);
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
 }
 
 static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap)
@@ -314,29 +326,33 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 			int unpadded_comm)
 {
 	struct out *o = &s->out;
-	char cbuf[32];
+	char cbuf[32], *p;
 
 	if (fl & F_COMM) {
 		out_str_right(o, comm_of(s, id->tid, cbuf, sizeof(cbuf)), unpadded_comm ? 0 : 16);
 		out_char(o, ' ');
 	}
+	/* the rest in room made once: pid/tid and time texts, cpu, punctuation */
+	p = out_room(o, sizeof(s->pid_tid.text) + sizeof(s->seconds.text) + 64);
 	if ((fl & F_PID) && (fl & F_TID)) {
 		if (!cache_holds(&s->pid_tid, (uint64_t)id->pid << 32 | id->tid))
 			cache_made(&s->pid_tid, snprintf(s->pid_tid.text, sizeof(s->pid_tid.text),
 							 "%5d/%-5d ", (int32_t)id->pid,
 							 (int32_t)id->tid));
-		out_bytes(o, s->pid_tid.text, s->pid_tid.len);
+		p = put_bytes(p, s->pid_tid.text, s->pid_tid.len);
 	} else if (fl & (F_PID | F_TID)) {
-		out_i64(o, (int32_t)((fl & F_PID) ? id->pid : id->tid), 5); /* -1 as perf */
-		out_char(o, ' ');
+		p = put_i64(p, (int32_t)((fl & F_PID) ? id->pid : id->tid), 5); /* -1 as perf */
+		*p++ = ' ';
 	}
 	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU)) {
-		out_char(o, '[');
-		out_u64_zero(o, id->cpu, id->cpu > 999 ? (id->cpu > 9999 ? 5 : 4) : 3);
-		out_str(o, "] ");
+		*p++ = '[';
+		p = put_dec_zero(p, id->cpu, out_dec_digits(id->cpu) > 3 ? out_dec_digits(id->cpu) : 3);
+		*p++ = ']';
+		*p++ = ' ';
 	}
 	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
-		print_time(s, id->time, s->a.ns);
+		p = put_time(s, p, id->time, s->a.ns);
+	out_advance(o, p);
 }
 
 /* The tracepoint format of the sample's event: the file's TRACING_DATA, else tracefs. */
@@ -408,21 +424,28 @@ static void print_sample_text(struct script *s, const struct peo_record *r)
 		peo_callchain_begin(&it, r);
 		while (peo_callchain_next(&it, &ip, &ctx)) {
 			uint64_t off;
+			char *p = out_room(o, 18);
 
 			/* perf prints a user frame as its offset in the mapped file */
 			if (ctx == PEO_CONTEXT_USER &&
 			    script_maps_offset(&s->maps, smp->pid, ip, &off))
 				ip = off;
-			out_char(o, '\t');
-			out_hex(o, ip, 16);
-			out_char(o, '\n');
+			*p++ = '\t';
+			p = put_hex(p, ip, 16);
+			*p++ = '\n';
+			out_advance(o, p);
 		}
 		out_char(o, '\n'); /* perf ends a callchain sample with a blank line */
 		return;
 	}
 	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
-		out_char(o, ' ');
-		out_hex(o, smp->ip, 16);
+		char *p = out_room(o, 18);
+
+		*p++ = ' ';
+		p = put_hex(p, smp->ip, 16);
+		*p++ = '\n';
+		out_advance(o, p);
+		return;
 	}
 	out_char(o, '\n');
 }

@@ -72,6 +72,7 @@ int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_
 
 	if (!p)
 		return -1;
+	m->hit_valid = 0;
 	for (i = 0; i < p->n; i++) /* drop overlapped maps (perf splits; whole is enough here) */
 		if (p->maps[i].end <= start || p->maps[i].start >= end)
 			p->maps[w++] = p->maps[i];
@@ -112,9 +113,14 @@ int script_maps_fork(struct script_maps *m, uint32_t parent, uint32_t child)
 
 int script_maps_offset(struct script_maps *m, uint32_t pid, uint64_t addr, uint64_t *off)
 {
-	struct proc *p = proc_of(m, pid, 0);
+	struct proc *p;
 	size_t lo = 0, hi;
 
+	if (m->hit_valid && pid == m->hit_pid && addr >= m->hit_start && addr < m->hit_end) {
+		*off = addr - m->hit_start + m->hit_pgoff;
+		return 1;
+	}
+	p = proc_of(m, pid, 0);
 	if (!p)
 		return 0;
 	hi = p->n;
@@ -129,6 +135,11 @@ int script_maps_offset(struct script_maps *m, uint32_t pid, uint64_t addr, uint6
 	if (!lo || addr >= p->maps[lo - 1].end)
 		return 0;
 	*off = addr - p->maps[lo - 1].start + p->maps[lo - 1].pgoff;
+	m->hit_valid = 1;
+	m->hit_pid = pid;
+	m->hit_start = p->maps[lo - 1].start;
+	m->hit_end = p->maps[lo - 1].end;
+	m->hit_pgoff = p->maps[lo - 1].pgoff;
 	return 1;
 }
 

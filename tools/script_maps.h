@@ -13,6 +13,11 @@ struct proc;
 struct script_maps {
 	struct proc *procs;
 	size_t cap, n;
+	/* The map the last lookup found (a callchain's frames mostly fall in
+	 * the one before): valid until maps change. */
+	int hit_valid;
+	uint32_t hit_pid;
+	uint64_t hit_start, hit_end, hit_pgoff;
 };
 
 /* Process @pid mapped [start, start + len) at file offset @pgoff.  0 or -1 (memory). */
