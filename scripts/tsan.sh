@@ -3,7 +3,9 @@
 # several threads, built with clang's ThreadSanitizer: test_threads
 # (separate objects from separate threads, DESIGN.md's promise, and a ring
 # set woken from another thread), test_perfdata (the read-ahead helper
-# thread) and test_script_out (peo script's writer thread).
+# thread) and test_script_out (peo script's writer thread and formatting
+# worker); then the peo command itself, recording a file and printing it
+# with its three helper threads (read-ahead, formatting, writing).
 set -uo pipefail
 build=${1:-build-tsan} jobs=${2:-2}
 tests=(test_threads test_perfdata test_script_out)
@@ -23,4 +25,26 @@ for t in "${tests[@]}"; do
 		status=1
 	fi
 done
+echo "=== tsan: peo record, then peo script with its helper threads"
+cmake --build "$build" -j"$jobs" --target peo_tool workload >/dev/null || exit 1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+if ! "$build/peo" record -o "$tmp/t.data" -e cpu-clock -F 10000 -g -- \
+	"$build/tests/workload" -b 300 >"$tmp/record.out" 2>&1; then
+	tail -40 "$tmp/record.out"
+	echo "=== tsan: peo record FAILED"
+	status=1
+else
+	for args in "-F pid,tid,time,ip,event" "" "--show-task-events --show-mmap-events"; do
+		# shellcheck disable=SC2086
+		if "$build/peo" script -i "$tmp/t.data" $args >"$tmp/script.out" 2>"$tmp/script.err" &&
+			[ -s "$tmp/script.out" ]; then
+			echo "=== tsan: peo script $args: no data race ($(wc -l <"$tmp/script.out") lines)"
+		else
+			tail -40 "$tmp/script.err"
+			echo "=== tsan: peo script $args FAILED"
+			status=1
+		fi
+	done
+fi
 exit $status

@@ -43,6 +43,11 @@ check() {
 		fail "$name: peo script failed: $(head -2 "$tmp/$name.peo.err")"
 	perf script -i "$f" -F "$fields" >"$tmp/$name.perf" 2>/dev/null
 	same "$name" "-F $fields" "$tmp/$name.peo" "$tmp/$name.perf"
+	# on one CPU peo script formats on the reading thread: the same lines
+	if [ "$name" = callchain ] && command -v taskset >/dev/null; then
+		taskset -c 0 "$peo" script -i "$f" -F "$fields" >"$tmp/$name.one" 2>&1
+		same "$name" "-F $fields on one CPU (no formatting thread)" "$tmp/$name.one" "$tmp/$name.perf"
+	fi
 	# the task and mmap records too, among the samples
 	"$peo" script -i "$f" -F pid,tid,time,event --show-task-events --show-mmap-events \
 		>"$tmp/$name.side.peo" 2>&1

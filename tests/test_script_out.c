@@ -3,7 +3,8 @@
  * formatting against snprintf, over values at every digit-count boundary
  * and random ones, every width and alignment, and a buffer that fills up
  * mid-number (the bytes written to the fd must be the same), written by
- * this thread and by the writer thread.
+ * this thread and by the writer thread; and the formatting worker's
+ * batches, handed over in order.
  */
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -16,6 +17,7 @@
 #include "test_util.h"
 
 #include "script_out.h"
+#include "script_pipe.h"
 
 /* Values around every power of 10 and 16, and random ones of every size. */
 static size_t sample_values(uint64_t *v, size_t cap)
@@ -139,6 +141,56 @@ static void bytes_of_every_length(void **state)
 	free(got);
 }
 
+/* What the worker saw: the entries' numbers, to be 0, 1, 2... in order. */
+struct seen {
+	uint32_t next;
+	int out_of_order, batches;
+};
+
+static void check_batch(void *ctx, const unsigned char *bytes, size_t n)
+{
+	struct seen *seen = ctx;
+
+	seen->batches++;
+	for (size_t at = 0; at < n;) {
+		uint32_t v[2]; /* number, size */
+
+		memcpy(v, bytes + at, sizeof(v));
+		seen->out_of_order |= v[0] != seen->next++;
+		at += v[1];
+	}
+}
+
+/* Entries of many sizes, up to the largest, cross many batches while the
+ * worker takes them: each arrives once, in order, and finish waits for all. */
+static void pipe_keeps_order(void **state)
+{
+	struct script_pipe *p;
+	struct seen seen = { 0 };
+	uint32_t n = 20000, x = 12345;
+
+	(void)state;
+	assert_int_equal(script_pipe_start(&p, check_batch, &seen), 0);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t v[2] = { i, 8 };
+		unsigned char *at;
+
+		x = x * 1103515245u + 12345u;
+		if (i % 1000 == 999)
+			v[1] = SCRIPT_PIPE_ENTRY_MAX; /* the largest an entry may be */
+		else
+			v[1] = 8 + 8 * (x >> 24 & 255);
+		at = script_pipe_room(p, v[1]);
+		memcpy(at, v, sizeof(v));
+		memset(at + sizeof(v), 0xab, v[1] - sizeof(v));
+		script_pipe_commit(p, v[1]);
+	}
+	script_pipe_finish(p);
+	assert_int_equal(seen.next, n);
+	assert_false(seen.out_of_order);
+	assert_true(seen.batches > 4); /* the ring of batches went round */
+}
+
 static void strings_pad_and_align(void **state)
 {
 	struct capture c;
@@ -197,6 +249,7 @@ int main(void)
 		cmocka_unit_test(numbers_match_printf),
 		cmocka_unit_test(numbers_match_printf_threaded),
 		cmocka_unit_test(bytes_of_every_length),
+		cmocka_unit_test(pipe_keeps_order),
 		cmocka_unit_test(strings_pad_and_align),
 		cmocka_unit_test(a_failed_write_is_reported),
 	};

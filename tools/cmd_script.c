@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "commands.h"
 #include "script_maps.h"
 #include "script_out.h"
+#include "script_pipe.h"
 #include "script_threads.h"
 
 enum field {
@@ -54,12 +56,15 @@ struct script {
 	} pid_tid, seconds;
 	char **labels; /* per event: its column of a sample line, made on first use */
 	size_t *label_len, nlabels;
-	const struct peo_attr *last_label_attr; /* the last label printed: labels[last_label] */
-	size_t last_label;
+	const struct peo_attr *last_label_attr; /* the last label printed, and its event's */
+	const char *last_label;
+	size_t last_label_len;
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
 	size_t nformats;
 	unsigned char *format_tried;
 	struct out out;  /* every record's line goes through it */
+	struct script_pipe *pipe; /* text lines formatted by a worker, or NULL */
+	unsigned char *solo;      /* an entry's room without the worker */
 };
 
 static void usage(FILE *out)
@@ -226,49 +231,54 @@ static char *json_quoted(const char *name, size_t *len)
 static void json_str(struct out *o, const char *s);
 
 /* The event's column of a sample line (text: right-aligned and ": "; JSON:
- * the quoted name), made once per event. */
-static void print_event_label(struct script *s, const struct peo_record *r)
+ * the quoted name), made once per event; NULL when the event has no index
+ * or memory ran out. */
+static const char *event_label(struct script *s, const struct peo_record *r, size_t *len)
 {
 	size_t labels = s->nlabels, lens = s->nlabels;
 	char name[64];
 	int i;
 
 	if (r->attr && r->attr == s->last_label_attr) { /* runs of one event's samples */
-		out_bytes(&s->out, s->labels[s->last_label], s->label_len[s->last_label]);
-		return;
+		*len = s->last_label_len;
+		return s->last_label;
 	}
 	i = peo_perfdata_event_of(s->f, r->attr);
-
-	if (i >= 0 && (per_event_room((void **)&s->labels, &labels, (size_t)i, sizeof(*s->labels)) ||
-		       per_event_room((void **)&s->label_len, &lens, (size_t)i,
-				      sizeof(*s->label_len))))
-		i = -1;
+	if (i < 0 || per_event_room((void **)&s->labels, &labels, (size_t)i, sizeof(*s->labels)) ||
+	    per_event_room((void **)&s->label_len, &lens, (size_t)i, sizeof(*s->label_len)))
+		return NULL;
 	s->nlabels = labels < lens ? labels : lens;
-	if (i >= 0 && !s->labels[i]) {
+	if (!s->labels[i]) {
 		const char *n = event_name(s, r, name, sizeof(name));
-		int len;
+		int made;
 
 		if (s->a.json) {
 			s->labels[i] = json_quoted(n, &s->label_len[i]);
-		} else if ((len = asprintf(&s->labels[i], "%*s: ", name_width(s), n)) < 0) {
+		} else if ((made = asprintf(&s->labels[i], "%*s: ", name_width(s), n)) < 0) {
 			s->labels[i] = NULL;
 		} else {
-			s->label_len[i] = (size_t)len;
+			s->label_len[i] = (size_t)made;
 		}
 	}
-	if (i >= 0 && s->labels[i]) {
-		s->last_label_attr = r->attr;
-		s->last_label = (size_t)i;
-		out_bytes(&s->out, s->labels[i], s->label_len[i]);
-		return;
-	}
-	/* no event index, or out of memory: formatted every time */
-	if (s->a.json) {
+	if (!s->labels[i])
+		return NULL;
+	s->last_label_attr = r->attr;
+	s->last_label = s->labels[i];
+	s->last_label_len = *len = s->label_len[i];
+	return s->labels[i];
+}
+
+/* The quoted event name of a JSON sample. */
+static void print_event_label(struct script *s, const struct peo_record *r)
+{
+	char name[64];
+	size_t len;
+	const char *label = event_label(s, r, &len);
+
+	if (label)
+		out_bytes(&s->out, label, len);
+	else /* no event index, or out of memory: quoted every time */
 		json_str(&s->out, event_name(s, r, name, sizeof(name)));
-		return;
-	}
-	out_str_right(&s->out, event_name(s, r, name, sizeof(name)), name_width(s));
-	out_str(&s->out, ": ");
 }
 
 static uint64_t sample_period(const struct peo_record *r)
@@ -321,37 +331,110 @@ static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap
 	return buf;
 }
 
-/* The columns a line starts with: comm, pid/tid, cpu, time (from @id's fields). */
-static void print_start(struct script *s, unsigned fl, const struct peo_sample_id *id,
-			int unpadded_comm)
+/*
+ * A line resolved by the reading thread (comm, event label, tracepoint
+ * text, file offsets of user frames: everything that needs the file or the
+ * threads' state) for the thread that formats it.  The variable parts
+ * follow it: comm, text, padding to 8 bytes, chain.
+ */
+struct entry {
+	uint32_t size;  /* bytes, this header and what follows, a multiple of 8 */
+	uint32_t parts; /* P_*: the columns the line has */
+	uint32_t pid, tid, cpu, comm_len, text_len, nchain;
+	uint64_t time, period, addr, ip;
+};
+
+enum {
+	P_COMM = 1 << 0, P_COMM_UNPADDED = 1 << 1, P_PID_TID = 1 << 2, P_PID = 1 << 3,
+	P_TID = 1 << 4, P_CPU = 1 << 5, P_TIME = 1 << 6, P_PERIOD = 1 << 7, P_ADDR = 1 << 8,
+	P_CHAIN = 1 << 9, P_IP = 1 << 10, P_END_LINE = 1 << 11,
+};
+
+/* The most an entry holds: the header, a comm of a record's size, a label
+ * (cut at LABEL_MAX) and a tracepoint's text or a side record's line, and a
+ * record's worth of callchain (SCRIPT_PIPE_ENTRY_MAX covers it). */
+#define LABEL_MAX 4096
+#define ENTRY_MAX (sizeof(struct entry) + 65536 + LABEL_MAX + 4400 + 8 + 65536)
+_Static_assert(ENTRY_MAX <= SCRIPT_PIPE_ENTRY_MAX, "a pipe batch holds any entry");
+
+static unsigned default_fields(const struct script *s)
+{
+	return s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
+}
+
+/* The columns a line starts with: comm, pid/tid, cpu, time (from @id's
+ * fields); the comm goes after @e, whose size counts it. */
+static void fill_start(struct script *s, unsigned fl, const struct peo_sample_id *id,
+		       int unpadded_comm, struct entry *e)
+{
+	e->size = sizeof(*e);
+	e->parts = 0;
+	e->comm_len = e->text_len = e->nchain = 0;
+	e->pid = id->pid;
+	e->tid = id->tid;
+	e->cpu = id->cpu;
+	e->time = id->time;
+	if (fl & F_COMM) {
+		char cbuf[32];
+		const char *c = comm_of(s, id->tid, cbuf, sizeof(cbuf));
+		size_t len = strnlen(c, 65536);
+
+		e->parts |= P_COMM | (unpadded_comm ? P_COMM_UNPADDED : 0);
+		put_bytes((char *)(e + 1), c, len);
+		e->comm_len = (uint32_t)len;
+		e->size += (uint32_t)len;
+	}
+	if ((fl & F_PID) && (fl & F_TID))
+		e->parts |= P_PID_TID;
+	else if (fl & (F_PID | F_TID))
+		e->parts |= (fl & F_PID) ? P_PID : P_TID;
+	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU))
+		e->parts |= P_CPU;
+	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
+		e->parts |= P_TIME;
+}
+
+/* @len bytes of text after the entry's comm. */
+static void fill_text(struct entry *e, const char *text, size_t len)
+{
+	put_bytes((char *)e + e->size, text, len); /* inline: a label is a few words */
+	e->text_len += (uint32_t)len;
+	e->size += (uint32_t)len;
+}
+
+/* The columns a line starts with, from @e: comm, pid/tid, cpu, time. */
+static void print_entry_start(struct script *s, const struct entry *e)
 {
 	struct out *o = &s->out;
-	char cbuf[32], *p;
+	char *p;
 
-	if (fl & F_COMM) {
-		out_str_right(o, comm_of(s, id->tid, cbuf, sizeof(cbuf)), unpadded_comm ? 0 : 16);
+	if (e->parts & P_COMM) {
+		p = out_room(o, 16);
+		if (e->comm_len < 16 && !(e->parts & P_COMM_UNPADDED))
+			out_advance(o, put_spaces(p, 16 - e->comm_len));
+		out_bytes(o, (const char *)(e + 1), e->comm_len);
 		out_char(o, ' ');
 	}
 	/* the rest in room made once: pid/tid and time texts, cpu, punctuation */
 	p = out_room(o, sizeof(s->pid_tid.text) + sizeof(s->seconds.text) + 64);
-	if ((fl & F_PID) && (fl & F_TID)) {
-		if (!cache_holds(&s->pid_tid, (uint64_t)id->pid << 32 | id->tid))
+	if (e->parts & P_PID_TID) {
+		if (!cache_holds(&s->pid_tid, (uint64_t)e->pid << 32 | e->tid))
 			cache_made(&s->pid_tid, snprintf(s->pid_tid.text, sizeof(s->pid_tid.text),
-							 "%5d/%-5d ", (int32_t)id->pid,
-							 (int32_t)id->tid));
+							 "%5d/%-5d ", (int32_t)e->pid,
+							 (int32_t)e->tid));
 		p = put_bytes(p, s->pid_tid.text, s->pid_tid.len);
-	} else if (fl & (F_PID | F_TID)) {
-		p = put_i64(p, (int32_t)((fl & F_PID) ? id->pid : id->tid), 5); /* -1 as perf */
+	} else if (e->parts & (P_PID | P_TID)) {
+		p = put_i64(p, (int32_t)((e->parts & P_PID) ? e->pid : e->tid), 5); /* -1 as perf */
 		*p++ = ' ';
 	}
-	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU)) {
+	if (e->parts & P_CPU) {
 		*p++ = '[';
-		p = put_dec_zero(p, id->cpu, out_dec_digits(id->cpu) > 3 ? out_dec_digits(id->cpu) : 3);
+		p = put_dec_zero(p, e->cpu, out_dec_digits(e->cpu) > 3 ? out_dec_digits(e->cpu) : 3);
 		*p++ = ']';
 		*p++ = ' ';
 	}
-	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
-		p = put_time(s, p, id->time, s->a.ns);
+	if (e->parts & P_TIME)
+		p = put_time(s, p, e->time, s->a.ns);
 	out_advance(o, p);
 }
 
@@ -385,69 +468,142 @@ static struct peo_tp_format *format_of(struct script *s, const struct peo_record
 }
 
 /* -F trace: the payload as its print fmt says (the file's format, else tracefs's). */
-static void print_trace(struct script *s, const struct peo_record *r)
+static void fill_trace(struct script *s, const struct peo_record *r, struct entry *e)
 {
 	struct peo_tp_format *f = format_of(s, r);
 	char text[4096];
 
 	if (f && peo_tp_format_print(f, r, r->u.sample.raw, r->u.sample.raw_size, text,
 				      sizeof(text)) >= 0)
-		out_str(&s->out, text);
+		fill_text(e, text, strnlen(text, sizeof(text)));
 }
 
 /* perf script's sample line for the fields asked (perf's order, whatever -F's). */
-static void print_sample_text(struct script *s, const struct peo_record *r)
+static void fill_sample(struct script *s, const struct peo_record *r, struct entry *e)
 {
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
-	unsigned fl = s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
-	struct out *o = &s->out;
+	unsigned fl = default_fields(s);
 
 	/* perf pads the comm, unless a callchain follows the line */
-	print_start(s, fl, &r->sample_id, (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN));
+	fill_start(s, fl, &r->sample_id, (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN), e);
 	if (fl & F_PERIOD) { /* a fixed period (-c) is not sampled: the attr has it */
-		out_u64(o, sample_period(r), 10);
-		out_char(o, ' ');
+		e->parts |= P_PERIOD;
+		e->period = sample_period(r);
 	}
-	if (fl & F_EVENT) /* right-aligned to the longest event name, as perf */
-		print_event_label(s, r);
+	if (fl & F_EVENT) { /* right-aligned to the longest event name, as perf */
+		char name[64], pad[512];
+		size_t len;
+		const char *label = event_label(s, r, &len);
+
+		if (!label) { /* no event index, or out of memory: formatted every time */
+			len = (size_t)snprintf(pad, sizeof(pad), "%*s: ", name_width(s),
+					       event_name(s, r, name, sizeof(name)));
+			label = pad;
+			len = len < sizeof(pad) ? len : sizeof(pad) - 1;
+		}
+		fill_text(e, label, len < LABEL_MAX ? len : LABEL_MAX);
+	}
 	if ((fl & F_TRACE) && (st & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
-		print_trace(s, r);
-	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
-		out_hex(o, smp->addr, 16);
+		fill_trace(s, r, e);
+	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR)) {
+		e->parts |= P_ADDR;
+		e->addr = smp->addr;
+	}
+	e->size = (e->size + 7u) & ~7u;
 	if ((fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN) && smp->callchain_nr) {
+		uint64_t *chain = (uint64_t *)((char *)e + e->size), ip;
 		struct peo_callchain_iter it;
-		uint64_t ip;
 		int64_t ctx;
 
-		out_char(o, '\n');
+		e->parts |= P_CHAIN;
 		peo_callchain_begin(&it, r);
-		while (peo_callchain_next(&it, &ip, &ctx)) {
+		while (peo_callchain_next(&it, &ip, &ctx) && e->nchain < 8192) {
 			uint64_t off;
-			char *p = out_room(o, 18);
 
 			/* perf prints a user frame as its offset in the mapped file */
 			if (ctx == PEO_CONTEXT_USER &&
 			    script_maps_offset(&s->maps, smp->pid, ip, &off))
 				ip = off;
+			chain[e->nchain++] = ip;
+		}
+		e->size += 8 * e->nchain;
+		return;
+	}
+	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
+		e->parts |= P_IP;
+		e->ip = smp->ip;
+	}
+	e->parts |= P_END_LINE;
+}
+
+/* The line of @e, as perf script prints it. */
+static void print_entry(struct script *s, const struct entry *e)
+{
+	const char *text = (const char *)(e + 1) + e->comm_len;
+	const uint64_t *chain;
+	struct out *o = &s->out;
+	char *p;
+
+	print_entry_start(s, e);
+	if (e->parts & P_PERIOD) {
+		p = put_dec(out_room(o, 32), e->period, 0, 10);
+		*p++ = ' ';
+		out_advance(o, p);
+	}
+	out_bytes(o, text, e->text_len);
+	if (e->parts & P_ADDR)
+		out_hex(o, e->addr, 16);
+	if (e->parts & P_CHAIN) {
+		chain = (const uint64_t *)((const char *)e + e->size - 8 * e->nchain);
+		out_char(o, '\n');
+		for (uint32_t i = 0; i < e->nchain; i++) {
+			p = out_room(o, 18);
 			*p++ = '\t';
-			p = put_hex(p, ip, 16);
+			p = put_hex(p, chain[i], 16);
 			*p++ = '\n';
 			out_advance(o, p);
 		}
 		out_char(o, '\n'); /* perf ends a callchain sample with a blank line */
 		return;
 	}
-	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
-		char *p = out_room(o, 18);
-
+	if (e->parts & P_IP) {
+		p = out_room(o, 17);
 		*p++ = ' ';
-		p = put_hex(p, smp->ip, 16);
-		*p++ = '\n';
-		out_advance(o, p);
-		return;
+		out_advance(o, put_hex(p, e->ip, 16));
 	}
-	out_char(o, '\n');
+	if (e->parts & P_END_LINE)
+		out_char(o, '\n');
+}
+
+/* The worker's batches (or one entry at a time without it). */
+static void print_entries(void *ctx, const unsigned char *bytes, size_t n)
+{
+	struct script *s = ctx;
+
+	for (size_t at = 0; at < n;) {
+		const struct entry *e = (const struct entry *)(const void *)(bytes + at);
+
+		print_entry(s, e);
+		at += e->size;
+	}
+}
+
+/* Room for an entry: in the pipe's batch, else this thread's own. */
+static struct entry *entry_room(struct script *s)
+{
+	return (struct entry *)(void *)(s->pipe ? script_pipe_room(s->pipe, ENTRY_MAX)
+					       : s->solo);
+}
+
+/* The entry filled: the pipe's worker prints it, else this thread now. */
+static void entry_done(struct script *s, struct entry *e)
+{
+	e->size = (e->size + 7u) & ~7u;
+	if (s->pipe)
+		script_pipe_commit(s->pipe, e->size);
+	else
+		print_entries(s, (const unsigned char *)e, e->size);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -697,13 +853,12 @@ static void track_threads(struct script *s, const struct peo_record *r)
 }
 
 /* MMAP, MMAP2, COMM, FORK and EXIT lines, as perf script's --show-*-events print them. */
-static void print_side_text(struct script *s, const struct peo_record *r)
+static void fill_side(struct script *s, const struct peo_record *r, struct entry *e)
 {
-	unsigned fl = s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
 	const struct peo_rec_mmap *m = &r->u.mmap;
 	char line[4400];
 
-	print_start(s, fl, &r->sample_id, 0);
+	fill_start(s, default_fields(s), &r->sample_id, 0, e);
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
 		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
@@ -742,16 +897,21 @@ static void print_side_text(struct script *s, const struct peo_record *r)
 		}
 		break;
 	}
-	out_str(&s->out, line);
+	fill_text(e, line, strnlen(line, sizeof(line)));
 }
 
 static void handle(struct script *s, const struct peo_record *r)
 {
 	uint32_t t = r->header.type;
+	struct entry *e;
 
 	track_threads(s, r);
-	if (t == PEO_RECORD_SAMPLE) {
-		(s->a.json ? print_sample_json : print_sample_text)(s, r);
+	if (t == PEO_RECORD_SAMPLE && s->a.json) {
+		print_sample_json(s, r);
+	} else if (t == PEO_RECORD_SAMPLE) {
+		e = entry_room(s);
+		fill_sample(s, r, e);
+		entry_done(s, e);
 	} else if (s->a.json) {
 		if ((t != PEO_RECORD_COMM && t != PEO_RECORD_FORK && t != PEO_RECORD_EXIT &&
 		     t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2) ||
@@ -760,7 +920,9 @@ static void handle(struct script *s, const struct peo_record *r)
 	} else if ((s->a.show_task && (t == PEO_RECORD_COMM || t == PEO_RECORD_FORK ||
 				       t == PEO_RECORD_EXIT)) ||
 		   (s->a.show_mmap && (t == PEO_RECORD_MMAP || t == PEO_RECORD_MMAP2))) {
-		print_side_text(s, r);
+		e = entry_room(s);
+		fill_side(s, r, e);
+		entry_done(s, e);
 	}
 }
 
@@ -929,11 +1091,19 @@ static void print_header(struct script *s)
 	print_build_ids(s);
 }
 
+/* The CPUs this process may run on (1 when it cannot tell). */
+static int cpus_allowed(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+}
+
 int cmd_script(int argc, char **argv)
 {
 	static struct script s; /* 64 KiB of output buffer: not on the stack */
 	struct peo_perfdata_record rec;
-	int ret, got;
+	int ret, got, said = 0;
 
 	memset(&s, 0, sizeof(s));
 	ret = parse_args(argc, argv, &s.a);
@@ -960,11 +1130,24 @@ int cmd_script(int argc, char **argv)
 		peo_perfdata_counts_free(&counts);
 	} else {
 		out_start_writer(&s.out); /* without it, this thread writes */
-		while ((got = peo_perfdata_next(s.f, &rec)) == 1)
-			handle(&s, &rec.rec);
+		/* Text lines formatted on a second core (when there is one to
+		 * run on); without a worker, here.  JSON prints as it reads. */
+		if (!s.a.json && (cpus_allowed() < 2 || script_pipe_start(&s.pipe, print_entries, &s)))
+			s.solo = malloc(ENTRY_MAX + 8);
+		if (!s.a.json && !s.pipe && !s.solo) {
+			fprintf(stderr, "peo script: out of memory for a line's room (%zu bytes)\n",
+				ENTRY_MAX);
+			said = 1;
+			got = -ENOMEM;
+		} else {
+			while ((got = peo_perfdata_next(s.f, &rec)) == 1)
+				handle(&s, &rec.rec);
+		}
+		script_pipe_finish(s.pipe); /* every line printed before the last flush */
+		free(s.solo);
 		out_finish(&s.out);
 	}
-	if (got < 0)
+	if (got < 0 && !said)
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 	script_threads_free(&s.threads);
 	script_maps_free(&s.maps);
