@@ -64,6 +64,7 @@ struct script {
 	unsigned char *format_tried;
 	struct out out;  /* every record's line goes through it */
 	struct script_pipe *pipe; /* text lines formatted by a worker, or NULL */
+	struct peo_record chain_view; /* the worker's: an entry's callchain, to iterate */
 	unsigned char *solo;      /* an entry's room without the worker */
 };
 
@@ -333,9 +334,11 @@ static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap
 
 /*
  * A line resolved by the reading thread (comm, event label, tracepoint
- * text, file offsets of user frames: everything that needs the file or the
- * threads' state) for the thread that formats it.  The variable parts
- * follow it: comm, text, padding to 8 bytes, chain.
+ * text: what needs the file or the threads' names) for the thread that
+ * formats it; or a change to the memory maps, which the formatting thread
+ * keeps (user frames become file offsets there: the reading thread is the
+ * busier one).  The variable parts follow it: comm, text, padding to 8
+ * bytes, the callchain's words as the record has them.
  */
 struct entry {
 	uint32_t size;  /* bytes, this header and what follows, a multiple of 8 */
@@ -348,6 +351,9 @@ enum {
 	P_COMM = 1 << 0, P_COMM_UNPADDED = 1 << 1, P_PID_TID = 1 << 2, P_PID = 1 << 3,
 	P_TID = 1 << 4, P_CPU = 1 << 5, P_TIME = 1 << 6, P_PERIOD = 1 << 7, P_ADDR = 1 << 8,
 	P_CHAIN = 1 << 9, P_IP = 1 << 10, P_END_LINE = 1 << 11,
+	P_SWAPPED = 1 << 12, /* the chain's words are in the other byte order */
+	P_MAP = 1 << 13,     /* no line: pid mapped [addr, addr + ip) at file offset period */
+	P_FORK = 1 << 14,    /* no line: process tid starts with a copy of pid's maps */
 };
 
 /* The most an entry holds: the header, a comm of a record's size, a label
@@ -377,7 +383,10 @@ static void fill_start(struct script *s, unsigned fl, const struct peo_sample_id
 	if (fl & F_COMM) {
 		char cbuf[32];
 		const char *c = comm_of(s, id->tid, cbuf, sizeof(cbuf));
-		size_t len = strnlen(c, 65536);
+		size_t len = 0;
+
+		while (len < 65536 && c[len]) /* a few bytes: no call to a small libc's strnlen */
+			len++;
 
 		e->parts |= P_COMM | (unpadded_comm ? P_COMM_UNPADDED : 0);
 		put_bytes((char *)(e + 1), c, len);
@@ -512,21 +521,10 @@ static void fill_sample(struct script *s, const struct peo_record *r, struct ent
 	}
 	e->size = (e->size + 7u) & ~7u;
 	if ((fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN) && smp->callchain_nr) {
-		uint64_t *chain = (uint64_t *)((char *)e + e->size), ip;
-		struct peo_callchain_iter it;
-		int64_t ctx;
-
-		e->parts |= P_CHAIN;
-		peo_callchain_begin(&it, r);
-		while (peo_callchain_next(&it, &ip, &ctx) && e->nchain < 8192) {
-			uint64_t off;
-
-			/* perf prints a user frame as its offset in the mapped file */
-			if (ctx == PEO_CONTEXT_USER &&
-			    script_maps_offset(&s->maps, smp->pid, ip, &off))
-				ip = off;
-			chain[e->nchain++] = ip;
-		}
+		/* a record holds at most 8190 words: the parse checked the count */
+		e->parts |= P_CHAIN | (r->swapped ? P_SWAPPED : 0);
+		e->nchain = (uint32_t)smp->callchain_nr;
+		put_bytes((char *)e + e->size, smp->callchain, 8 * (size_t)e->nchain);
 		e->size += 8 * e->nchain;
 		return;
 	}
@@ -541,10 +539,17 @@ static void fill_sample(struct script *s, const struct peo_record *r, struct ent
 static void print_entry(struct script *s, const struct entry *e)
 {
 	const char *text = (const char *)(e + 1) + e->comm_len;
-	const uint64_t *chain;
 	struct out *o = &s->out;
 	char *p;
 
+	if (e->parts & P_MAP) {
+		script_maps_add(&s->maps, e->pid, e->addr, e->ip, e->period);
+		return;
+	}
+	if (e->parts & P_FORK) {
+		script_maps_fork(&s->maps, e->pid, e->tid);
+		return;
+	}
 	print_entry_start(s, e);
 	if (e->parts & P_PERIOD) {
 		p = put_dec(out_room(o, 32), e->period, 0, 10);
@@ -555,12 +560,24 @@ static void print_entry(struct script *s, const struct entry *e)
 	if (e->parts & P_ADDR)
 		out_hex(o, e->addr, 16);
 	if (e->parts & P_CHAIN) {
-		chain = (const uint64_t *)((const char *)e + e->size - 8 * e->nchain);
+		struct peo_callchain_iter it;
+		uint64_t ip, off;
+		int64_t ctx;
+
+		/* the iterator reads the chain through a record made to hold it */
+		s->chain_view.header.type = PEO_RECORD_SAMPLE;
+		s->chain_view.swapped = !!(e->parts & P_SWAPPED);
+		s->chain_view.u.sample.callchain = (const char *)e + e->size - 8 * e->nchain;
+		s->chain_view.u.sample.callchain_nr = e->nchain;
 		out_char(o, '\n');
-		for (uint32_t i = 0; i < e->nchain; i++) {
+		peo_callchain_begin(&it, &s->chain_view);
+		while (peo_callchain_next(&it, &ip, &ctx)) {
+			/* perf prints a user frame as its offset in the mapped file */
+			if (ctx == PEO_CONTEXT_USER && script_maps_offset(&s->maps, e->pid, ip, &off))
+				ip = off;
 			p = out_room(o, 18);
 			*p++ = '\t';
-			p = put_hex(p, chain[i], 16);
+			p = put_hex(p, ip, 16);
 			*p++ = '\n';
 			out_advance(o, p);
 		}
@@ -835,13 +852,31 @@ static void print_other_json(struct script *s, const struct peo_record *r)
 
 /* ------------------------------------------------------------- records */
 
+/* A change to the maps, for the thread that formats text lines (only they use them). */
+static void send_maps(struct script *s, uint32_t parts, uint32_t pid, uint32_t tid, uint64_t addr,
+		      uint64_t len, uint64_t pgoff)
+{
+	struct entry *e = entry_room(s);
+
+	memset(e, 0, sizeof(*e));
+	e->size = sizeof(*e);
+	e->parts = parts;
+	e->pid = pid;
+	e->tid = tid;
+	e->addr = addr;
+	e->ip = len;
+	e->period = pgoff;
+	entry_done(s, e);
+}
+
 static void track_threads(struct script *s, const struct peo_record *r)
 {
-	if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
-		script_maps_add(&s->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
-				r->u.mmap.pgoff);
+	if (s->a.json)
+		; /* JSON prints addresses as they are */
+	else if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
+		send_maps(s, P_MAP, r->u.mmap.pid, 0, r->u.mmap.addr, r->u.mmap.len, r->u.mmap.pgoff);
 	else if (r->header.type == PEO_RECORD_FORK && r->u.task.pid != r->u.task.ppid)
-		script_maps_fork(&s->maps, r->u.task.ppid, r->u.task.pid);
+		send_maps(s, P_FORK, r->u.task.ppid, r->u.task.pid, 0, 0, 0);
 	if (r->header.type == PEO_RECORD_COMM)
 		script_threads_set(&s->threads, r->u.comm.tid, r->u.comm.comm);
 	else if (r->header.type == PEO_RECORD_FORK) {

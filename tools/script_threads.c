@@ -50,6 +50,7 @@ int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm)
 
 	if (!tid)
 		return 0; /* the idle task: perf calls it swapper, see script_threads_comm */
+	t->last_comm = NULL;
 	if ((t->n + 1) * 2 > t->cap && grow(t))
 		return -1;
 	s = find(t, tid);
@@ -69,8 +70,14 @@ const char *script_threads_comm(struct script_threads *t, uint32_t tid)
 		return "swapper";
 	if (!t->cap)
 		return ":-1";
+	if (t->last_comm && t->last_tid == tid)
+		return t->last_comm;
 	s = find(t, tid);
-	return s->tid ? s->comm : NULL;
+	if (!s->tid)
+		return NULL;
+	t->last_tid = tid;
+	t->last_comm = s->comm;
+	return s->comm;
 }
 
 void script_threads_free(struct script_threads *t)

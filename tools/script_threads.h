@@ -14,6 +14,9 @@ struct slot;
 struct script_threads {
 	struct slot *slots;
 	size_t cap, n;
+	/* The last lookup's answer (runs of one thread's samples), until a set. */
+	uint32_t last_tid;
+	const char *last_comm;
 };
 
 /* Thread @tid is now called @comm.  Returns 0, or -1 out of memory. */
