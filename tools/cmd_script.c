@@ -46,14 +46,14 @@ struct script {
 	struct script_threads threads;
 	struct script_maps maps;
 	int name_width; /* the longest event name, for the event column */
-	/* The last pid/tid column and whole seconds printed: runs of samples
+	/* The last pid/tid (or pid or tid) column and whole seconds printed: runs of samples
 	 * share them, and their digits were a fifth of a text run. */
 	struct column_cache {
 		uint64_t key;
 		int valid;
 		size_t len;
 		char text[48];
-	} pid_tid, seconds;
+	} pid_tid, one_id, seconds;
 	char **labels; /* per event: its column of a sample line, made on first use */
 	size_t *label_len, nlabels;
 	const struct peo_attr *last_label_attr; /* the last label printed, and its event's */
@@ -433,8 +433,12 @@ static void print_entry_start(struct script *s, const struct entry *e)
 							 (int32_t)e->tid));
 		p = put_bytes(p, s->pid_tid.text, s->pid_tid.len);
 	} else if (e->parts & (P_PID | P_TID)) {
-		p = put_i64(p, (int32_t)((e->parts & P_PID) ? e->pid : e->tid), 5); /* -1 as perf */
-		*p++ = ' ';
+		int32_t id = (int32_t)((e->parts & P_PID) ? e->pid : e->tid);
+
+		if (!cache_holds(&s->one_id, (uint32_t)id))
+			cache_made(&s->one_id, snprintf(s->one_id.text, sizeof(s->one_id.text), "%5d ",
+							id)); /* -1 as perf */
+		p = put_bytes(p, s->one_id.text, s->one_id.len);
 	}
 	if (e->parts & P_CPU) {
 		*p++ = '[';
