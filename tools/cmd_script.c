@@ -41,19 +41,11 @@ struct script_args {
 };
 
 struct script {
+	/* The reading thread's (and, before and after the records, the only one's). */
 	struct script_args a;
 	struct peo_perfdata *f;
 	struct script_threads threads;
-	struct script_maps maps;
 	int name_width; /* the longest event name, for the event column */
-	/* The last pid/tid (or pid or tid) column and whole seconds printed: runs of samples
-	 * share them, and their digits were a fifth of a text run. */
-	struct column_cache {
-		uint64_t key;
-		int valid;
-		size_t len;
-		char text[48];
-	} pid_tid, one_id, seconds;
 	char **labels; /* per event: its column of a sample line, made on first use */
 	size_t *label_len, nlabels;
 	const struct peo_attr *last_label_attr; /* the last label printed, and its event's */
@@ -62,10 +54,23 @@ struct script {
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
 	size_t nformats;
 	unsigned char *format_tried;
-	struct out out;  /* every record's line goes through it */
 	struct script_pipe *pipe; /* text lines formatted by a worker, or NULL */
-	struct peo_record chain_view; /* the worker's: an entry's callchain, to iterate */
 	unsigned char *solo;      /* an entry's room without the worker */
+
+	/* The formatting thread's, on cache lines of their own: shared with
+	 * the reading thread's, every write of one thread had stalled the
+	 * other's reads. */
+	_Alignas(64) struct script_maps maps;
+	/* The last pid/tid (or pid or tid) column and whole seconds printed:
+	 * runs of samples share them, and their digits were a fifth of a text run. */
+	struct column_cache {
+		uint64_t key;
+		int valid;
+		size_t len;
+		char text[48];
+	} pid_tid, one_id, seconds;
+	struct peo_record chain_view; /* an entry's callchain, to iterate */
+	struct out out;               /* every record's line goes through it */
 };
 
 static void usage(FILE *out)
