@@ -46,6 +46,14 @@ const struct peo_attr_field *peo_attr_fields(size_t *count)
 	return fields;
 }
 
+uint32_t peo_attr_size_holding(size_t used)
+{
+	for (size_t i = 0; i < PEO_ARRAY_SIZE(sizes); i++)
+		if (sizes[i].size >= used)
+			return sizes[i].size;
+	return sizeof(struct peo_attr);
+}
+
 const char *peo_attr_size_since(uint32_t size)
 {
 	size_t i;

@@ -84,26 +84,17 @@ typedef unsigned long long ull;
 
 static uint16_t get16(const struct elf *e, const unsigned char *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return e->swap ? __builtin_bswap16(v) : v;
+	return peo_load_u16(p, e->swap);
 }
 
 static uint32_t get32(const struct elf *e, const unsigned char *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return e->swap ? __builtin_bswap32(v) : v;
+	return peo_load_u32(p, e->swap);
 }
 
 static uint64_t get64(const struct elf *e, const unsigned char *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return e->swap ? __builtin_bswap64(v) : v;
+	return peo_load_u64(p, e->swap);
 }
 
 /* An address, offset or xword: 4 bytes in ELF32, 8 in ELF64. */

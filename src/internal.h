@@ -12,6 +12,32 @@
 #include "peo/peo.h"
 
 #define PEO_HIDDEN __attribute__((visibility("hidden")))
+
+/* An unaligned u16/u32/u64 at @p, byte-swapped when @swap (data written by
+ * a host of the other byte order): perf.data, records, ELF. */
+static inline uint16_t peo_load_u16(const void *p, int swap)
+{
+	uint16_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t peo_load_u32(const void *p, int swap)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t peo_load_u64(const void *p, int swap)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return swap ? __builtin_bswap64(v) : v;
+}
 #define PEO_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define PEO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -80,6 +106,9 @@ struct peo_attr_field {
 };
 PEO_HIDDEN const struct peo_attr_field *peo_attr_fields(size_t *count);
 /* The Linux release that introduced attr size @size, or NULL if not a VERn. */
+/* The smallest published attr size (VER0, VER1...) holding @used bytes;
+ * sizeof(struct peo_attr) past the last one. */
+PEO_HIDDEN uint32_t peo_attr_size_holding(size_t used);
 PEO_HIDDEN const char *peo_attr_size_since(uint32_t size);
 
 /* sysfs.c: small helpers for /proc and /sys values. */

@@ -21,18 +21,12 @@
 
 uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return f->swap ? __builtin_bswap64(v) : v;
+	return peo_load_u64(p, f->swap);
 }
 
 uint32_t peo_pd_u32(const struct peo_perfdata *f, const void *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return f->swap ? __builtin_bswap32(v) : v;
+	return peo_load_u32(p, f->swap);
 }
 
 /* Read exactly @n bytes at @off (file mode) or next (pipe mode). */

@@ -37,16 +37,28 @@ static int put_file(struct pd_bytes *b, const char *path)
 	return 0;
 }
 
-/* "sys:name" of a tracepoint event, split; 0 when the name is not one. */
-static int split_name(const char *full, char *sys, size_t cap, const char **name)
+/*
+ * Event @i's tracepoint as "sys" and "name" (its display name, modifiers
+ * such as ":u" left off), confirmed by the tracepoint's id in tracefs being
+ * the attr's config: 1, or 0 when it is not one we can find (a renamed
+ * event: the reader then takes this machine's formats).
+ */
+static int tracepoint_of(const struct peo_perfdata_writer *w, size_t i, const char *dir,
+			 char *sys, size_t cap, char *name, size_t name_cap)
 {
-	const char *colon = full ? strchr(full, ':') : NULL;
+	const struct peo_attr *a = pd_writer_event_attr(w, i);
+	const char *full = pd_writer_event_name(w, i), *colon = full ? strchr(full, ':') : NULL;
+	size_t len = colon ? strcspn(colon + 1, ":") : 0;
+	char path[4096];
+	long id;
 
-	if (!colon || (size_t)(colon - full) >= cap || !colon[1] || strchr(colon + 1, '/'))
+	if (a->type != PEO_TYPE_TRACEPOINT || !colon || (size_t)(colon - full) >= cap || !len ||
+	    len >= name_cap || memchr(colon + 1, '/', len))
 		return 0;
 	snprintf(sys, cap, "%.*s", (int)(colon - full), full);
-	*name = colon + 1;
-	return 1;
+	snprintf(name, name_cap, "%.*s", (int)len, colon + 1);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name);
+	return !peo_read_long_file(path, &id) && (uint64_t)id == a->config;
 }
 
 int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *tracefs)
@@ -54,16 +66,14 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	const char *dir = peo_tracefs_dir(tracefs);
 	size_t n = w ? pd_writer_event_count(w) : 0, nsys = 0;
 	struct pd_bytes b = { 0 };
-	char path[4096], sys[128];
-	const char *name;
+	char path[4096], sys[128], name[256];
 	uint32_t one = 1;
 	int err;
 
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_tracing_data: argument 'w' is NULL");
 	for (size_t i = 0; i < n; i++)
-		nsys += pd_writer_event_attr(w, i)->type == PEO_TYPE_TRACEPOINT &&
-			split_name(pd_writer_event_name(w, i), sys, sizeof(sys), &name);
+		nsys += tracepoint_of(w, i, dir, sys, sizeof(sys), name, sizeof(name));
 	if (!nsys)
 		return 0; /* no tracepoints: perf writes no such section either */
 	pd_bytes_put(&b, "\x17\x08" "Dtracing" "0.6", 14); /* the magic, the version, its NUL */
@@ -82,8 +92,7 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	/* one system per tracepoint event, as each may have its own (perf groups them; both read) */
 	pd_bytes_u32(&b, (uint32_t)nsys);
 	for (size_t i = 0; i < n; i++) {
-		if (pd_writer_event_attr(w, i)->type != PEO_TYPE_TRACEPOINT ||
-		    !split_name(pd_writer_event_name(w, i), sys, sizeof(sys), &name))
+		if (!tracepoint_of(w, i, dir, sys, sizeof(sys), name, sizeof(name)))
 			continue;
 		pd_bytes_put(&b, sys, strlen(sys) + 1);
 		pd_bytes_u32(&b, one);

@@ -19,10 +19,7 @@ static int body(const struct peo_record *r, size_t need, const unsigned char **p
 
 static uint16_t u16_at(const struct peo_perfdata *f, const unsigned char *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return f->swap ? __builtin_bswap16(v) : v;
+	return peo_load_u16(p, f->swap);
 }
 
 /* nr u64 then nr entries of @each bytes: both inside the record. */

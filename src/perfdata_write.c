@@ -202,9 +202,6 @@ int peo_perfdata_writer_add_event(struct peo_perfdata_writer *w, const struct pe
  */
 static uint32_t attr_write_size(const struct peo_perfdata_writer *w)
 {
-	static const uint32_t sizes[] = { PEO_ATTR_SIZE_VER0, PEO_ATTR_SIZE_VER1, PEO_ATTR_SIZE_VER2,
-					  PEO_ATTR_SIZE_VER3, PEO_ATTR_SIZE_VER4, PEO_ATTR_SIZE_VER5,
-					  PEO_ATTR_SIZE_VER6, PEO_ATTR_SIZE_VER7, sizeof(struct peo_attr) };
 	size_t used = PEO_ATTR_SIZE_VER0;
 
 	for (size_t i = 0; i < w->nevents; i++) {
@@ -216,10 +213,7 @@ static uint32_t attr_write_size(const struct peo_perfdata_writer *w)
 				break;
 			}
 	}
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (sizes[i] >= used)
-			return sizes[i];
-	return sizeof(struct peo_attr);
+	return peo_attr_size_holding(used);
 }
 
 /* The header with the sections as they stand: @data_size, the feature bits set. */

@@ -123,14 +123,6 @@ size_t peo_sample_id_bytes(uint64_t st)
 			    !!(st & PEO_SAMPLE_CPU) + !!(st & PEO_SAMPLE_IDENTIFIER));
 }
 
-static uint64_t load_u64(const unsigned char *at, int swap)
-{
-	uint64_t v;
-
-	memcpy(&v, at, 8);
-	return swap ? __builtin_bswap64(v) : v;
-}
-
 /* Whose record: by id when there are several attrs; the index, or -1. */
 static int find_attr(const struct peo_record_parser *p, const unsigned char *rec, uint32_t type,
 		     size_t size, uint64_t *id_out)
@@ -154,7 +146,7 @@ static int find_attr(const struct peo_record_parser *p, const unsigned char *rec
 	}
 	if (at < 8 || size < 8 || at > size - 8)
 		return -2; /* too short to hold the id */
-	id = load_u64(rec + at, p->swap);
+	id = peo_load_u64(rec + at, p->swap);
 	*id_out = id;
 	for (size_t i = 0; i < p->nids; i++)
 		if (p->ids[i].id == id)
@@ -480,8 +472,7 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 	if (!time || !(st & PEO_SAMPLE_TIME))
 		return 0;
 	if (h.type == PEO_RECORD_SAMPLE)
-		at = 8 + 8 * (size_t)(!!(st & PEO_SAMPLE_IDENTIFIER) + !!(st & PEO_SAMPLE_IP) +
-				      !!(st & PEO_SAMPLE_TID));
+		at = pa->fixed.time;
 	else if (pa->trailer_bytes && pa->trailer_bytes <= h.size - 8u)
 		at = h.size - 8 * (size_t)(1 + !!(st & PEO_SAMPLE_ID) + !!(st & PEO_SAMPLE_STREAM_ID) +
 					   !!(st & PEO_SAMPLE_CPU) + !!(st & PEO_SAMPLE_IDENTIFIER));
@@ -489,7 +480,7 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 		return 0;
 	if (at + 8 > h.size)
 		return 0;
-	*time = load_u64(b + at, p->swap);
+	*time = peo_load_u64(b + at, p->swap);
 	return 1;
 }
 
@@ -509,7 +500,7 @@ int peo_record_parse_segments(const struct peo_record_parser *p, const void *seg
 
 uint64_t peo_record_u64(const struct peo_record *r, const void *array, size_t i)
 {
-	return load_u64((const unsigned char *)array + 8 * i, r->swapped);
+	return peo_load_u64((const unsigned char *)array + 8 * i, r->swapped);
 }
 
 int peo_read_value(const struct peo_record *r, const struct peo_read *read, size_t i,
@@ -525,16 +516,16 @@ int peo_read_value(const struct peo_record *r, const struct peo_read *read, size
 	if (read->format & PEO_FORMAT_GROUP) {
 		const unsigned char *e = (const unsigned char *)read->values + 8 * i * (1 + has_id + has_lost);
 
-		out->value = load_u64(e, r->swapped);
+		out->value = peo_load_u64(e, r->swapped);
 		tail = e + 8;
 	} else {
-		out->value = load_u64(read->values, r->swapped);
+		out->value = peo_load_u64(read->values, r->swapped);
 		tail = read->single_tail;
 	}
 	if (has_id)
-		out->id = load_u64(tail, r->swapped);
+		out->id = peo_load_u64(tail, r->swapped);
 	if (has_lost)
-		out->lost = load_u64(tail + 8 * has_id, r->swapped);
+		out->lost = peo_load_u64(tail + 8 * has_id, r->swapped);
 	return 0;
 }
 

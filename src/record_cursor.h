@@ -39,9 +39,9 @@ static inline uint64_t cursor_u64(struct cursor *c, const char *field)
 
 	if (!cursor_need(c, field, 8))
 		return 0;
-	memcpy(&v, c->p + c->off, 8);
+	v = peo_load_u64(c->p + c->off, c->swap);
 	c->off += 8;
-	return c->swap ? __builtin_bswap64(v) : v;
+	return v;
 }
 
 static inline uint32_t cursor_u32(struct cursor *c, const char *field)
@@ -50,9 +50,9 @@ static inline uint32_t cursor_u32(struct cursor *c, const char *field)
 
 	if (!cursor_need(c, field, 4))
 		return 0;
-	memcpy(&v, c->p + c->off, 4);
+	v = peo_load_u32(c->p + c->off, c->swap);
 	c->off += 4;
-	return c->swap ? __builtin_bswap32(v) : v;
+	return v;
 }
 
 static inline uint16_t cursor_u16(struct cursor *c, const char *field)
@@ -61,9 +61,9 @@ static inline uint16_t cursor_u16(struct cursor *c, const char *field)
 
 	if (!cursor_need(c, field, 2))
 		return 0;
-	memcpy(&v, c->p + c->off, 2);
+	v = peo_load_u16(c->p + c->off, c->swap);
 	c->off += 2;
-	return c->swap ? __builtin_bswap16(v) : v;
+	return v;
 }
 
 /* @n bytes in place, or NULL; @n is checked before any use (untrusted counts). */

@@ -82,22 +82,6 @@ void peo_sample_layout(uint64_t st, struct sample_layout *l)
 	l->end = at;
 }
 
-static uint64_t at_u64(const void *b, size_t at, int swap)
-{
-	uint64_t v;
-
-	memcpy(&v, (const unsigned char *)b + at, 8);
-	return swap ? __builtin_bswap64(v) : v;
-}
-
-static uint32_t at_u32(const void *b, size_t at, int swap)
-{
-	uint32_t v;
-
-	memcpy(&v, (const unsigned char *)b + at, 4);
-	return swap ? __builtin_bswap32(v) : v;
-}
-
 /* The fixed-size fields at their known places: the caller checked that
  * the record reaches the last of them (a field at a time, with a bounds
  * check each, had been most of a sample's parse). */
@@ -108,27 +92,27 @@ static void parse_fixed(struct cursor *c, const struct sample_layout *l, uint64_
 	int swap = c->swap;
 
 	if (st & PEO_SAMPLE_IDENTIFIER)
-		s->identifier = at_u64(b, l->identifier, swap);
+		s->identifier = peo_load_u64(b + l->identifier, swap);
 	if (st & PEO_SAMPLE_IP)
-		s->ip = at_u64(b, l->ip, swap);
+		s->ip = peo_load_u64(b + l->ip, swap);
 	if (st & PEO_SAMPLE_TID) {
-		s->pid = at_u32(b, l->tid, swap);
-		s->tid = at_u32(b, l->tid + 4, swap);
+		s->pid = peo_load_u32(b + l->tid, swap);
+		s->tid = peo_load_u32(b + l->tid + 4, swap);
 	}
 	if (st & PEO_SAMPLE_TIME)
-		s->time = at_u64(b, l->time, swap);
+		s->time = peo_load_u64(b + l->time, swap);
 	if (st & PEO_SAMPLE_ADDR)
-		s->addr = at_u64(b, l->addr, swap);
+		s->addr = peo_load_u64(b + l->addr, swap);
 	if (st & PEO_SAMPLE_ID)
-		s->id = at_u64(b, l->id, swap);
+		s->id = peo_load_u64(b + l->id, swap);
 	if (st & PEO_SAMPLE_STREAM_ID)
-		s->stream_id = at_u64(b, l->stream_id, swap);
+		s->stream_id = peo_load_u64(b + l->stream_id, swap);
 	if (st & PEO_SAMPLE_CPU) {
-		s->cpu = at_u32(b, l->cpu, swap);
-		s->cpu_res = at_u32(b, l->cpu + 4, swap);
+		s->cpu = peo_load_u32(b + l->cpu, swap);
+		s->cpu_res = peo_load_u32(b + l->cpu + 4, swap);
 	}
 	if (st & PEO_SAMPLE_PERIOD)
-		s->period = at_u64(b, l->period, swap);
+		s->period = peo_load_u64(b + l->period, swap);
 	c->off = l->end;
 }
 
@@ -311,13 +295,13 @@ void peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record 
 int peo_callchain_next(struct peo_callchain_iter *it, uint64_t *ip, int64_t *context)
 {
 	while (it->ips && it->i < it->nr) {
-		uint64_t v = at_u64(it->ips, 8 * (size_t)it->i++, it->r->swapped);
+		uint64_t v = peo_load_u64((const unsigned char *)it->ips + 8 * (size_t)it->i++, it->r->swapped);
 
 		if (v >= PEO_CONTEXT_ENTRY(PEO_CONTEXT_MAX)) {
 			it->context = (int64_t)v;
 			if (it->context != PEO_CONTEXT_USER_DEFERRED || it->i >= it->nr)
 				continue;
-			v = at_u64(it->ips, 8 * (size_t)it->i++, it->r->swapped); /* the cookie */
+			v = peo_load_u64((const unsigned char *)it->ips + 8 * (size_t)it->i++, it->r->swapped); /* the cookie */
 		}
 		*ip = v;
 		*context = it->context;

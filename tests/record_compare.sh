@@ -98,6 +98,9 @@ record addr pid,tid,time,addr,event -d -e page-faults -c 1 -- "$W" -m 100
 has addr "data addresses" ' [0-9a-f]{8,} *$' "$tmp/addr.pscript"
 record two pid,tid,time,ip,event -e cpu-clock,page-faults -- "$W" -b 50 -m 100
 has two "both events" 'page-faults' "$tmp/two.pscript"
+# -e given twice adds (as perf); a tracepoint with a modifier still gets its format
+record repeated pid,tid,time,event -e syscalls:sys_enter_getppid:u -e page-faults -c 1 -- "$W" -n 50 -m 100
+has repeated "the second -e's events" 'page-faults' "$tmp/repeated.pscript"
 record clock pid,tid,time,ip,event -k monotonic_raw -- "$W" -b 50
 perf report -i "$tmp/clock.data" --header-only 2>/dev/null >"$tmp/clock.header"
 has clock "CLOCKID and CLOCK_DATA as perf shows them" "clockid frequency: 1000 MHz" "$tmp/clock.header"

@@ -647,6 +647,44 @@ static int compressed_round_trip(uint32_t type, const char *path)
 }
 
 /* Both kinds of compressed record, written and read back. */
+/* Each attr is written at the smallest published size holding its nonzero
+ * bytes: VER0 for a plain one, VER7 for sig_data, VER8 for config3 (a
+ * larger size than a reader knows is refused by it). */
+static void written_attr_size_is_the_smallest_published(void **state)
+{
+	static const struct {
+		size_t field; /* offset of the u64 set, 0: none */
+		uint32_t want;
+	} cases[] = {
+		{ 0, PEO_ATTR_SIZE_VER0 },
+		{ offsetof(struct peo_attr, sig_data), PEO_ATTR_SIZE_VER7 },
+		{ offsetof(struct peo_attr, config3), PEO_ATTR_SIZE_VER8 },
+	};
+	char path[] = "/tmp/peo-attrsize-XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct peo_perfdata_writer *w;
+		struct peo_perfdata *f;
+		struct peo_attr a;
+		uint64_t id = 7, one = 1;
+
+		peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
+		if (cases[i].field)
+			memcpy((char *)&a + cases[i].field, &one, sizeof(one));
+		assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
+		assert_int_equal(peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"), 0);
+		assert_int_equal(peo_perfdata_writer_close(w), 0);
+		assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
+		assert_int_equal(peo_perfdata_attr(f, 0)->size, cases[i].want);
+		peo_perfdata_close(f);
+	}
+	unlink(path);
+}
+
 static void written_compressed_reads_back(void **state)
 {
 	char path[] = "/tmp/peo-writer-z-XXXXXX";
@@ -998,6 +1036,7 @@ int main(void)
 		PEO_TEST(a_file_of_either_order),
 		PEO_TEST(counts_by_type_and_event),
 		PEO_TEST(written_file_reads_back),
+		PEO_TEST(written_attr_size_is_the_smallest_published),
 		PEO_TEST(written_compressed_reads_back),
 		PEO_TEST(build_ids_follow_fork_and_exit),
 		PEO_TEST(malformed_files_name_the_offset),

@@ -27,7 +27,8 @@
 #define DWARF_STACK_DEFAULT 8192u
 
 struct record_args {
-	const char *events, *output, *cpus, *pids, *tids;
+	char *events; /* -e, repeats joined with ',' */
+	const char *output, *cpus, *pids, *tids;
 	uint64_t freq, period;
 	int all_cpus, callgraph, timestamp, sample_cpu, data_addr, switch_events, namespaces,
 	    all_cgroups, compress, compressed2, clockid; /* clockid -1: the kernel's default */
@@ -206,7 +207,12 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:Tdzk:h", longs, NULL)) != -1) {
 		switch (c) {
-		case 'e': a->events = optarg; break;
+		case 'e':
+			if (list_arg_append(&a->events, optarg)) {
+				fprintf(stderr, "peo record: out of memory for -e\n");
+				return 1;
+			}
+			break;
 		case 'F': if (parse_u64("-F", optarg, &a->freq)) return 2; a->period = 0; break;
 		case 'c': if (parse_u64("-c", optarg, &a->period)) return 2; break;
 		case 'g': a->callgraph = 1; break;
@@ -362,25 +368,27 @@ static int open_one(struct record *r, size_t i, int cpu, pid_t tid)
 	const struct peo_event *ev = peo_event_list_get(r->list, i);
 	struct peo_attr attr = *peo_event_attr(ev);
 	struct record_event *e = &r->events[i];
-	uint64_t id, *more;
-	int fd;
+	uint64_t id;
+	int fd, err;
 
 	setup_attr(r, &attr, i == 0);
 	fd = peo_event_open(ev, &attr, tid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
-	if (fd == -EINVAL && !r->no_format_lost) { /* a kernel before 6.0: no lost count */
+	/* A kernel before 6.0: no lost count.  Asked on the first open only
+	 * (every fd must agree on read_format), and kept only if it helped. */
+	if (fd == -EINVAL && !r->no_format_lost && !r->nfds) {
 		r->no_format_lost = 1;
 		attr = *peo_event_attr(ev);
 		setup_attr(r, &attr, i == 0);
 		fd = peo_event_open(ev, &attr, tid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
+		r->no_format_lost = fd >= 0;
 	}
 	if (fd < 0)
 		return fd;
-	if (peo_sys_ioc_id(fd, &id) || !(more = realloc(e->ids, (e->nids + 1) * sizeof(*more)))) {
+	if ((err = peo_sys_ioc_id(fd, &id))) {
 		close(fd);
-		return -ENOMEM;
+		return err;
 	}
-	e->ids = more;
-	e->ids[e->nids++] = id;
+	e->ids[e->nids++] = id; /* room for a slot each: open_events() */
 	r->ids[r->nfds] = (struct synth_id){ id, i, cpu, tid };
 	if (e->nids == 1) {
 		e->attr = attr;
@@ -423,11 +431,14 @@ static int open_events(struct record *r)
 {
 	size_t ncpus = peo_target_cpu_count(r->target), nthreads = peo_target_thread_count(r->target);
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = r->a.pages);
+	int no_room = 0;
 
 	r->fds = calloc(ncpus * nthreads * r->nevents, sizeof(*r->fds));
 	r->ids = calloc(ncpus * nthreads * r->nevents, sizeof(*r->ids));
 	r->rings = calloc(ncpus, sizeof(*r->rings));
-	if (!r->fds || !r->ids || !r->rings || peo_ring_set_new(&r->set)) {
+	for (size_t i = 0; i < r->nevents; i++) /* an id per slot: open_one() adds without a check */
+		no_room |= !(r->events[i].ids = calloc(ncpus * nthreads, sizeof(*r->events[i].ids)));
+	if (no_room || !r->fds || !r->ids || !r->rings || peo_ring_set_new(&r->set)) {
 		fprintf(stderr, "peo record: out of memory\n");
 		return -1;
 	}
@@ -493,6 +504,8 @@ static int synthesize(struct record *r)
 	if (!tids || !cpus) {
 		free(tids);
 		free(cpus);
+		fprintf(stderr, "peo record: out of memory listing %zu threads and %zu CPUs\n",
+			nthreads, ncpus);
 		return -ENOMEM;
 	}
 	for (size_t t = 0; t < nthreads; t++)
@@ -524,6 +537,8 @@ static int synthesize(struct record *r)
 		}
 	}
 	err = err ? err : synth_finished_init(r->w);
+	if (err)
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
 	free(tids);
 	free(cpus);
 	return err;
@@ -691,6 +706,7 @@ static void cleanup(struct record *r)
 	peo_target_free(r->target);
 	peo_event_list_free(r->list);
 	peo_child_free(r->child);
+	free(r->a.events);
 }
 
 int cmd_record(int argc, char **argv)
@@ -703,8 +719,10 @@ int cmd_record(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	ret = parse_args(argc, argv, &r.a);
-	if (ret >= 0)
+	if (ret >= 0) {
+		free(r.a.events);
 		return ret;
+	}
 	synth_kernel_text_start();
 	ret = 1;
 	memset(&sa, 0, sizeof(sa));
@@ -714,7 +732,7 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 	if (r.a.cmd && peo_child_spawn(&r.child, (const char *const *)r.a.cmd)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
-		return 1;
+		goto out;
 	}
 	if (parse_events(&r) || make_target(&r) || open_events(&r))
 		goto out;
@@ -735,11 +753,12 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}
-	if (synthesize(&r) ||
-	    (r.a.compress && peo_perfdata_writer_compress(r.w, r.a.compress,
-							  r.a.pages * (size_t)sysconf(_SC_PAGESIZE),
-							  r.a.compressed2 ? PEO_RECORD_COMPRESSED2
-									  : PEO_RECORD_COMPRESSED))) {
+	if (synthesize(&r)) /* it says why */
+		goto out;
+	if (r.a.compress && peo_perfdata_writer_compress(r.w, r.a.compress,
+							 r.a.pages * (size_t)sysconf(_SC_PAGESIZE),
+							 r.a.compressed2 ? PEO_RECORD_COMPRESSED2
+									 : PEO_RECORD_COMPRESSED)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}

@@ -423,10 +423,8 @@ static void print_entry_start(struct script *s, const struct entry *e)
 	char *p;
 
 	if (e->parts & P_COMM) {
-		p = out_room(o, 16);
-		if (e->comm_len < 16 && !(e->parts & P_COMM_UNPADDED))
-			out_advance(o, put_spaces(p, 16 - e->comm_len));
-		out_bytes(o, (const char *)(e + 1), e->comm_len);
+		out_bytes_right(o, (const char *)(e + 1), e->comm_len,
+				(e->parts & P_COMM_UNPADDED) ? 0 : 16);
 		out_char(o, ' ');
 	}
 	/* the rest in room made once: pid/tid and time texts, cpu, punctuation */
@@ -1177,7 +1175,7 @@ int cmd_script(int argc, char **argv)
 		/* Text lines formatted on a second core (when there is one to
 		 * run on); without a worker, here.  JSON prints as it reads. */
 		if (!s.a.json && (cpus_allowed() < 2 || script_pipe_start(&s.pipe, print_entries, &s)))
-			s.solo = malloc(ENTRY_MAX + 8);
+			s.solo = malloc(ENTRY_MAX);
 		if (!s.a.json && !s.pipe && !s.solo) {
 			fprintf(stderr, "peo script: out of memory for a line's room (%zu bytes)\n",
 				ENTRY_MAX);

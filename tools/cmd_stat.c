@@ -137,20 +137,6 @@ static int add_cgroup_arg(struct stat_args *a, const char *names)
 	return 0;
 }
 
-static int append_events(struct stat_args *a, const char *more)
-{
-	size_t old = a->events ? strlen(a->events) : 0;
-	char *joined = realloc(a->events, old + strlen(more) + 2);
-
-	if (!joined)
-		return -1;
-	if (old)
-		joined[old++] = ',';
-	strcpy(joined + old, more);
-	a->events = joined;
-	return 0;
-}
-
 /* -p/-t LIST: every id well formed and alive now (the sentence names the item). */
 static int check_id_list(int opt, const char *list)
 {
@@ -254,7 +240,7 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 	while ((c = getopt_long(argc, argv, "+e:aC:p:t:G:AI:r:x:jo:ih", longs, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (append_events(a, optarg))
+			if (list_arg_append(&a->events, optarg))
 				return 1;
 			break;
 		case 'a': a->all_cpus = 1; break;

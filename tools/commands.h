@@ -17,6 +17,10 @@ int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
+/* list_arg.c: add @more to the comma-separated *@list (NULL at first; the
+ * caller frees it): a repeated -e.  0, or -1 out of memory. */
+int list_arg_append(char **list, const char *more);
+
 /* json.c: print @s as a JSON string literal, quotes included. */
 void json_print_string(FILE *out, const char *s);
 

@@ -258,14 +258,21 @@ static inline void out_str(struct out *o, const char *s)
 	out_bytes(o, s, out_strlen(s));
 }
 
-/* @s right-aligned in @width columns (longer strings are not cut). */
-static inline void out_str_right(struct out *o, const char *s, int width)
+/* @len bytes at @s right-aligned in @width columns (longer ones are not cut;
+ * any length: out_bytes() takes them a piece at a time). */
+static inline void out_bytes_right(struct out *o, const char *s, size_t len, int width)
 {
-	size_t len = out_strlen(s), pad = out_pad_of(width, (int)len);
+	size_t pad = out_pad_of(width, (int)len);
 
 	if (pad)
 		out_advance(o, put_spaces(out_room(o, pad), pad));
 	out_bytes(o, s, len);
+}
+
+/* @s right-aligned in @width columns. */
+static inline void out_str_right(struct out *o, const char *s, int width)
+{
+	out_bytes_right(o, s, out_strlen(s), width);
 }
 
 /* @len bytes at @s (a column: less than the buffer) padded as put_padded(). */

@@ -9,6 +9,7 @@
 
 #define BATCHES 4
 #define BATCH_BYTES (1u << 20) /* a few thousand lines: a handover per millisecond or so */
+_Static_assert(SCRIPT_PIPE_ENTRY_MAX <= BATCH_BYTES, "an empty batch takes any entry");
 
 struct script_pipe {
 	pthread_t thread;
