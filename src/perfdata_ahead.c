@@ -8,6 +8,7 @@
  * faulted in by the reader as usual.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -67,6 +68,8 @@ static void *populate_ahead(void *arg)
 void peo_pd_ahead_start(struct peo_perfdata *f)
 {
 	struct pd_ahead *a = calloc(1, sizeof(*a));
+	sigset_t all, old;
+	int failed;
 
 	if (!a) /* no helper: the reader populates as it goes */
 		return;
@@ -75,7 +78,12 @@ void peo_pd_ahead_start(struct peo_perfdata *f)
 	a->page = (size_t)sysconf(_SC_PAGESIZE);
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->wake, NULL);
-	if (pthread_create(&a->thread, NULL, populate_ahead, a)) {
+	/* the caller's signals are not for peo's thread: it starts with all blocked */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	failed = pthread_create(&a->thread, NULL, populate_ahead, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (failed) {
 		pthread_mutex_destroy(&a->lock);
 		pthread_cond_destroy(&a->wake);
 		free(a);

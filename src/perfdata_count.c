@@ -45,7 +45,7 @@ static int count_one(struct peo_perfdata *f, struct peo_perfdata_counts *c, uint
 			attr = r.attr;
 		ev = peo_perfdata_event_of(f, attr);
 	}
-	if (ev < 0 || !f->nevents) {
+	if (ev < 0) {
 		c->samples_unknown_event += type == PEO_RECORD_SAMPLE;
 		return 0; /* lost samples of no known event stay in the total only */
 	}

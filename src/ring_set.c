@@ -38,16 +38,16 @@ int peo_ring_set_new(struct peo_ring_set **out)
 		return peo_fail(ENOMEM, "out of memory for a ring set");
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	s->events = calloc(1, sizeof(*s->events)); /* the wake fd's: an empty set can be woken */
-	if (!s->events) {
-		peo_ring_set_free(s);
-		return peo_fail(ENOMEM, "out of memory for a ring set");
-	}
 	if (s->epfd < 0 || s->wakefd < 0 || epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &ev) < 0) {
 		int err = errno;
 
 		peo_ring_set_free(s);
 		return peo_fail(err, "peo_ring_set_new: %s: %s", "epoll_create1/eventfd", strerror(err));
+	}
+	s->events = calloc(1, sizeof(*s->events)); /* the wake fd's: an empty set can be woken */
+	if (!s->events) {
+		peo_ring_set_free(s);
+		return peo_fail(ENOMEM, "out of memory for a ring set");
 	}
 	*out = s;
 	return 0;

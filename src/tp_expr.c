@@ -26,6 +26,10 @@ struct parser {
 	size_t scratch_cap, scratch_used;
 	int depth; /* nesting of unary operators and parentheses */
 	int err;
+	/* Above 0: in an operand C does not evaluate (the branch of ?: not
+	 * taken, the right of && or || once the left decides): parsed only, so
+	 * its division by zero or field past the payload is no error. */
+	int dead;
 };
 
 /* Deeper nesting than any kernel format has is refused before the stack is. */
@@ -176,7 +180,6 @@ static void apply_cast(struct tp_value *v, int bytes, int uns)
 
 /* ------------------------------------------------------------ primaries */
 
-static int expr(struct parser *ps, struct tp_value *out);
 static int conditional(struct parser *ps, struct tp_value *out);
 
 static int string_literal(struct parser *ps, struct tp_value *out)
@@ -242,13 +245,19 @@ static int field_value(struct parser *ps, const char *name, size_t n, int want_s
 		const void *b;
 
 		out->is_string = 1;
-		if (peo_tp_field_bytes(fld, ps->rec, ps->raw, ps->raw_size, &b, &out->len))
-			return ps->err = -EPROTO;
+		if (peo_tp_field_bytes(fld, ps->rec, ps->raw, ps->raw_size, &b, &out->len)) {
+			if (!ps->dead)
+				return ps->err = -EPROTO;
+			b = "", out->len = 0;
+		}
 		out->str = b;
 		return 0;
 	}
-	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, 0, &out->num))
-		return ps->err = -EPROTO;
+	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, 0, &out->num)) {
+		if (!ps->dead)
+			return ps->err = -EPROTO;
+		out->num = 0;
+	}
 	out->uns = !fld->is_signed;
 	return 0;
 }
@@ -352,7 +361,7 @@ static int primary(struct parser *ps, struct tp_value *out)
 	if (isdigit((unsigned char)*ps->p))
 		return number_literal(ps, out);
 	if (accept(ps, "(")) {
-		if (expr(ps, out))
+		if (conditional(ps, out))
 			return ps->err;
 		return expect(ps, ")");
 	}
@@ -464,8 +473,12 @@ static int apply(struct parser *ps, const char *op, struct tp_value *l, const st
 	}
 	if (l->is_string || r->is_string)
 		return fail(ps, ENOTSUP, "arithmetic on a string");
-	if ((*op == '/' || *op == '%') && !b)
-		return fail(ps, EDOM, "a division by zero");
+	if ((*op == '/' || *op == '%') && !b) {
+		if (!ps->dead)
+			return fail(ps, EDOM, "a division by zero");
+		l->num = 0; /* not evaluated: any value */
+		return 0;
+	}
 	switch (op[0] | op[1] << 8) {
 	case '*': a *= b; break;
 	case '/': a = uns ? a / b : (uint64_t)(l->num / r->num); break;
@@ -498,13 +511,19 @@ static int binary(struct parser *ps, int level, struct tp_value *out)
 	for (;;) {
 		const char *op = NULL;
 		struct tp_value r;
+		int skip, err;
 
 		for (int i = 0; i < 5 && levels[level][i] && !op; i++)
 			if (accept(ps, levels[level][i]))
 				op = levels[level][i];
 		if (!op)
 			return 0;
-		if (binary(ps, level - 1, &r) || apply(ps, op, out, &r))
+		/* && and || leave their right side unevaluated once the left decides */
+		skip = (!strcmp(op, "&&") && !is_true(out)) || (!strcmp(op, "||") && is_true(out));
+		ps->dead += skip;
+		err = binary(ps, level - 1, &r);
+		ps->dead -= skip;
+		if (err || apply(ps, op, out, &r))
 			return ps->err;
 	}
 }
@@ -512,33 +531,35 @@ static int binary(struct parser *ps, int level, struct tp_value *out)
 static int conditional(struct parser *ps, struct tp_value *out)
 {
 	struct tp_value yes, no;
+	int taken, err;
 
 	if (binary(ps, NLEVELS - 1, out))
 		return ps->err;
 	if (!accept(ps, "?"))
 		return 0;
-	/* both branches are parsed (the cursor must pass them); one is taken */
-	if (conditional(ps, &yes) || expect(ps, ":") || conditional(ps, &no))
+	/* both branches are parsed (the cursor must pass them); one is evaluated */
+	taken = is_true(out);
+	ps->dead += !taken;
+	err = conditional(ps, &yes);
+	ps->dead += 2 * taken - 1; /* now dead for the other branch */
+	err = err || expect(ps, ":") || conditional(ps, &no);
+	ps->dead -= taken;
+	if (err)
 		return ps->err;
-	*out = is_true(out) ? yes : no;
+	*out = taken ? yes : no;
 	return 0;
-}
-
-static int expr(struct parser *ps, struct tp_value *out)
-{
-	return conditional(ps, out);
 }
 
 int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_record *rec, const void *raw,
 		     size_t raw_size, const char *s, const char *e, char *scratch,
 		     size_t scratch_cap, struct tp_value *out)
 {
-	struct parser ps = { f, rec, raw, raw_size, s, e, scratch, scratch_cap, 0, 0, 0 };
+	struct parser ps = { f, rec, raw, raw_size, s, e, scratch, scratch_cap, 0, 0, 0, 0 };
 
 	if (!scratch_cap)
 		return peo_fail(EINVAL, "print fmt: no scratch space");
 	scratch[0] = '\0';
-	if (expr(&ps, out))
+	if (conditional(&ps, out))
 		return ps.err;
 	skip_space(&ps);
 	if (ps.p != ps.end)

@@ -121,10 +121,14 @@ static int wait_through_eintr(void *arg)
 static void waits_interrupted_lose_nothing(void **state)
 {
 	/* glibc's epoll_wait may be either syscall; poll is ppoll on some */
-	const struct fault_rule rules[] = {
+	const struct fault_rule rules[] = { /* arm64 has only the p-forms */
+#ifdef SYS_epoll_wait
 		{ .nr = SYS_epoll_wait, .err = EINTR, .from = 1, .times = 2 },
+#endif
 		{ .nr = SYS_epoll_pwait, .err = EINTR, .from = 1, .times = 2 },
+#ifdef SYS_poll
 		{ .nr = SYS_poll, .err = EINTR, .from = 1, .times = 1 },
+#endif
 		{ .nr = SYS_ppoll, .err = EINTR, .from = 1, .times = 1 },
 	};
 	char why[256];

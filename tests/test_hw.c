@@ -195,6 +195,8 @@ static void unsupported_generic_events_say_so(void **state)
 		assert_error_contains(pmu);
 		refused++;
 	}
+	if (!refused) /* nothing said here: not a pass */
+		PEO_SKIP("every generic event opens on %s: no refusal to check", pmu);
 	print_message("%d of the generic events are not in this PMU\n", refused);
 }
 

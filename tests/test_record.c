@@ -946,6 +946,37 @@ static void tracepoint_print_fmt_expressions(void **state)
 	peo_tp_format_free(f);
 }
 
+/* As in C, the branch of ?: not taken and the right of && or || once the
+ * left decides are not evaluated: a guarded division by zero is no error;
+ * an unguarded one is -EDOM. */
+static void tracepoint_print_fmt_short_circuits(void **state)
+{
+	static const struct {
+		int32_t a;
+		const char *want;
+	} cases[] = { { 0, "0 0 1" }, { 4, "25 1 1" } };
+	struct peo_tp_format *f;
+	struct peo_record rec = { .swapped = 0 };
+	char text[64];
+
+	(void)state;
+	assert_int_equal(peo_tp_format_parse(&f, "name: z\nformat:\n\tfield:int a;\toffset:0;\t"
+					     "size:4;\tsigned:1;\nprint fmt: \"%d %d %d\", REC->a ? "
+					     "100 / REC->a : 0, REC->a && 10 / REC->a, !REC->a || "
+					     "8 / REC->a\n"), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(peo_tp_format_print(f, &rec, &cases[i].a, 4, text, sizeof(text)),
+				 (int)strlen(cases[i].want));
+		assert_string_equal(text, cases[i].want);
+	}
+	peo_tp_format_free(f);
+	assert_int_equal(peo_tp_format_parse(&f, "name: z\nformat:\n\tfield:int a;\toffset:0;\t"
+					     "size:4;\tsigned:1;\nprint fmt: \"%d\", 100 / REC->a\n"), 0);
+	assert_int_equal(peo_tp_format_print(f, &rec, &cases[0].a, 4, text, sizeof(text)), -EDOM);
+	assert_error_contains("division by zero");
+	peo_tp_format_free(f);
+}
+
 /* Page faults sampled with the address fields: the pages the test touched. */
 static void page_fault_samples_carry_their_addresses(void **state)
 {
@@ -1195,6 +1226,7 @@ int main(void)
 		PEO_TEST(task_records_of_a_child),
 		PEO_TEST(tracepoint_fields_by_name_either_order),
 		PEO_TEST(tracepoint_print_fmt_expressions),
+		PEO_TEST(tracepoint_print_fmt_short_circuits),
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
 		PEO_TEST(records_find_their_attr_by_id),

@@ -215,7 +215,8 @@ PEO_API int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pi
  * @err:  the failed open's negative errno.
  * @level: receives the paranoid level read (may be NULL).
  * Return: how many events changed (0: this refusal is not one the fallback
- * helps, or every event already excludes the kernel), or -ENOMEM.
+ * helps, or every event already excludes the kernel), -EINVAL for a NULL
+ * @list, or -ENOMEM.
  */
 PEO_API int peo_event_user_fallback(struct peo_event_list *list, int err, long *level);
 

@@ -347,12 +347,19 @@ PEO_API const char *peo_tp_format_print_fmt(const struct peo_tp_format *f);
  * print it (what perf script -F trace prints): the format string with each
  * conversion filled from its argument.  Arguments are C expressions:
  * REC->field, __get_str(field), numbers and strings, casts, arithmetic,
- * comparisons, logic, ?:, __print_flags() and __print_symbolic(); what
- * else a format uses (%pS symbols, __print_hex, enum names outside a
- * table) is -ENOTSUP, naming it.
+ * comparisons, logic (short-circuit, as C: an operand not evaluated is not
+ * checked), ?:, __print_flags() and __print_symbolic(); %pS/%ps/%pF/%pB
+ * print the symbol from this machine's /proc/kallsyms (hex when none);
+ * what else a format uses (__print_hex, enum names outside a table) is
+ * -ENOTSUP, naming it.
+ * @f:    the format (peo_tp_format_parse() or _load()).
+ * @rec:  the sample, for its byte order.
+ * @raw, @raw_size: the sample's RAW payload.
  * @buf:  receives the text, NUL-terminated, cut at @cap.
- * Returns the length of the text, or a negative errno (-EPROTO for a field
- * past the payload, -ENOTSUP).
+ * @cap:  bytes at @buf.
+ * Returns the length of the text, or a negative errno: -EPROTO for a field
+ * past the payload, -EDOM for a division by zero, -ENOSPC for strings past
+ * the evaluator's scratch space, -ENOTSUP; peo_last_error() says which.
  */
 PEO_API int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *rec,
 				const void *raw, size_t raw_size, char *buf, size_t cap);
