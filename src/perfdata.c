@@ -349,19 +349,24 @@ int peo_perfdata_open(struct peo_perfdata **out, const char *path, const struct 
 	return 0;
 }
 
+void pd_events_free(struct pd_event *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].ids);
+		free(v[i].name);
+	}
+	free(v);
+}
+
 void peo_perfdata_close(struct peo_perfdata *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->nevents; i++) {
-		free(f->events[i].ids);
-		free(f->events[i].name);
-	}
+	pd_events_free(f->events, f->nevents);
 	for (unsigned i = 0; i < PEO_FEAT_MAX; i++) {
 		free(f->feature_bytes[i]);
 		free(f->feature_lists[i]);
 	}
-	free(f->events);
 	free(f->buf);
 	peo_pd_ahead_stop(f); /* before the mapping it reads goes */
 	if (f->map)

@@ -38,17 +38,16 @@ struct pd_hits {
 int pd_hits_new(struct pd_hits **out, const struct peo_perfdata_writer *w)
 {
 	struct pd_hits *h = calloc(1, sizeof(*h));
+	size_t n;
+	const struct pd_event *ev = pd_writer_events(w, &n);
 	int err;
 
 	if (!h)
 		return peo_fail(ENOMEM, "out of memory tracking build ids");
 	err = peo_record_parser_new(&h->parser, NULL);
-	for (size_t i = 0; !err && i < pd_writer_event_count(w); i++) {
-		size_t n;
-		const uint64_t *ids = pd_writer_event_ids(w, i, &n);
 
-		err = peo_record_parser_add(h->parser, pd_writer_event_attr(w, i), ids, n);
-	}
+	for (size_t i = 0; !err && i < n; i++)
+		err = peo_record_parser_add(h->parser, &ev[i].attr, ev[i].ids, ev[i].nids);
 	if (err) {
 		pd_hits_free(h);
 		return err;

@@ -18,12 +18,16 @@ struct pd_section {
 	uint64_t offset, size;
 };
 
+/* An event of a file read or written: its attr, its ids, its name. */
 struct pd_event {
 	struct peo_attr attr; /* host order */
 	uint64_t *ids;        /* host order */
 	size_t nids;
-	char *name;           /* from EVENT_DESC, or NULL */
+	char *name;           /* from EVENT_DESC (or given), or NULL */
 };
+
+/* Free @n events' ids and names, and the array. */
+PEO_HIDDEN void pd_events_free(struct pd_event *v, size_t n);
 
 struct pd_inflate; /* perfdata_zstd.c */
 

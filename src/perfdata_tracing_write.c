@@ -38,16 +38,16 @@ static int put_file(struct pd_bytes *b, const char *path)
 }
 
 /*
- * Event @i's tracepoint as "sys" and "name" (its display name, modifiers
+ * The tracepoint of @ev as "sys" and "name" (its display name, modifiers
  * such as ":u" left off), confirmed by the tracepoint's id in tracefs being
  * the attr's config: 1, or 0 when it is not one we can find (a renamed
  * event: the reader then takes this machine's formats).
  */
-static int tracepoint_of(const struct peo_perfdata_writer *w, size_t i, const char *dir,
-			 char *sys, size_t cap, char *name, size_t name_cap)
+static int tracepoint_of(const struct pd_event *ev, const char *dir, char *sys, size_t cap,
+			 char *name, size_t name_cap)
 {
-	const struct peo_attr *a = pd_writer_event_attr(w, i);
-	const char *full = pd_writer_event_name(w, i), *colon = full ? strchr(full, ':') : NULL;
+	const struct peo_attr *a = &ev->attr;
+	const char *full = ev->name, *colon = full ? strchr(full, ':') : NULL;
 	size_t len = colon ? strcspn(colon + 1, ":") : 0;
 	char path[4096];
 	long id;
@@ -64,7 +64,8 @@ static int tracepoint_of(const struct peo_perfdata_writer *w, size_t i, const ch
 int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *tracefs)
 {
 	const char *dir = peo_tracefs_dir(tracefs);
-	size_t n = w ? pd_writer_event_count(w) : 0, nsys = 0;
+	size_t n = 0, nsys = 0;
+	const struct pd_event *ev = w ? pd_writer_events(w, &n) : NULL;
 	struct pd_bytes b = { 0 };
 	char path[4096], sys[128], name[256];
 	uint32_t one = 1;
@@ -73,7 +74,7 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_tracing_data: argument 'w' is NULL");
 	for (size_t i = 0; i < n; i++)
-		nsys += tracepoint_of(w, i, dir, sys, sizeof(sys), name, sizeof(name));
+		nsys += tracepoint_of(&ev[i], dir, sys, sizeof(sys), name, sizeof(name));
 	if (!nsys)
 		return 0; /* no tracepoints: perf writes no such section either */
 	pd_bytes_put(&b, "\x17\x08" "Dtracing" "0.6", 14); /* the magic, the version, its NUL */
@@ -92,7 +93,7 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	/* one system per tracepoint event, as each may have its own (perf groups them; both read) */
 	pd_bytes_u32(&b, (uint32_t)nsys);
 	for (size_t i = 0; i < n; i++) {
-		if (!tracepoint_of(w, i, dir, sys, sizeof(sys), name, sizeof(name)))
+		if (!tracepoint_of(&ev[i], dir, sys, sizeof(sys), name, sizeof(name)))
 			continue;
 		pd_bytes_put(&b, sys, strlen(sys) + 1);
 		pd_bytes_u32(&b, one);

@@ -20,19 +20,12 @@
 #define MAGIC "PERFILE2"
 #define BUFFER_BYTES (1u << 20)
 
-struct writer_event {
-	struct peo_attr attr;
-	uint64_t *ids;
-	size_t nids;
-	char *name;
-};
-
 struct peo_perfdata_writer {
 	int fd, own_fd;
 	int pipe;             /* pipe mode: a stream, written in order, never rewritten */
 	unsigned char sent[PEO_FEAT_MAX]; /* pipe mode: features already in the stream */
 	char *path;           /* for messages */
-	struct writer_event *events;
+	struct pd_event *events;
 	size_t nevents;
 	uint32_t attr_bytes;  /* every attr is written with this size */
 	int data_started;
@@ -166,7 +159,7 @@ int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path)
 int peo_perfdata_writer_add_event(struct peo_perfdata_writer *w, const struct peo_attr *attr,
 				  const uint64_t *ids, size_t nids, const char *name)
 {
-	struct writer_event *more, *e;
+	struct pd_event *more, *e;
 
 	if (!w || !attr || (nids && !ids))
 		return peo_fail(EINVAL, "peo_perfdata_writer_add_event: argument '%s' is NULL",
@@ -314,7 +307,7 @@ static int start_pipe(struct peo_perfdata_writer *w)
 	memcpy(header, MAGIC, 8);
 	err = pd_writer_append(w, header, sizeof(header));
 	for (size_t i = 0; !err && i < w->nevents; i++) {
-		struct writer_event *e = &w->events[i];
+		struct pd_event *e = &w->events[i];
 		struct peo_attr a = e->attr;
 		uint64_t update[2] = { 2, e->nids ? e->ids[0] : 0 }; /* EVENT_UPDATE: NAME, id */
 
@@ -354,7 +347,7 @@ static int start_data(struct peo_perfdata_writer *w)
 		return w->err = peo_fail(ENOMEM, "out of memory writing attrs");
 	at = HEADER_BYTES;
 	for (size_t i = 0; !err && i < w->nevents; i++) {
-		struct writer_event *e = &w->events[i];
+		struct pd_event *e = &w->events[i];
 		uint64_t ids_section[2] = { at, 8 * e->nids };
 
 		err = write_at(w, at, e->ids ? (const void *)e->ids : (const void *)"", 8 * e->nids,
@@ -508,25 +501,10 @@ int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned bit, con
 	return 0;
 }
 
-size_t pd_writer_event_count(const struct peo_perfdata_writer *w)
+const struct pd_event *pd_writer_events(const struct peo_perfdata_writer *w, size_t *n)
 {
-	return w->nevents;
-}
-
-const struct peo_attr *pd_writer_event_attr(const struct peo_perfdata_writer *w, size_t i)
-{
-	return &w->events[i].attr;
-}
-
-const char *pd_writer_event_name(const struct peo_perfdata_writer *w, size_t i)
-{
-	return w->events[i].name;
-}
-
-const uint64_t *pd_writer_event_ids(const struct peo_perfdata_writer *w, size_t i, size_t *n)
-{
-	*n = w->events[i].nids;
-	return w->events[i].ids;
+	*n = w->nevents;
+	return w->events;
 }
 
 int peo_perfdata_writer_build_ids(struct peo_perfdata_writer *w)
@@ -550,13 +528,9 @@ void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w)
 {
 	if (!w)
 		return;
-	for (size_t i = 0; i < w->nevents; i++) {
-		free(w->events[i].ids);
-		free(w->events[i].name);
-	}
+	pd_events_free(w->events, w->nevents);
 	for (unsigned bit = 0; bit < PEO_FEAT_MAX; bit++)
 		free(w->feature[bit]);
-	free(w->events);
 	free(w->buf);
 	free(w->path);
 	pd_deflate_free(w->z);

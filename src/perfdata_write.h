@@ -40,12 +40,10 @@ PEO_HIDDEN int pd_deflate_records(struct peo_perfdata_writer *w, struct pd_defla
 /* Set the COMPRESSED feature (version, zstd, level, ratio, ring size). */
 PEO_HIDDEN int pd_deflate_finish(struct peo_perfdata_writer *w, struct pd_deflate *z);
 PEO_HIDDEN void pd_deflate_free(struct pd_deflate *z);
-/* The writer's events so far: how many, and event @i's attr and name (or NULL). */
-PEO_HIDDEN size_t pd_writer_event_count(const struct peo_perfdata_writer *w);
-PEO_HIDDEN const struct peo_attr *pd_writer_event_attr(const struct peo_perfdata_writer *w, size_t i);
-PEO_HIDDEN const char *pd_writer_event_name(const struct peo_perfdata_writer *w, size_t i);
-PEO_HIDDEN const uint64_t *pd_writer_event_ids(const struct peo_perfdata_writer *w, size_t i,
-					       size_t *n);
+struct pd_event; /* perfdata_internal.h */
+
+/* The writer's events so far, *@n of them. */
+PEO_HIDDEN const struct pd_event *pd_writer_events(const struct peo_perfdata_writer *w, size_t *n);
 
 /* perfdata_buildid_write.c: the files samples hit, for BUILD_ID. */
 struct pd_hits;

@@ -442,6 +442,9 @@ struct peo_perfdata_writer;
  * @path, mode 0600, for perf and peo to read.  Add every event first
  * (peo_perfdata_writer_add_event), then records, features at any time, and
  * finish with peo_perfdata_writer_close().
+ * @out:  receives the writer; peo_perfdata_writer_close() (or _abandon())
+ *   frees it.
+ * @path: the file.
  * Returns 0, or a negative errno with the path: -EACCES, -ENOENT, -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path);
@@ -453,6 +456,8 @@ PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const cha
  * as HEADER_ATTR and its name as EVENT_UPDATE, the features set before the
  * first record as HEADER_FEATURE (and TRACING_DATA) records, then the
  * records, and features set later at the end.
+ * Returns 0, -EINVAL for a NULL @out, -EBADF for an fd that is not open,
+ * -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd);
 
@@ -484,6 +489,8 @@ PEO_API int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void
  * record written before it is older than any written after the next one, so
  * readers can sort by time holding two rounds.  Write one after each pass
  * over the rings.
+ * Returns 0, -EINVAL for a NULL @w, or the negative errno of an earlier
+ * write (kept, as peo_perfdata_writer_record() says).
  */
 PEO_API int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w);
 
@@ -501,14 +508,16 @@ PEO_API int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned 
  * writes it: HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID,
  * TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, and CMDLINE from @argc/@argv.
  * A part this machine does not say (no /sys topology...) is left out.
- * Returns 0 or -ENOMEM.
+ * Returns 0, -EINVAL for a NULL @w or @argv, or -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int argc,
 					      const char *const *argv);
 
 /**
  * peo_perfdata_writer_tracing_data() - TRACING_DATA for the tracepoint
- * events added so far (named "sys:name"): tracefs's header_page and
+ * events added so far (named "sys:name", modifiers such as ":u" after it
+ * allowed; one whose tracefs id is not its attr's config, such as a renamed
+ * event, is left to the reader's tracefs): tracefs's header_page and
  * header_event and each event's format file, as perf writes the section,
  * so the payloads decode without this machine's tracefs.  Nothing when
  * there are no tracepoints.
