@@ -414,6 +414,11 @@ const uint64_t *peo_perfdata_attr_ids(const struct peo_perfdata *f, size_t i, si
 	return f->events[i].ids;
 }
 
+const struct peo_record_parser *peo_perfdata_parser(const struct peo_perfdata *f)
+{
+	return f ? f->parser : NULL;
+}
+
 int peo_perfdata_event_of(const struct peo_perfdata *f, const struct peo_attr *attr)
 {
 	/* The parser keeps its attrs in the order they were added: the same as ours. */

@@ -180,7 +180,8 @@ int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	d->last = best;
 	*out = best->rec;
 	if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
-	    (got = peo_record_parse(f->parser, out->rec.bytes, out->rec.header.size, &out->rec)))
+	    (got = peo_pd_parse_fields(f, out->rec.bytes, out->rec.header.size, out->offset,
+				       &out->rec)))
 		return got;
 	return 1;
 }

@@ -229,13 +229,9 @@ static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perf
 	out->offset = h->offset;
 	out->payload = NULL;
 	out->payload_size = 0;
-	if (f->headers_only) {
-		uint64_t t;
-
-		peo_record_zero(&out->rec);
-		return peo_record_peek(f->parser, h->bytes, h->len, &out->rec, &t) < 0 ? -EPROTO : 1;
-	}
-	got = peo_record_parse(f->parser, h->bytes, h->len, &out->rec);
+	if (f->headers_only)
+		return (got = peo_pd_peek(f, h->bytes, h->len, &out->rec, 0)) ? got : 1;
+	got = peo_pd_parse_fields(f, h->bytes, h->len, h->offset, &out->rec);
 	return got ? got : 1;
 }
 
@@ -283,8 +279,8 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		if (!record_time(f, &out->rec, &t)) {
 			/* Passes at once; kernel records among them get their fields. */
 			if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
-			    (got = peo_record_parse(f->parser, out->rec.bytes, out->rec.header.size,
-						    &out->rec)))
+			    (got = peo_pd_parse_fields(f, out->rec.bytes, out->rec.header.size,
+						       out->offset, &out->rec)))
 				return got;
 			return 1;
 		}

@@ -283,26 +283,36 @@ static void name_from_update(struct peo_perfdata *f, const unsigned char *rec, s
 				f->events[i].name = strdup((const char *)rec + 24);
 }
 
+int peo_pd_peek(struct peo_perfdata *f, const void *bytes, size_t len, struct peo_record *out,
+		int want_time)
+{
+	int err;
+
+	/* Not a memset of the whole record: that was most of a --stats run. */
+	out->unknown = 0;
+	out->sample_id.fields = 0;
+	err = peo_record_peek(f->parser, bytes, len, out, want_time ? &f->peek_time : NULL);
+	f->peek_has_time = err == 1;
+	return err < 0 ? err : 0;
+}
+
 /* Parse the record at @bytes (@len) into @out; user types keep header and bytes. */
 static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t offset,
 		 struct peo_perfdata_record *out)
 {
-	int err;
-
 	out->offset = offset;
 	out->payload = NULL;
 	out->payload_size = 0;
-	if (!f->parse_fields) { /* sorting or counting: header, attr and time only */
-		/* Not a memset of the whole record: that was most of a --stats run. */
-		out->rec.unknown = 0;
-		out->rec.sample_id.fields = 0;
-		/* counting in file order needs no time */
-		err = peo_record_peek(f->parser, bytes, len, &out->rec,
-				      f->want_time ? &f->peek_time : NULL);
-		f->peek_has_time = err == 1;
-		return err < 0 ? err : 0;
-	}
-	err = peo_record_parse(f->parser, bytes, len, &out->rec);
+	if (!f->parse_fields) /* sorting or counting: header, attr and time only */
+		return peo_pd_peek(f, bytes, len, &out->rec, f->want_time);
+	return peo_pd_parse_fields(f, bytes, len, offset, &out->rec);
+}
+
+int peo_pd_parse_fields(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t offset,
+			struct peo_record *out)
+{
+	int err = peo_record_parse(f->parser, bytes, len, out);
+
 	if (err) {
 		char why[512];
 
@@ -310,8 +320,8 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 		return peo_fail(err == -ENOENT ? EPROTO : -err, "perf.data: record at offset %llu: %s",
 				(unsigned long long)offset, why);
 	}
-	if (out->rec.header.type >= PEO_RECORD_HEADER_ATTR)
-		out->rec.unknown = out->rec.header.type >= PEO_RECORD_USER_MAX;
+	if (out->header.type >= PEO_RECORD_HEADER_ATTR)
+		out->unknown = out->header.type >= PEO_RECORD_USER_MAX;
 	return 0;
 }
 

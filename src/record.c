@@ -50,6 +50,35 @@ void peo_record_parser_free(struct peo_record_parser *p)
 	free(p);
 }
 
+int peo_record_parser_clone(const struct peo_record_parser *p, struct peo_record_parser **out)
+{
+	struct peo_record_parser *c;
+
+	if (!p || !out)
+		return peo_fail(EINVAL, "peo_record_parser_clone: argument '%s' is NULL",
+				!p ? "p" : "out");
+	*out = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return peo_fail(ENOMEM, "out of memory for a record parser");
+	c->swap = p->swap;
+	c->attrs = p->nattrs ? malloc(p->nattrs * sizeof(*c->attrs)) : NULL;
+	c->ids = p->nids ? malloc(p->nids * sizeof(*c->ids)) : NULL;
+	if ((p->nattrs && !c->attrs) || (p->nids && !c->ids)) {
+		peo_record_parser_free(c);
+		return peo_fail(ENOMEM, "out of memory copying a parser of %zu attrs and %zu ids",
+				p->nattrs, p->nids);
+	}
+	if (p->nattrs)
+		memcpy(c->attrs, p->attrs, p->nattrs * sizeof(*c->attrs));
+	if (p->nids)
+		memcpy(c->ids, p->ids, p->nids * sizeof(*c->ids));
+	c->nattrs = p->nattrs;
+	c->nids = p->nids;
+	*out = c;
+	return 0;
+}
+
 /* Where a sample's ID is, counted in u64 from the start of its fields (-1: none). */
 static int sample_id_pos(uint64_t st)
 {

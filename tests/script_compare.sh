@@ -238,6 +238,41 @@ then
 	fi
 fi
 
+# A sample whose callchain.nr runs past its record: the peek that orders it
+# passes, the parse (on the formatting thread, or on the only CPU) fails.
+# peo script stops there, exit 1, naming the record's offset.
+if soff=$(python3 - "$tmp/callchain.data" "$tmp/badchain.data" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+attrs = struct.unpack_from('<Q', d, 24)[0]  # the attrs section's offset
+st = struct.unpack_from('<Q', d, attrs + 24)[0]  # the first attr's sample_type
+before = st & (0x10000 | 0x1 | 0x2 | 0x4 | 0x8 | 0x40 | 0x200 | 0x80 | 0x100)  # fields before READ
+assert st & 0x20 and not st & 0x10                # CALLCHAIN, no READ
+off, size = struct.unpack_from('<QQ', d, 40)
+end = off + size
+while off < end:
+    typ, misc, sz = struct.unpack_from('<IHH', d, off)
+    if typ == 9:
+        struct.pack_into('<Q', d, off + 8 + 8 * bin(before).count('1'), 1 << 40)
+        break
+    off += sz
+open(sys.argv[2], 'wb').write(d)
+print(off)
+PY
+); then
+	for how in "" "taskset -c 0"; do
+		out=$($how "$peo" script -i "$tmp/badchain.data" 2>&1 >/dev/null)
+		status=$?
+		if [ $status -eq 1 ] && [[ $out == *"record at offset $soff"*callchain* ]]; then
+			pass "script ${how:+($how) }stops at the bad callchain at offset $soff: $out"
+		else
+			fail "script ${how:+($how) }of a bad callchain: exit $status, '$out' (want 1, offset $soff)"
+		fi
+	done
+else
+	fail "could not corrupt a callchain sample of callchain.data"
+fi
+
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

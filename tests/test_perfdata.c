@@ -483,6 +483,58 @@ static void counts_by_type_and_event(void **state)
 		}
 }
 
+/* Records read with headers_only, in time order, parsed with the file's
+ * parser and with a clone of it (as peo script does on another thread):
+ * the fields of a full read. */
+static void headers_only_records_parse_with_the_files_parser(void **state)
+{
+	(void)state;
+	assert_null(peo_perfdata_parser(NULL));
+	for (int big = 0; big < 2; big++) {
+		PEO_OPTS(peo_perfdata_opts, o, .ordered = 1, .headers_only = 1);
+		struct peo_perfdata_record rec;
+		struct peo_record_parser *clone;
+		struct peo_record r, c;
+		struct peo_perfdata *f;
+		struct layout l;
+		struct vec v;
+		uint64_t times[8];
+		int fd, k = 0;
+
+		build_file(&v, big, &l);
+		assert_int_equal(open_bytes_opts(&v, &f, &o, &fd), 0);
+		assert_int_equal(peo_record_parser_clone(peo_perfdata_parser(f), &clone), 0);
+		while (peo_perfdata_next(f, &rec) == 1) {
+			if (rec.rec.header.type >= PEO_RECORD_MAX)
+				continue;
+			assert_int_equal(peo_perfdata_event_of(f, rec.rec.attr), 0);
+			assert_int_equal(peo_record_parse(peo_perfdata_parser(f), rec.rec.bytes,
+							  rec.rec.header.size, &r), 0);
+			assert_int_equal(peo_record_parse(clone, rec.rec.bytes, rec.rec.header.size,
+							  &c), 0);
+			assert_ptr_equal(r.attr, rec.rec.attr);
+			assert_int_equal(c.attr->sample_type, SAMPLE_TYPE);
+			assert_int_equal(c.header.type, r.header.type);
+			if (r.header.type == PEO_RECORD_COMM) {
+				assert_string_equal(c.u.comm.comm, "worker");
+				assert_int_equal(c.sample_id.time, 100);
+			} else {
+				assert_int_equal(r.header.type, PEO_RECORD_SAMPLE);
+				assert_int_equal(c.u.sample.identifier, 77);
+				assert_int_equal(c.u.sample.pid, 1000);
+			}
+			times[k++] = c.sample_id.time;
+		}
+		assert_int_equal(k, 4);
+		assert_int_equal(times[0], 100);
+		assert_int_equal(times[1], 200);
+		assert_int_equal(times[3], 400);
+		peo_record_parser_free(clone);
+		peo_perfdata_close(f);
+		close(fd);
+	}
+}
+
 /* A sample as the writer test writes it: IP|TID|TIME|PERIOD. */
 static void written_sample(struct vec *v, uint64_t ip, uint32_t tid, uint64_t time)
 {
@@ -1035,6 +1087,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(a_file_of_either_order),
 		PEO_TEST(counts_by_type_and_event),
+		PEO_TEST(headers_only_records_parse_with_the_files_parser),
 		PEO_TEST(written_file_reads_back),
 		PEO_TEST(written_attr_size_is_the_smallest_published),
 		PEO_TEST(written_compressed_reads_back),

@@ -1099,17 +1099,54 @@ static void kernel_callchains_start_with_the_kernel_marker(void **state)
 }
 
 /* Several attrs in one stream: each record finds its own by IDENTIFIER. */
+/* Samples of @a2 (id 200) and @a1 (id 101), a LOST trailer, an unknown id. */
+static void parses_by_id(struct peo_record_parser *p, int big, const struct peo_attr *a1,
+			 const struct peo_attr *a2)
+{
+	struct peo_record r;
+	struct vec v;
+
+	begin(&v, big, PEO_RECORD_SAMPLE, 0);
+	vec_put64(&v, 200); vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 5000);
+	finish(&v);
+	parse_ok(p, &v, &r);
+	assert_int_equal(r.attr->sample_type, a2->sample_type);
+	assert_int_equal(r.u.sample.tid, 8);
+	assert_int_equal(r.u.sample.period, 5000);
+
+	begin(&v, big, PEO_RECORD_SAMPLE, 0);
+	vec_put64(&v, 101); vec_put64(&v, 0xdead);
+	finish(&v);
+	parse_ok(p, &v, &r);
+	assert_int_equal(r.attr->sample_type, a1->sample_type);
+	assert_int_equal(r.u.sample.ip, 0xdead);
+
+	/* A LOST record's trailer names its attr from the end. */
+	begin(&v, big, PEO_RECORD_LOST, 0);
+	vec_put64(&v, 200); vec_put64(&v, 3);
+	vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 200); /* trailer: tid, identifier */
+	finish(&v);
+	parse_ok(p, &v, &r);
+	assert_int_equal(r.u.lost.lost, 3);
+	assert_int_equal(r.sample_id.tid, 8);
+	assert_int_equal(r.sample_id.identifier, 200);
+
+	begin(&v, big, PEO_RECORD_SAMPLE, 0);
+	vec_put64(&v, 999); vec_put64(&v, 1);
+	finish(&v);
+	assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -ENOENT);
+	assert_error_contains("id 999 belongs to no attr");
+}
+
 static void records_find_their_attr_by_id(void **state)
 {
 	(void)state;
 	for (int big = 0; big < 2; big++) {
 		PEO_OPTS(peo_record_parser_opts, o, .byte_order = big ? PEO_BYTE_ORDER_BIG
 								       : PEO_BYTE_ORDER_LITTLE);
-		struct peo_record_parser *p;
+		struct peo_record_parser *p, *clone;
 		struct peo_attr a1, a2, f1, f2, only_id;
 		uint64_t id1[] = { 100, 101 }, id2[] = { 200 };
-		struct peo_record r;
-		struct vec v;
 
 		base_attr(&a1, PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_IP);
 		base_attr(&a2, PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_TID | PEO_SAMPLE_PERIOD);
@@ -1123,39 +1160,17 @@ static void records_find_their_attr_by_id(void **state)
 		foreign_attr(&only_id, &only_id, big);
 		assert_int_equal(peo_record_parser_add(p, &only_id, id2, 1), -EINVAL);
 		assert_error_contains("PEO_SAMPLE_IDENTIFIER");
+		parses_by_id(p, big, &a1, &a2);
 
-		begin(&v, big, PEO_RECORD_SAMPLE, 0);
-		vec_put64(&v, 200); vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 5000);
-		finish(&v);
-		parse_ok(p, &v, &r);
-		assert_int_equal(r.attr->sample_type, a2.sample_type);
-		assert_int_equal(r.u.sample.tid, 8);
-		assert_int_equal(r.u.sample.period, 5000);
-
-		begin(&v, big, PEO_RECORD_SAMPLE, 0);
-		vec_put64(&v, 101); vec_put64(&v, 0xdead);
-		finish(&v);
-		parse_ok(p, &v, &r);
-		assert_int_equal(r.attr->sample_type, a1.sample_type);
-		assert_int_equal(r.u.sample.ip, 0xdead);
-
-		/* A LOST record's trailer names its attr from the end. */
-		begin(&v, big, PEO_RECORD_LOST, 0);
-		vec_put64(&v, 200); vec_put64(&v, 3);
-		vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 200); /* trailer: tid, identifier */
-		finish(&v);
-		parse_ok(p, &v, &r);
-		assert_int_equal(r.u.lost.lost, 3);
-		assert_int_equal(r.sample_id.tid, 8);
-		assert_int_equal(r.sample_id.identifier, 200);
-
-		begin(&v, big, PEO_RECORD_SAMPLE, 0);
-		vec_put64(&v, 999); vec_put64(&v, 1);
-		finish(&v);
-		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -ENOENT);
-		assert_error_contains("id 999 belongs to no attr");
+		/* A clone parses the same with the original gone (its own
+		 * attrs, ids and byte order: ASan sees any memory shared). */
+		assert_int_equal(peo_record_parser_clone(p, &clone), 0);
 		peo_record_parser_free(p);
+		parses_by_id(clone, big, &a1, &a2);
+		peo_record_parser_free(clone);
 	}
+	assert_int_equal(peo_record_parser_clone(NULL, &(struct peo_record_parser *){ NULL }), -EINVAL);
+	assert_error_contains("argument 'p' is NULL");
 }
 
 /* CPU-wide switch records name the task on the other side of each switch. */

@@ -44,7 +44,6 @@ struct script {
 	/* The reading thread's (and, before and after the records, the only one's). */
 	struct script_args a;
 	struct peo_perfdata *f;
-	struct script_threads threads;
 	int name_width; /* the longest event name, for the event column */
 	char **labels; /* per event: its column of a sample line, made on first use */
 	size_t *label_len, nlabels;
@@ -54,13 +53,23 @@ struct script {
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
 	size_t nformats;
 	unsigned char *format_tried;
-	struct script_pipe *pipe; /* text lines formatted by a worker, or NULL */
+	struct script_pipe *pipe; /* text records formatted by a worker, or NULL */
 	unsigned char *solo;      /* an entry's room without the worker */
+	size_t parser_events;     /* the events the last parser sent knew (SIZE_MAX: none sent) */
+
+	/* Set once by the formatting thread when a record does not parse (its
+	 * sentence in error): the reading thread stops.  A line of its own,
+	 * read for every record. */
+	_Alignas(64) int failed;
+	char error[1100];
 
 	/* The formatting thread's, on cache lines of their own: shared with
 	 * the reading thread's, every write of one thread had stalled the
 	 * other's reads. */
-	_Alignas(64) struct script_maps maps;
+	_Alignas(64) struct peo_record_parser *parser; /* a copy of the reader's */
+	struct peo_record rec;
+	struct script_threads threads;
+	struct script_maps maps;
 	/* The last pid/tid (or pid or tid) column and whole seconds printed:
 	 * runs of samples share them, and their digits were a fifth of a text run. */
 	struct column_cache {
@@ -69,8 +78,7 @@ struct script {
 		size_t len;
 		char text[48];
 	} pid_tid, one_id, seconds;
-	struct peo_record chain_view; /* an entry's callchain, to iterate */
-	struct out out;               /* every record's line goes through it */
+	struct out out; /* every record's line goes through it */
 };
 
 static void usage(FILE *out)
@@ -338,53 +346,42 @@ static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap
 }
 
 /*
- * A line resolved by the reading thread (comm, event label, tracepoint
- * text: what needs the file or the threads' names) for the thread that
- * formats it; or a change to the memory maps, which the formatting thread
- * keeps (user frames become file offsets there: the reading thread is the
- * busier one).  The variable parts follow it: comm, text, padding to 8
- * bytes, the callchain's words as the record has them.
+ * What the reading thread hands the formatting thread: a record's bytes as
+ * the file has them, for that thread to parse and print, with what needs
+ * the file to resolve (the event's column, its tracepoint format); or,
+ * with rec_len 0, a parser for the records after it.  The record follows
+ * this header, then the event column.
  */
 struct entry {
-	uint32_t size;  /* bytes, this header and what follows, a multiple of 8 */
-	uint32_t parts; /* P_*: the columns the line has */
-	uint32_t pid, tid, cpu, comm_len, text_len, nchain;
-	uint64_t time, period, addr, ip;
+	uint32_t size;      /* bytes: this header, the record, the column; a multiple of 8 */
+	uint32_t rec_len;   /* the record's header.size; 0: a parser entry */
+	uint32_t label_len; /* the event column's bytes, after the record (8-aligned) */
+	uint32_t unused;
+	uint64_t offset; /* the record's place in the file, for an error's sentence */
+	union {
+		struct peo_tp_format *format;     /* -F trace: the sample's event's, or NULL */
+		struct peo_record_parser *parser; /* a parser entry's: now the thread's own */
+	} u;
 };
 
-enum {
-	P_COMM = 1 << 0, P_COMM_UNPADDED = 1 << 1, P_PID_TID = 1 << 2, P_PID = 1 << 3,
-	P_TID = 1 << 4, P_CPU = 1 << 5, P_TIME = 1 << 6, P_PERIOD = 1 << 7, P_ADDR = 1 << 8,
-	P_CHAIN = 1 << 9, P_IP = 1 << 10, P_END_LINE = 1 << 11,
-	P_SWAPPED = 1 << 12, /* the chain's words are in the other byte order */
-	P_MAP = 1 << 13,     /* no line: pid mapped [addr, addr + ip) at file offset period */
-	P_FORK = 1 << 14,    /* no line: process tid starts with a copy of pid's maps */
-};
-
-/* The most an entry holds: the header, a comm of a record's size, a label
- * (cut at LABEL_MAX) and a tracepoint's text or a side record's line, and a
- * record's worth of callchain (SCRIPT_PIPE_ENTRY_MAX covers it). */
+/* The most an entry holds: a record of the largest size, a column cut at LABEL_MAX. */
 #define LABEL_MAX 4096
-#define ENTRY_MAX (sizeof(struct entry) + 65536 + LABEL_MAX + 4400 + 8 + 65536)
+#define ENTRY_MAX (sizeof(struct entry) + 65536 + LABEL_MAX)
 _Static_assert(ENTRY_MAX <= SCRIPT_PIPE_ENTRY_MAX, "a pipe batch holds any entry");
+_Static_assert(sizeof(struct entry) % 8 == 0, "records after an entry stay 8-aligned");
 
 static unsigned default_fields(const struct script *s)
 {
 	return s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
 }
 
-/* The columns a line starts with: comm, pid/tid, cpu, time (from @id's
- * fields); the comm goes after @e, whose size counts it. */
-static void fill_start(struct script *s, unsigned fl, const struct peo_sample_id *id,
-		       int unpadded_comm, struct entry *e)
+/* The columns a line starts with: comm, pid/tid, cpu, time (from @id's fields). */
+static void print_start(struct script *s, unsigned fl, const struct peo_sample_id *id,
+			int unpadded_comm)
 {
-	e->size = sizeof(*e);
-	e->parts = 0;
-	e->comm_len = e->text_len = e->nchain = 0;
-	e->pid = id->pid;
-	e->tid = id->tid;
-	e->cpu = id->cpu;
-	e->time = id->time;
+	struct out *o = &s->out;
+	char *p;
+
 	if (fl & F_COMM) {
 		char cbuf[32];
 		const char *c = comm_of(s, id->tid, cbuf, sizeof(cbuf));
@@ -392,65 +389,33 @@ static void fill_start(struct script *s, unsigned fl, const struct peo_sample_id
 
 		while (len < 65536 && c[len]) /* a few bytes: no call to a small libc's strnlen */
 			len++;
-
-		e->parts |= P_COMM | (unpadded_comm ? P_COMM_UNPADDED : 0);
-		put_bytes((char *)(e + 1), c, len);
-		e->comm_len = (uint32_t)len;
-		e->size += (uint32_t)len;
-	}
-	if ((fl & F_PID) && (fl & F_TID))
-		e->parts |= P_PID_TID;
-	else if (fl & (F_PID | F_TID))
-		e->parts |= (fl & F_PID) ? P_PID : P_TID;
-	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU))
-		e->parts |= P_CPU;
-	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
-		e->parts |= P_TIME;
-}
-
-/* @len bytes of text after the entry's comm. */
-static void fill_text(struct entry *e, const char *text, size_t len)
-{
-	put_bytes((char *)e + e->size, text, len); /* inline: a label is a few words */
-	e->text_len += (uint32_t)len;
-	e->size += (uint32_t)len;
-}
-
-/* The columns a line starts with, from @e: comm, pid/tid, cpu, time. */
-static void print_entry_start(struct script *s, const struct entry *e)
-{
-	struct out *o = &s->out;
-	char *p;
-
-	if (e->parts & P_COMM) {
-		out_bytes_right(o, (const char *)(e + 1), e->comm_len,
-				(e->parts & P_COMM_UNPADDED) ? 0 : 16);
+		out_bytes_right(o, c, len, unpadded_comm ? 0 : 16);
 		out_char(o, ' ');
 	}
 	/* the rest in room made once: pid/tid and time texts, cpu, punctuation */
 	p = out_room(o, sizeof(s->pid_tid.text) + sizeof(s->seconds.text) + 64);
-	if (e->parts & P_PID_TID) {
-		if (!cache_holds(&s->pid_tid, (uint64_t)e->pid << 32 | e->tid))
+	if ((fl & F_PID) && (fl & F_TID)) {
+		if (!cache_holds(&s->pid_tid, (uint64_t)id->pid << 32 | id->tid))
 			cache_made(&s->pid_tid, snprintf(s->pid_tid.text, sizeof(s->pid_tid.text),
-							 "%5d/%-5d ", (int32_t)e->pid,
-							 (int32_t)e->tid));
+							 "%5d/%-5d ", (int32_t)id->pid,
+							 (int32_t)id->tid));
 		p = put_bytes(p, s->pid_tid.text, s->pid_tid.len);
-	} else if (e->parts & (P_PID | P_TID)) {
-		int32_t id = (int32_t)((e->parts & P_PID) ? e->pid : e->tid);
+	} else if (fl & (F_PID | F_TID)) {
+		int32_t one = (int32_t)((fl & F_PID) ? id->pid : id->tid);
 
-		if (!cache_holds(&s->one_id, (uint32_t)id))
+		if (!cache_holds(&s->one_id, (uint32_t)one))
 			cache_made(&s->one_id, snprintf(s->one_id.text, sizeof(s->one_id.text), "%5d ",
-							id)); /* -1 as perf */
+							one)); /* -1 as perf */
 		p = put_bytes(p, s->one_id.text, s->one_id.len);
 	}
-	if (e->parts & P_CPU) {
+	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU)) {
 		*p++ = '[';
-		p = put_dec_zero(p, e->cpu, out_dec_digits(e->cpu) > 3 ? out_dec_digits(e->cpu) : 3);
+		p = put_dec_zero(p, id->cpu, out_dec_digits(id->cpu) > 3 ? out_dec_digits(id->cpu) : 3);
 		*p++ = ']';
 		*p++ = ' ';
 	}
-	if (e->parts & P_TIME)
-		p = put_time(s, p, e->time, s->a.ns);
+	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
+		p = put_time(s, p, id->time, s->a.ns);
 	out_advance(o, p);
 }
 
@@ -483,151 +448,67 @@ static struct peo_tp_format *format_of(struct script *s, const struct peo_record
 	return s->formats[i];
 }
 
-/* -F trace: the payload as its print fmt says (the file's format, else tracefs's). */
-static void fill_trace(struct script *s, const struct peo_record *r, struct entry *e)
+/* A callchain sample's frames, a line each, and the blank line perf ends it with. */
+static void print_callchain(struct script *s, const struct peo_record *r)
 {
-	struct peo_tp_format *f = format_of(s, r);
-	char text[4096];
+	struct out *o = &s->out;
+	struct peo_callchain_iter it;
+	uint64_t ip, off;
+	int64_t ctx;
+	char *p;
 
-	if (f && peo_tp_format_print(f, r, r->u.sample.raw, r->u.sample.raw_size, text,
-				      sizeof(text)) >= 0)
-		fill_text(e, text, strnlen(text, sizeof(text)));
+	out_char(o, '\n');
+	peo_callchain_begin(&it, r);
+	while (peo_callchain_next(&it, &ip, &ctx)) {
+		/* perf prints a user frame as its offset in the mapped file */
+		if (ctx == PEO_CONTEXT_USER && script_maps_offset(&s->maps, r->sample_id.pid, ip, &off))
+			ip = off;
+		p = out_room(o, 18);
+		*p++ = '\t';
+		p = put_hex(p, ip, 16);
+		*p++ = '\n';
+		out_advance(o, p);
+	}
+	out_char(o, '\n');
 }
 
-/* perf script's sample line for the fields asked (perf's order, whatever -F's). */
-static void fill_sample(struct script *s, const struct peo_record *r, struct entry *e)
+/* perf script's sample line for the fields asked (perf's order, whatever
+ * -F's); @label is the event's column, @format the tracepoint's for -F trace. */
+static void print_sample(struct script *s, const struct peo_record *r, const char *label,
+			 size_t label_len, struct peo_tp_format *format)
 {
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
 	unsigned fl = default_fields(s);
-
-	/* perf pads the comm, unless a callchain follows the line */
-	fill_start(s, fl, &r->sample_id, (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN), e);
-	if (fl & F_PERIOD) { /* a fixed period (-c) is not sampled: the attr has it */
-		e->parts |= P_PERIOD;
-		e->period = sample_period(r);
-	}
-	if (fl & F_EVENT) { /* right-aligned to the longest event name, as perf */
-		char name[64], pad[512];
-		size_t len;
-		const char *label = event_label(s, r, &len);
-
-		if (!label) { /* no event index, or out of memory: formatted every time */
-			len = (size_t)snprintf(pad, sizeof(pad), "%*s: ", name_width(s),
-					       event_name(s, r, name, sizeof(name)));
-			label = pad;
-			len = len < sizeof(pad) ? len : sizeof(pad) - 1;
-		}
-		fill_text(e, label, len < LABEL_MAX ? len : LABEL_MAX);
-	}
-	if ((fl & F_TRACE) && (st & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
-		fill_trace(s, r, e);
-	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR)) {
-		e->parts |= P_ADDR;
-		e->addr = smp->addr;
-	}
-	e->size = (e->size + 7u) & ~7u;
-	if ((fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN) && smp->callchain_nr) {
-		/* a record holds at most 8190 words: the parse checked the count */
-		e->parts |= P_CHAIN | (r->swapped ? P_SWAPPED : 0);
-		e->nchain = (uint32_t)smp->callchain_nr;
-		put_bytes((char *)e + e->size, smp->callchain, 8 * (size_t)e->nchain);
-		e->size += 8 * e->nchain;
-		return;
-	}
-	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
-		e->parts |= P_IP;
-		e->ip = smp->ip;
-	}
-	e->parts |= P_END_LINE;
-}
-
-/* The line of @e, as perf script prints it. */
-static void print_entry(struct script *s, const struct entry *e)
-{
-	const char *text = (const char *)(e + 1) + e->comm_len;
+	int chain = (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN);
 	struct out *o = &s->out;
 	char *p;
 
-	if (e->parts & P_MAP) {
-		script_maps_add(&s->maps, e->pid, e->addr, e->ip, e->period);
-		return;
-	}
-	if (e->parts & P_FORK) {
-		script_maps_fork(&s->maps, e->pid, e->tid);
-		return;
-	}
-	print_entry_start(s, e);
-	if (e->parts & P_PERIOD) {
-		p = put_dec(out_room(o, 32), e->period, 0, 10);
+	print_start(s, fl, &r->sample_id, chain); /* perf pads the comm, unless a callchain follows */
+	if (fl & F_PERIOD) { /* a fixed period (-c) is not sampled: the attr has it */
+		p = put_dec(out_room(o, 32), sample_period(r), 0, 10);
 		*p++ = ' ';
 		out_advance(o, p);
 	}
-	out_bytes(o, text, e->text_len);
-	if (e->parts & P_ADDR)
-		out_hex(o, e->addr, 16);
-	if (e->parts & P_CHAIN) {
-		struct peo_callchain_iter it;
-		uint64_t ip, off;
-		int64_t ctx;
+	out_bytes(o, label, label_len);
+	if (format) {
+		char text[4096];
 
-		/* the iterator reads the chain through a record made to hold it */
-		s->chain_view.header.type = PEO_RECORD_SAMPLE;
-		s->chain_view.swapped = !!(e->parts & P_SWAPPED);
-		s->chain_view.u.sample.callchain = (const char *)e + e->size - 8 * e->nchain;
-		s->chain_view.u.sample.callchain_nr = e->nchain;
-		out_char(o, '\n');
-		peo_callchain_begin(&it, &s->chain_view);
-		while (peo_callchain_next(&it, &ip, &ctx)) {
-			/* perf prints a user frame as its offset in the mapped file */
-			if (ctx == PEO_CONTEXT_USER && script_maps_offset(&s->maps, e->pid, ip, &off))
-				ip = off;
-			p = out_room(o, 18);
-			*p++ = '\t';
-			p = put_hex(p, ip, 16);
-			*p++ = '\n';
-			out_advance(o, p);
-		}
-		out_char(o, '\n'); /* perf ends a callchain sample with a blank line */
+		if (peo_tp_format_print(format, r, smp->raw, smp->raw_size, text, sizeof(text)) >= 0)
+			out_bytes(o, text, strnlen(text, sizeof(text)));
+	}
+	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
+		out_hex(o, smp->addr, 16);
+	if (chain && smp->callchain_nr) {
+		print_callchain(s, r);
 		return;
 	}
-	if (e->parts & P_IP) {
+	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
 		p = out_room(o, 17);
 		*p++ = ' ';
-		out_advance(o, put_hex(p, e->ip, 16));
+		out_advance(o, put_hex(p, smp->ip, 16));
 	}
-	if (e->parts & P_END_LINE)
-		out_char(o, '\n');
-}
-
-/* The worker's batches (or one entry at a time without it). */
-static void print_entries(void *ctx, const unsigned char *bytes, size_t n)
-{
-	struct script *s = ctx;
-
-	for (size_t at = 0; at < n;) {
-		const struct entry *e = (const struct entry *)(const void *)(bytes + at);
-
-		print_entry(s, e);
-		at += e->size;
-	}
-}
-
-/* Room for an entry: in the pipe's batch, else this thread's own. */
-static struct entry *entry_room(struct script *s)
-{
-	return (struct entry *)(void *)(s->pipe ? script_pipe_room(s->pipe, ENTRY_MAX)
-					       : s->solo);
-}
-
-/* The entry filled: the pipe's worker prints it, else this thread now. */
-static void entry_done(struct script *s, struct entry *e)
-{
-	e->size = (e->size + 7u) & ~7u;
-	if (s->pipe)
-		script_pipe_commit(s->pipe, e->size);
-	else
-		print_entries(s, (const unsigned char *)e, e->size);
+	out_char(o, '\n');
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -859,31 +740,14 @@ static void print_other_json(struct script *s, const struct peo_record *r)
 
 /* ------------------------------------------------------------- records */
 
-/* A change to the maps, for the thread that formats text lines (only they use them). */
-static void send_maps(struct script *s, uint32_t parts, uint32_t pid, uint32_t tid, uint64_t addr,
-		      uint64_t len, uint64_t pgoff)
-{
-	struct entry *e = entry_room(s);
-
-	memset(e, 0, sizeof(*e));
-	e->size = sizeof(*e);
-	e->parts = parts;
-	e->pid = pid;
-	e->tid = tid;
-	e->addr = addr;
-	e->ip = len;
-	e->period = pgoff;
-	entry_done(s, e);
-}
-
+/* The names and maps text lines need (the formatting thread's). */
 static void track_threads(struct script *s, const struct peo_record *r)
 {
-	if (s->a.json)
-		; /* JSON prints addresses as they are */
-	else if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
-		send_maps(s, P_MAP, r->u.mmap.pid, 0, r->u.mmap.addr, r->u.mmap.len, r->u.mmap.pgoff);
+	if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
+		script_maps_add(&s->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
+				r->u.mmap.pgoff);
 	else if (r->header.type == PEO_RECORD_FORK && r->u.task.pid != r->u.task.ppid)
-		send_maps(s, P_FORK, r->u.task.ppid, r->u.task.pid, 0, 0, 0);
+		script_maps_fork(&s->maps, r->u.task.ppid, r->u.task.pid);
 	if (r->header.type == PEO_RECORD_COMM)
 		script_threads_set(&s->threads, r->u.comm.tid, r->u.comm.comm);
 	else if (r->header.type == PEO_RECORD_FORK) {
@@ -895,12 +759,12 @@ static void track_threads(struct script *s, const struct peo_record *r)
 }
 
 /* MMAP, MMAP2, COMM, FORK and EXIT lines, as perf script's --show-*-events print them. */
-static void fill_side(struct script *s, const struct peo_record *r, struct entry *e)
+static void print_side(struct script *s, const struct peo_record *r)
 {
 	const struct peo_rec_mmap *m = &r->u.mmap;
 	char line[4400];
 
-	fill_start(s, default_fields(s), &r->sample_id, 0, e);
+	print_start(s, default_fields(s), &r->sample_id, 0);
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
 		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
@@ -939,33 +803,160 @@ static void fill_side(struct script *s, const struct peo_record *r, struct entry
 		}
 		break;
 	}
-	fill_text(e, line, strnlen(line, sizeof(line)));
+	out_bytes(&s->out, line, strnlen(line, sizeof(line)));
 }
 
-static void handle(struct script *s, const struct peo_record *r)
+/* Whether a text run shows the lines of records of @type (not SAMPLE). */
+static int side_shown(const struct script *s, uint32_t type)
+{
+	if (type == PEO_RECORD_MMAP || type == PEO_RECORD_MMAP2)
+		return s->a.show_mmap;
+	return s->a.show_task && (type == PEO_RECORD_COMM || type == PEO_RECORD_FORK ||
+				  type == PEO_RECORD_EXIT);
+}
+
+/* The formatting thread's work on one entry: parse the record with its
+ * own parser, keep the names and maps, print the line. */
+static void format_entry(struct script *s, const struct entry *e)
+{
+	const char *rec = (const char *)(e + 1);
+	uint32_t t;
+
+	if (!e->rec_len) {
+		peo_record_parser_free(s->parser);
+		s->parser = e->u.parser;
+		return;
+	}
+	if (s->failed)
+		return; /* nothing after a record that does not parse */
+	if (peo_record_parse(s->parser, rec, e->rec_len, &s->rec)) {
+		snprintf(s->error, sizeof(s->error), "perf.data: record at offset %llu: %s",
+			 (unsigned long long)e->offset, peo_last_error());
+		__atomic_store_n(&s->failed, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	t = s->rec.header.type;
+	track_threads(s, &s->rec);
+	if (t == PEO_RECORD_SAMPLE)
+		print_sample(s, &s->rec, rec + ((e->rec_len + 7u) & ~7u), e->label_len, e->u.format);
+	else if (side_shown(s, t))
+		print_side(s, &s->rec);
+}
+
+/* The worker's batches (or one entry at a time without it). */
+static void format_entries(void *ctx, const unsigned char *bytes, size_t n)
+{
+	struct script *s = ctx;
+
+	for (size_t at = 0; at < n;) {
+		const struct entry *e = (const struct entry *)(const void *)(bytes + at);
+
+		format_entry(s, e);
+		at += e->size;
+	}
+}
+
+/* Room for an entry: in the pipe's batch, else this thread's own. */
+static struct entry *entry_room(struct script *s)
+{
+	return (struct entry *)(void *)(s->pipe ? script_pipe_room(s->pipe, ENTRY_MAX)
+					       : s->solo);
+}
+
+/* The entry filled: the pipe's worker formats it, else this thread now. */
+static void entry_done(struct script *s, struct entry *e)
+{
+	e->size = (e->size + 7u) & ~7u;
+	if (s->pipe)
+		script_pipe_commit(s->pipe, e->size);
+	else
+		format_entries(s, (const unsigned char *)e, e->size);
+}
+
+/* Hand the formatting thread a copy of the reader's parser: the file's
+ * events so far.  Returns 0, or -ENOMEM. */
+static int send_parser(struct script *s)
+{
+	struct peo_record_parser *p;
+	struct entry *e;
+	int err = peo_record_parser_clone(peo_perfdata_parser(s->f), &p);
+
+	if (err)
+		return err;
+	e = entry_room(s);
+	memset(e, 0, sizeof(*e));
+	e->size = sizeof(*e);
+	e->u.parser = p;
+	entry_done(s, e);
+	s->parser_events = peo_perfdata_attr_count(s->f);
+	return 0;
+}
+
+/* A sample's event column: its label, else (no event index, or out of
+ * memory) made in @pad every time. */
+static const char *sample_label(struct script *s, const struct peo_record *r, char *pad,
+				size_t cap, size_t *len)
+{
+	char name[64];
+	const char *label = event_label(s, r, len);
+
+	if (label)
+		return label;
+	*len = (size_t)snprintf(pad, cap, "%*s: ", name_width(s), event_name(s, r, name, sizeof(name)));
+	*len = *len < cap ? *len : cap - 1;
+	return pad;
+}
+
+/*
+ * A text run's record, unparsed, to the formatting thread: the kinds that
+ * print lines or keep its names and maps.  The file's events grew (or it
+ * has no parser yet): a new parser goes first.  Returns 0, or -ENOMEM.
+ */
+static int send_record(struct script *s, const struct peo_perfdata_record *pr)
+{
+	const struct peo_record *r = &pr->rec;
+	uint32_t t = r->header.type, rec_len = r->header.size;
+	unsigned fl = default_fields(s);
+	const char *label = NULL;
+	size_t label_len = 0;
+	struct entry *e;
+	char pad[512];
+
+	if (t != PEO_RECORD_SAMPLE && t != PEO_RECORD_COMM && t != PEO_RECORD_FORK &&
+	    t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2 && !side_shown(s, t))
+		return 0;
+	if (s->parser_events != peo_perfdata_attr_count(s->f) && send_parser(s))
+		return -ENOMEM;
+	if (t == PEO_RECORD_SAMPLE && (fl & F_EVENT)) {
+		label = sample_label(s, r, pad, sizeof(pad), &label_len);
+		label_len = label_len < LABEL_MAX ? label_len : LABEL_MAX;
+	}
+	e = entry_room(s);
+	e->rec_len = rec_len;
+	e->label_len = (uint32_t)label_len;
+	e->offset = pr->offset;
+	e->u.format = NULL;
+	if (t == PEO_RECORD_SAMPLE && (fl & F_TRACE) && r->attr &&
+	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
+		e->u.format = format_of(s, r);
+	put_bytes((char *)(e + 1), r->bytes, rec_len);
+	rec_len = (rec_len + 7u) & ~7u;
+	put_bytes((char *)(e + 1) + rec_len, label, label_len);
+	e->size = (uint32_t)(sizeof(*e) + rec_len + label_len);
+	entry_done(s, e);
+	return 0;
+}
+
+/* JSON Lines: printed as it is read, every record but the side records not asked for. */
+static void handle_json(struct script *s, const struct peo_record *r)
 {
 	uint32_t t = r->header.type;
-	struct entry *e;
 
-	track_threads(s, r);
-	if (t == PEO_RECORD_SAMPLE && s->a.json) {
+	if (t == PEO_RECORD_SAMPLE)
 		print_sample_json(s, r);
-	} else if (t == PEO_RECORD_SAMPLE) {
-		e = entry_room(s);
-		fill_sample(s, r, e);
-		entry_done(s, e);
-	} else if (s->a.json) {
-		if ((t != PEO_RECORD_COMM && t != PEO_RECORD_FORK && t != PEO_RECORD_EXIT &&
-		     t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2) ||
-		    ((t == PEO_RECORD_MMAP || t == PEO_RECORD_MMAP2) ? s->a.show_mmap : s->a.show_task))
-			print_other_json(s, r);
-	} else if ((s->a.show_task && (t == PEO_RECORD_COMM || t == PEO_RECORD_FORK ||
-				       t == PEO_RECORD_EXIT)) ||
-		   (s->a.show_mmap && (t == PEO_RECORD_MMAP || t == PEO_RECORD_MMAP2))) {
-		e = entry_room(s);
-		fill_side(s, r, e);
-		entry_done(s, e);
-	}
+	else if ((t != PEO_RECORD_COMM && t != PEO_RECORD_FORK && t != PEO_RECORD_EXIT &&
+		  t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2) || side_shown(s, t))
+		print_other_json(s, r);
 }
 
 /* perf report --stats's layout: by type number, then per event. */
@@ -1148,12 +1139,14 @@ int cmd_script(int argc, char **argv)
 	int ret, got, said = 0;
 
 	memset(&s, 0, sizeof(s));
+	s.parser_events = SIZE_MAX;
 	ret = parse_args(argc, argv, &s.a);
 	if (ret >= 0)
 		return ret;
 	/* Counting needs neither order nor fields. */
+	/* Text records are parsed on the formatting thread, JSON's here. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
-		 .headers_only = s.a.stats, .readahead_thread = 1);
+		 .headers_only = !s.a.json, .readahead_thread = 1);
 
 	if (peo_perfdata_open(&s.f, s.a.input, &po)) {
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
@@ -1174,23 +1167,35 @@ int cmd_script(int argc, char **argv)
 		out_start_writer(&s.out); /* without it, this thread writes */
 		/* Text lines formatted on a second core (when there is one to
 		 * run on); without a worker, here.  JSON prints as it reads. */
-		if (!s.a.json && (cpus_allowed() < 2 || script_pipe_start(&s.pipe, print_entries, &s)))
+		if (!s.a.json && (cpus_allowed() < 2 ||
+				  script_pipe_start(&s.pipe, format_entries, &s)))
 			s.solo = malloc(ENTRY_MAX);
-		if (!s.a.json && !s.pipe && !s.solo) {
+		if (s.a.json) {
+			while ((got = peo_perfdata_next(s.f, &rec)) == 1)
+				handle_json(&s, &rec.rec);
+		} else if (!s.pipe && !s.solo) {
 			fprintf(stderr, "peo script: out of memory for a line's room (%zu bytes)\n",
 				ENTRY_MAX);
 			said = 1;
 			got = -ENOMEM;
 		} else {
-			while ((got = peo_perfdata_next(s.f, &rec)) == 1)
-				handle(&s, &rec.rec);
+			while (!__atomic_load_n(&s.failed, __ATOMIC_ACQUIRE) &&
+			       (got = peo_perfdata_next(s.f, &rec)) == 1)
+				if ((got = send_record(&s, &rec)) < 0)
+					break;
 		}
 		script_pipe_finish(s.pipe); /* every line printed before the last flush */
 		free(s.solo);
 		out_finish(&s.out);
 	}
+	if (s.failed && !said) { /* the formatting thread's, joined */
+		fprintf(stderr, "peo script: %s\n", s.error);
+		said = 1;
+		got = -EPROTO;
+	}
 	if (got < 0 && !said)
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
+	peo_record_parser_free(s.parser);
 	script_threads_free(&s.threads);
 	script_maps_free(&s.maps);
 	for (size_t i = 0; i < s.nformats; i++)

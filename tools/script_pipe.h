@@ -1,9 +1,10 @@
 /*
  * script_pipe.h - peo script's second core: the reading thread fills
- * batches of entries (what each output line needs, resolved), and a worker
- * thread turns each batch into text in order.  Reading, time order and the
- * parse were about half of a text run and formatting the other half, so a
- * pipeline of the two nearly halves it on two cores.
+ * batches of entries (a record's bytes in time order, with what needs the
+ * file resolved), and a worker thread parses and prints each batch in
+ * order.  Reading and time order are about half of a text run, the parse
+ * and formatting the other half, so a pipeline of the two nearly halves
+ * it on two cores.
  */
 #ifndef PEO_TOOLS_SCRIPT_PIPE_H
 #define PEO_TOOLS_SCRIPT_PIPE_H

@@ -166,6 +166,17 @@ PEO_API const char *peo_perfdata_event_name(const struct peo_perfdata *f, size_t
 PEO_API int peo_perfdata_event_of(const struct peo_perfdata *f, const struct peo_attr *attr);
 
 /**
+ * peo_perfdata_parser() - the parser the reader parses records with: its
+ * attrs are the file's events, in index order.  With opts.headers_only the
+ * records come unparsed; peo_record_parse() with this parser (or a
+ * peo_record_parser_clone() of it, to parse on another thread) parses
+ * them.  Valid until the reader closes; a pipe's HEADER_ATTR adds attrs to
+ * it (peo_perfdata_attr_count() grows), so a clone made before lacks them.
+ * Returns the parser, or NULL for a NULL @f.
+ */
+PEO_API const struct peo_record_parser *peo_perfdata_parser(const struct peo_perfdata *f);
+
+/**
  * peo_perfdata_feature() - the raw bytes of feature section @bit (in the
  * writer's byte order), read into memory the reader owns until it closes.
  * Returns 0, -ENOENT when the file has no such section, -EPROTO when the

@@ -68,6 +68,18 @@ PEO_API void peo_record_parser_free(struct peo_record_parser *p);
 PEO_API int peo_record_parser_add(struct peo_record_parser *p, const struct peo_attr *attr,
 				  const uint64_t *ids, size_t nids);
 
+/**
+ * peo_record_parser_clone() - a parser of its own with @p's attrs and ids:
+ * records can then be parsed on another thread while @p's owner goes on
+ * (and adds attrs) undisturbed.  A record parsed with the copy points at
+ * the copy's attrs (rec.attr).
+ * @p:   the parser to copy; not changed.
+ * @out: receives the copy; free with peo_record_parser_free().
+ * Returns 0, -EINVAL for a NULL argument, or -ENOMEM.
+ */
+PEO_API int peo_record_parser_clone(const struct peo_record_parser *p,
+				    struct peo_record_parser **out);
+
 /* The sample_id trailer (sample_id_all), or the same fields of a sample. */
 struct peo_sample_id {
 	uint64_t fields; /* the PEO_SAMPLE_* bits present: TID TIME ID STREAM_ID CPU IDENTIFIER */
