@@ -5,7 +5,7 @@
 # Sets PEO_TOOL_PATH (the binary) and adds the target peo_tool.
 
 set(musl_dir ${CMAKE_BINARY_DIR}/musl)
-set(musl_flags ${PEO_WARNINGS} -O2 -g -std=gnu11 -D_GNU_SOURCE -fno-tree-loop-distribute-patterns
+set(musl_flags ${PEO_WARNINGS} -O2 -g -flto=auto -std=gnu11 -D_GNU_SOURCE -fno-tree-loop-distribute-patterns
     -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/tools)
 set(musl_libs -lm)
 # zstd: its two headers alone (the rest of /usr/include is glibc's), and the
@@ -35,7 +35,7 @@ endforeach()
 # for the library target "peo".
 set(PEO_TOOL_PATH ${CMAKE_BINARY_DIR}/peo)
 add_custom_command(OUTPUT ${musl_dir}/peo
-  COMMAND ${PEO_MUSL_GCC} -static -o ${musl_dir}/peo ${musl_objects} ${musl_libs}
+  COMMAND ${PEO_MUSL_GCC} -static -O2 -g -flto=auto -o ${musl_dir}/peo ${musl_objects} ${musl_libs}
   COMMAND ${CMAKE_COMMAND} -E copy ${musl_dir}/peo ${PEO_TOOL_PATH}
   DEPENDS ${musl_objects}
   COMMENT "musl-gcc -static peo"

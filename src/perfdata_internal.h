@@ -95,6 +95,8 @@ static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdat
 {
 	return i < f->parser->nattrs ? &f->parser->attrs[i].attr : NULL;
 }
+/* How far ahead of a record its reader asks for the bytes (prefetch). */
+#define PREFETCH_AHEAD 1024
 /* perfdata_read.c: the next record in file order. */
 PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
 /* The header, bytes and attr of the record at @bytes (its time in

@@ -4,6 +4,8 @@
 #ifndef PEO_RECORD_INTERNAL_H
 #define PEO_RECORD_INTERNAL_H
 
+#include <string.h>
+
 #include "record_cursor.h"
 
 /* Where a SAMPLE's fields of fixed size lie (byte offsets; 0: not sampled),
@@ -36,21 +38,28 @@ struct peo_record_parser {
 };
 
 /*
- * Zero a record with plain vector stores.  gcc makes a memset of this size
- * `rep stosq`, whose start-up cost was a quarter of a file's sample parse,
- * and whose stores the first loads of the record then waited on.
+ * Zero bytes [@from, @to) of @base, both multiples of 8 known at compile
+ * time, with plain vector stores.  gcc makes a memset of a record's size
+ * `rep stosq`, whose start-up cost was a quarter of a file's sample
+ * parse, and whose stores the first loads of the record then waited on.
  */
-static inline void peo_record_zero(struct peo_record *r)
+static inline void peo_zero_span(void *base, size_t from, size_t to)
 {
 	typedef unsigned char v16 __attribute__((vector_size(16), aligned(8), may_alias));
-	v16 *p = (v16 *)r;
+	unsigned char *p = (unsigned char *)base + from;
+	size_t i = 0;
 
-	_Static_assert(sizeof(*r) % 8 == 0, "the record is whole u64s");
 #pragma GCC unroll 64
-	for (size_t i = 0; i < sizeof(*r) / 16; i++)
-		p[i] = (v16){ 0 };
-	if (sizeof(*r) % 16)
-		((uint64_t *)r)[sizeof(*r) / 8 - 1] = 0;
+	for (; i + 16 <= to - from; i += 16)
+		*(v16 *)(void *)(p + i) = (v16){ 0 };
+	if (i < to - from)
+		memset(p + i, 0, 8);
+}
+
+static inline void peo_record_zero(struct peo_record *r)
+{
+	_Static_assert(sizeof(*r) % 8 == 0, "the record is whole u64s");
+	peo_zero_span(r, 0, sizeof(*r));
 }
 
 /* The sample_id trailer's size for @sample_type. */

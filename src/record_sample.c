@@ -82,7 +82,8 @@ void peo_sample_layout(uint64_t st, struct sample_layout *l)
 	l->end = at;
 }
 
-/* The fixed-size fields at their known places: the caller checked that
+/* The fixed-size fields at their known places, each written (0 when not
+ * sampled: the record was not cleared under them): the caller checked that
  * the record reaches the last of them (a field at a time, with a bounds
  * check each, had been most of a sample's parse). */
 static void parse_fixed(struct cursor *c, const struct sample_layout *l, uint64_t st,
@@ -91,28 +92,18 @@ static void parse_fixed(struct cursor *c, const struct sample_layout *l, uint64_
 	const unsigned char *b = c->p;
 	int swap = c->swap;
 
-	if (st & PEO_SAMPLE_IDENTIFIER)
-		s->identifier = peo_load_u64(b + l->identifier, swap);
-	if (st & PEO_SAMPLE_IP)
-		s->ip = peo_load_u64(b + l->ip, swap);
-	if (st & PEO_SAMPLE_TID) {
-		s->pid = peo_load_u32(b + l->tid, swap);
-		s->tid = peo_load_u32(b + l->tid + 4, swap);
-	}
-	if (st & PEO_SAMPLE_TIME)
-		s->time = peo_load_u64(b + l->time, swap);
-	if (st & PEO_SAMPLE_ADDR)
-		s->addr = peo_load_u64(b + l->addr, swap);
-	if (st & PEO_SAMPLE_ID)
-		s->id = peo_load_u64(b + l->id, swap);
-	if (st & PEO_SAMPLE_STREAM_ID)
-		s->stream_id = peo_load_u64(b + l->stream_id, swap);
-	if (st & PEO_SAMPLE_CPU) {
-		s->cpu = peo_load_u32(b + l->cpu, swap);
-		s->cpu_res = peo_load_u32(b + l->cpu + 4, swap);
-	}
-	if (st & PEO_SAMPLE_PERIOD)
-		s->period = peo_load_u64(b + l->period, swap);
+	/* an absent field's place is 0: the load reads the header, and is dropped */
+	s->identifier = (st & PEO_SAMPLE_IDENTIFIER) ? peo_load_u64(b + l->identifier, swap) : 0;
+	s->ip = (st & PEO_SAMPLE_IP) ? peo_load_u64(b + l->ip, swap) : 0;
+	s->pid = (st & PEO_SAMPLE_TID) ? peo_load_u32(b + l->tid, swap) : 0;
+	s->tid = (st & PEO_SAMPLE_TID) ? peo_load_u32(b + l->tid + 4, swap) : 0;
+	s->time = (st & PEO_SAMPLE_TIME) ? peo_load_u64(b + l->time, swap) : 0;
+	s->addr = (st & PEO_SAMPLE_ADDR) ? peo_load_u64(b + l->addr, swap) : 0;
+	s->id = (st & PEO_SAMPLE_ID) ? peo_load_u64(b + l->id, swap) : 0;
+	s->stream_id = (st & PEO_SAMPLE_STREAM_ID) ? peo_load_u64(b + l->stream_id, swap) : 0;
+	s->cpu = (st & PEO_SAMPLE_CPU) ? peo_load_u32(b + l->cpu, swap) : 0;
+	s->cpu_res = (st & PEO_SAMPLE_CPU) ? peo_load_u32(b + l->cpu + 4, swap) : 0;
+	s->period = (st & PEO_SAMPLE_PERIOD) ? peo_load_u64(b + l->period, swap) : 0;
 	c->off = l->end;
 }
 
@@ -120,6 +111,7 @@ static void parse_fixed(struct cursor *c, const struct sample_layout *l, uint64_
  * the sentence naming the first one missing. */
 static void parse_fixed_checked(struct cursor *c, uint64_t st, struct peo_sample *s)
 {
+	memset(s, 0, offsetof(struct peo_sample, read)); /* the fields absent or cut short */
 	if (st & PEO_SAMPLE_IDENTIFIER)
 		s->identifier = cursor_u64(c, "identifier");
 	if (st & PEO_SAMPLE_IP)

@@ -17,6 +17,7 @@
 #include "test_util.h"
 
 #include "script_out.h"
+#include "script_maps.h"
 #include "script_pipe.h"
 
 /* Values around every power of 10 and 16, and random ones of every size. */
@@ -116,6 +117,56 @@ static void numbers_match_printf_threaded(void **state)
 {
 	(void)state;
 	numbers_match_printf_in(1);
+}
+
+/* out_dec8() against printf: every value below 10^5, a stride through
+ * the rest, and each power of 10 and its neighbours up to 10^8. */
+static void eight_digits_match_printf(void **state)
+{
+	char want[16];
+	uint64_t w;
+
+	(void)state;
+	for (uint32_t v = 0; v < 100000000u; v += v < 100000 ? 1 : 997) {
+		w = out_dec8(v);
+		snprintf(want, sizeof(want), "%08u", v);
+		if (memcmp(&w, want, 8))
+			fail_msg("out_dec8(%u) is '%.8s'", v, (const char *)&w);
+	}
+	for (uint32_t p = 10; p <= 100000000u; p *= 10)
+		for (uint32_t v = p - 2; v <= p + 1 && v < 100000000u; v++) {
+			w = out_dec8(v);
+			snprintf(want, sizeof(want), "%08u", v);
+			assert_memory_equal(&w, want, 8);
+		}
+	w = out_dec8(99999999u);
+	assert_memory_equal(&w, "99999999", 8);
+}
+
+/* A child inherits its parent's maps at FORK, also when making the child
+ * grows the table under the parent (a real file had crashed peo script
+ * there: the parent's entry was read from the freed table). */
+static void maps_follow_fork_while_the_table_grows(void **state)
+{
+	struct script_maps m = { 0 };
+	uint64_t off;
+
+	(void)state;
+	for (uint32_t pid = 1; pid <= 128; pid++) /* a 256-slot table, half full: the next grows it */
+		assert_int_equal(script_maps_add(&m, pid, 0x400000 + pid * 0x1000, 0x1000, pid), 0);
+	assert_int_equal(script_maps_add(&m, 1, 0x7f0000, 0x2000, 0x5000), 0);
+	assert_int_equal(script_maps_fork(&m, 1, 1000), 0);
+	assert_int_equal(script_maps_offset(&m, 1000, 0x7f0010, &off), 1);
+	assert_int_equal(off, 0x5010);
+	assert_int_equal(script_maps_offset(&m, 1000, 0x401008, &off), 1);
+	assert_int_equal(off, 0x9); /* pid 1's first map, pgoff 1 */
+	assert_int_equal(script_maps_offset(&m, 1000, 0x402000, &off), 0); /* pid 2's only */
+	assert_int_equal(script_maps_offset(&m, 1, 0x7f1fff, &off), 1);
+	assert_int_equal(off, 0x6fff);
+	/* a parent with no maps: nothing to copy, nothing made */
+	assert_int_equal(script_maps_fork(&m, 5000, 5001), 0);
+	assert_int_equal(script_maps_offset(&m, 5001, 0x401008, &off), 0);
+	script_maps_free(&m);
 }
 
 /* Every length of copy: the word loop, the overlapping last word, the
@@ -247,6 +298,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_match_printf),
+		cmocka_unit_test(eight_digits_match_printf),
+		cmocka_unit_test(maps_follow_fork_while_the_table_grows),
 		cmocka_unit_test(numbers_match_printf_threaded),
 		cmocka_unit_test(bytes_of_every_length),
 		cmocka_unit_test(pipe_keeps_order),

@@ -282,19 +282,6 @@ static const char *event_label(struct script *s, const struct peo_record *r, siz
 	return s->labels[i];
 }
 
-/* The quoted event name of a JSON sample. */
-static void print_event_label(struct script *s, const struct peo_record *r)
-{
-	char name[64];
-	size_t len;
-	const char *label = event_label(s, r, &len);
-
-	if (label)
-		out_bytes(&s->out, label, len);
-	else /* no event index, or out of memory: quoted every time */
-		json_str(&s->out, event_name(s, r, name, sizeof(name)));
-}
-
 static uint64_t sample_period(const struct peo_record *r)
 {
 	if (r->attr && (r->attr->sample_type & PEO_SAMPLE_PERIOD))
@@ -350,14 +337,15 @@ static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap
  * the file has them, for that thread to parse and print, with what needs
  * the file to resolve (the event's column, its tracepoint format); or,
  * with rec_len 0, a parser for the records after it.  The record follows
- * this header, then the event column.
+ * this header (then the event column, when it is not one kept for good).
  */
 struct entry {
-	uint32_t size;      /* bytes: this header, the record, the column; a multiple of 8 */
+	uint32_t size;      /* bytes: this header, the record, a column; a multiple of 8 */
 	uint32_t rec_len;   /* the record's header.size; 0: a parser entry */
-	uint32_t label_len; /* the event column's bytes, after the record (8-aligned) */
+	uint32_t label_len; /* the event column's bytes */
 	uint32_t unused;
-	uint64_t offset; /* the record's place in the file, for an error's sentence */
+	const char *label; /* the column: the reading thread's label, or after the record */
+	uint64_t offset;   /* the record's place in the file, for an error's sentence */
 	union {
 		struct peo_tp_format *format;     /* -F trace: the sample's event's, or NULL */
 		struct peo_record_parser *parser; /* a parser entry's: now the thread's own */
@@ -564,14 +552,16 @@ static void json_i64_n(struct out *o, const char *prefix, size_t n, int64_t v)
 #define JSON_HEX(o, key, v) \
 	json_hex_n(o, JSON_PREFIX(key, "\"0x"), sizeof(JSON_PREFIX(key, "\"0x")) - 1, v)
 
-static void print_sample_json(struct script *s, const struct peo_record *r)
+/* A JSON sample; @label is its event's quoted name. */
+static void print_sample_json(struct script *s, const struct peo_record *r, const char *label,
+			      size_t label_len)
 {
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
 	struct out *o = &s->out;
 
 	out_str(o, "{\"type\":\"SAMPLE\",\"event\":");
-	print_event_label(s, r);
+	out_bytes(o, label, label_len);
 	if (st & PEO_SAMPLE_TID) {
 		JSON_PID(o, "pid", smp->pid);
 		JSON_PID(o, "tid", smp->tid);
@@ -836,9 +826,16 @@ static void format_entry(struct script *s, const struct entry *e)
 		return;
 	}
 	t = s->rec.header.type;
+	if (s->a.json) { /* addresses as they are: no names or maps to keep */
+		if (t == PEO_RECORD_SAMPLE)
+			print_sample_json(s, &s->rec, e->label, e->label_len);
+		else
+			print_other_json(s, &s->rec);
+		return;
+	}
 	track_threads(s, &s->rec);
 	if (t == PEO_RECORD_SAMPLE)
-		print_sample(s, &s->rec, rec + ((e->rec_len + 7u) & ~7u), e->label_len, e->u.format);
+		print_sample(s, &s->rec, e->label, e->label_len, e->u.format);
 	else if (side_shown(s, t))
 		print_side(s, &s->rec);
 }
@@ -851,16 +848,18 @@ static void format_entries(void *ctx, const unsigned char *bytes, size_t n)
 	for (size_t at = 0; at < n;) {
 		const struct entry *e = (const struct entry *)(const void *)(bytes + at);
 
+		/* The reading thread wrote these lines on its core: ask for them ahead. */
+		__builtin_prefetch(bytes + at + 1024);
 		format_entry(s, e);
 		at += e->size;
 	}
 }
 
-/* Room for an entry: in the pipe's batch, else this thread's own. */
-static struct entry *entry_room(struct script *s)
+/* Room for an entry of @need bytes (at most ENTRY_MAX): in the pipe's
+ * batch, else this thread's own. */
+static struct entry *entry_room(struct script *s, size_t need)
 {
-	return (struct entry *)(void *)(s->pipe ? script_pipe_room(s->pipe, ENTRY_MAX)
-					       : s->solo);
+	return (struct entry *)(void *)(s->pipe ? script_pipe_room(s->pipe, need) : s->solo);
 }
 
 /* The entry filled: the pipe's worker formats it, else this thread now. */
@@ -883,7 +882,7 @@ static int send_parser(struct script *s)
 
 	if (err)
 		return err;
-	e = entry_room(s);
+	e = entry_room(s, sizeof(*e));
 	memset(e, 0, sizeof(*e));
 	e->size = sizeof(*e);
 	e->u.parser = p;
@@ -892,71 +891,72 @@ static int send_parser(struct script *s)
 	return 0;
 }
 
-/* A sample's event column: its label, else (no event index, or out of
- * memory) made in @pad every time. */
-static const char *sample_label(struct script *s, const struct peo_record *r, char *pad,
-				size_t cap, size_t *len)
+/* Whether the formatting thread needs a record of @type: JSON prints all
+ * but the side records not asked for; text, samples, the side records
+ * asked for, and those that keep its names and maps. */
+static int wanted(const struct script *s, uint32_t type)
+{
+	int side = type == PEO_RECORD_COMM || type == PEO_RECORD_FORK || type == PEO_RECORD_EXIT ||
+		   type == PEO_RECORD_MMAP || type == PEO_RECORD_MMAP2;
+
+	if (s->a.json)
+		return !side || side_shown(s, type);
+	return type == PEO_RECORD_SAMPLE || (side && type != PEO_RECORD_EXIT) || side_shown(s, type);
+}
+
+/* A sample's event column when it has no label kept (no event index, or
+ * out of memory): made in @buf (@cap bytes) for this line.  Returns its length. */
+static size_t label_now(struct script *s, const struct peo_record *r, char *buf, size_t cap)
 {
 	char name[64];
-	const char *label = event_label(s, r, len);
+	const char *n = event_name(s, r, name, sizeof(name));
+	char *quoted = s->a.json ? json_quoted(n, &(size_t){ 0 }) : NULL;
+	int made = s->a.json ? snprintf(buf, cap, "%s", quoted ? quoted : "\"event\"")
+			     : snprintf(buf, cap, "%*s: ", name_width(s), n);
 
-	if (label)
-		return label;
-	*len = (size_t)snprintf(pad, cap, "%*s: ", name_width(s), event_name(s, r, name, sizeof(name)));
-	*len = *len < cap ? *len : cap - 1;
-	return pad;
+	free(quoted);
+	return made < 0 ? 0 : (size_t)made < cap ? (size_t)made : cap - 1;
 }
 
 /*
- * A text run's record, unparsed, to the formatting thread: the kinds that
- * print lines or keep its names and maps.  The file's events grew (or it
- * has no parser yet): a new parser goes first.  Returns 0, or -ENOMEM.
+ * A record, unparsed, to the formatting thread (when it needs it).  The
+ * file's events grew (or it has no parser yet): a new parser goes first.
+ * Returns 0, or -ENOMEM.
  */
 static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 {
 	const struct peo_record *r = &pr->rec;
-	uint32_t t = r->header.type, rec_len = r->header.size;
+	uint32_t t = r->header.type, rec_len = r->header.size, room = (rec_len + 7u) & ~7u;
 	unsigned fl = default_fields(s);
 	const char *label = NULL;
 	size_t label_len = 0;
 	struct entry *e;
-	char pad[512];
+	int labelled = t == PEO_RECORD_SAMPLE && (s->a.json || (fl & F_EVENT));
 
-	if (t != PEO_RECORD_SAMPLE && t != PEO_RECORD_COMM && t != PEO_RECORD_FORK &&
-	    t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2 && !side_shown(s, t))
+	if (!wanted(s, t))
 		return 0;
 	if (s->parser_events != peo_perfdata_attr_count(s->f) && send_parser(s))
 		return -ENOMEM;
-	if (t == PEO_RECORD_SAMPLE && (fl & F_EVENT)) {
-		label = sample_label(s, r, pad, sizeof(pad), &label_len);
-		label_len = label_len < LABEL_MAX ? label_len : LABEL_MAX;
-	}
-	e = entry_room(s);
+	if (labelled)
+		label = event_label(s, r, &label_len); /* kept until the end: passed as it is */
+	e = entry_room(s, sizeof(*e) + room + (labelled && !label ? LABEL_MAX : 0));
+	e->size = (uint32_t)(sizeof(*e) + room);
 	e->rec_len = rec_len;
-	e->label_len = (uint32_t)label_len;
 	e->offset = pr->offset;
 	e->u.format = NULL;
+	put_bytes((char *)(e + 1), r->bytes, rec_len);
+	if (labelled && !label) { /* made for this line, after the record */
+		label = (char *)(e + 1) + room;
+		label_len = label_now(s, r, (char *)(e + 1) + room, LABEL_MAX);
+		e->size += (uint32_t)label_len;
+	}
+	e->label = label;
+	e->label_len = (uint32_t)(label_len < LABEL_MAX ? label_len : LABEL_MAX);
 	if (t == PEO_RECORD_SAMPLE && (fl & F_TRACE) && r->attr &&
 	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
 		e->u.format = format_of(s, r);
-	put_bytes((char *)(e + 1), r->bytes, rec_len);
-	rec_len = (rec_len + 7u) & ~7u;
-	put_bytes((char *)(e + 1) + rec_len, label, label_len);
-	e->size = (uint32_t)(sizeof(*e) + rec_len + label_len);
 	entry_done(s, e);
 	return 0;
-}
-
-/* JSON Lines: printed as it is read, every record but the side records not asked for. */
-static void handle_json(struct script *s, const struct peo_record *r)
-{
-	uint32_t t = r->header.type;
-
-	if (t == PEO_RECORD_SAMPLE)
-		print_sample_json(s, r);
-	else if ((t != PEO_RECORD_COMM && t != PEO_RECORD_FORK && t != PEO_RECORD_EXIT &&
-		  t != PEO_RECORD_MMAP && t != PEO_RECORD_MMAP2) || side_shown(s, t))
-		print_other_json(s, r);
 }
 
 /* perf report --stats's layout: by type number, then per event. */
@@ -1144,9 +1144,9 @@ int cmd_script(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	/* Counting needs neither order nor fields. */
-	/* Text records are parsed on the formatting thread, JSON's here. */
+	/* Records are parsed on the formatting thread; counting needs no parse. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
-		 .headers_only = !s.a.json, .readahead_thread = 1);
+		 .headers_only = 1, .readahead_thread = 1);
 
 	if (peo_perfdata_open(&s.f, s.a.input, &po)) {
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
@@ -1165,15 +1165,11 @@ int cmd_script(int argc, char **argv)
 		peo_perfdata_counts_free(&counts);
 	} else {
 		out_start_writer(&s.out); /* without it, this thread writes */
-		/* Text lines formatted on a second core (when there is one to
-		 * run on); without a worker, here.  JSON prints as it reads. */
-		if (!s.a.json && (cpus_allowed() < 2 ||
-				  script_pipe_start(&s.pipe, format_entries, &s)))
+		/* Records parsed and printed on a second core (when there is
+		 * one to run on); without a worker, here. */
+		if (cpus_allowed() < 2 || script_pipe_start(&s.pipe, format_entries, &s))
 			s.solo = malloc(ENTRY_MAX);
-		if (s.a.json) {
-			while ((got = peo_perfdata_next(s.f, &rec)) == 1)
-				handle_json(&s, &rec.rec);
-		} else if (!s.pipe && !s.solo) {
+		if (!s.pipe && !s.solo) {
 			fprintf(stderr, "peo script: out of memory for a line's room (%zu bytes)\n",
 				ENTRY_MAX);
 			said = 1;

@@ -95,19 +95,18 @@ int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_
 
 int script_maps_fork(struct script_maps *m, uint32_t parent, uint32_t child)
 {
-	struct proc *pp = proc_of(m, parent, 0), *cp;
+	struct proc *pp;
 
-	if (!pp || parent == child)
+	if (parent == child || !proc_of(m, parent, 0))
 		return 0;
-	for (size_t i = 0; i < pp->n; i++) {
-		struct map mp;
-
-		pp = proc_of(m, parent, 0); /* the table may move while the child grows */
-		mp = pp->maps[i];
-		cp = proc_of(m, child, 1);
-		if (!cp || script_maps_add(m, child, mp.start, mp.end - mp.start, mp.pgoff))
+	/* The child first: making it may move the table, adding its maps does not. */
+	if (!proc_of(m, child, 1))
+		return -1;
+	pp = proc_of(m, parent, 0);
+	for (size_t i = 0; i < pp->n; i++)
+		if (script_maps_add(m, child, pp->maps[i].start, pp->maps[i].end - pp->maps[i].start,
+				    pp->maps[i].pgoff))
 			return -1;
-	}
 	return 0;
 }
 

@@ -142,9 +142,39 @@ static inline void out_dec_at(char *end, uint64_t v, int digits)
 	out_dec32_at(end, (uint32_t)v, digits);
 }
 
-/* Exactly @digits decimal digits of @v, zero-padded (the fraction of a time). */
+/*
+ * The 8 decimal digits of @v (under 10^8), zero-padded, as the bytes of a
+ * u64 in memory order, made all at once: the halves' pairs by one multiply
+ * each 32-bit lane, then each pair's digits by one multiply each 16-bit
+ * lane (x * 10486 >> 20 is x / 100 below 10^4, x * 103 >> 10 is x / 10
+ * below 100; no lane's product reaches the next).
+ */
+static inline uint64_t out_dec8(uint32_t v)
+{
+	uint64_t x = v / 10000u | (uint64_t)(v % 10000u) << 32; /* lanes: first 4 digits, last 4 */
+	uint64_t y = ((x * 10486) >> 20) & 0x0000007f0000007full;
+	uint64_t z;
+
+	y |= (x - y * 100) << 16; /* 16-bit lanes: the pairs, first first */
+	z = ((y * 103) >> 10) & 0x000f000f000f000full;
+	z |= (y - z * 10) << 8; /* bytes: the digits, first first */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	z = __builtin_bswap64(z);
+#endif
+	return z + 0x3030303030303030ull;
+}
+
+/* Exactly @digits decimal digits of @v, zero-padded (the fraction of a
+ * time): up to 16 made 8 at a time by out_dec8(), a pair per division had
+ * been a tenth of a text run.  Room: @digits. */
 static inline char *put_dec_zero(char *p, uint64_t v, int digits)
 {
+	if (digits <= 16) {
+		uint64_t w[2] = { out_dec8((uint32_t)(v / 100000000u % 100000000u)),
+				  out_dec8((uint32_t)(v % 100000000u)) };
+
+		return put_bytes(p, (const char *)w + 16 - digits, (size_t)digits);
+	}
 	out_dec_at(p + digits, v, digits);
 	return p + digits;
 }
