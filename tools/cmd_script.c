@@ -826,13 +826,6 @@ static void format_entry(struct script *s, const struct entry *e)
 		return;
 	}
 	t = s->rec.header.type;
-	if (s->a.json) { /* addresses as they are: no names or maps to keep */
-		if (t == PEO_RECORD_SAMPLE)
-			print_sample_json(s, &s->rec, e->label, e->label_len);
-		else
-			print_other_json(s, &s->rec);
-		return;
-	}
 	track_threads(s, &s->rec);
 	if (t == PEO_RECORD_SAMPLE)
 		print_sample(s, &s->rec, e->label, e->label_len, e->u.format);
@@ -891,9 +884,8 @@ static int send_parser(struct script *s)
 	return 0;
 }
 
-/* Whether the formatting thread needs a record of @type: JSON prints all
- * but the side records not asked for; text, samples, the side records
- * asked for, and those that keep its names and maps. */
+/* Whether a record of @type is printed (JSON: all but the side records not
+ * asked for), or needed for its names and maps (text). */
 static int wanted(const struct script *s, uint32_t type)
 {
 	int side = type == PEO_RECORD_COMM || type == PEO_RECORD_FORK || type == PEO_RECORD_EXIT ||
@@ -919,9 +911,9 @@ static size_t label_now(struct script *s, const struct peo_record *r, char *buf,
 }
 
 /*
- * A record, unparsed, to the formatting thread (when it needs it).  The
- * file's events grew (or it has no parser yet): a new parser goes first.
- * Returns 0, or -ENOMEM.
+ * A text run's record, unparsed, to the formatting thread (when it needs
+ * it).  The file's events grew (or it has no parser yet): a new parser
+ * goes first.  Returns 0, or -ENOMEM.
  */
 static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 {
@@ -931,7 +923,7 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	const char *label = NULL;
 	size_t label_len = 0;
 	struct entry *e;
-	int labelled = t == PEO_RECORD_SAMPLE && (s->a.json || (fl & F_EVENT));
+	int labelled = t == PEO_RECORD_SAMPLE && (fl & F_EVENT);
 
 	if (!wanted(s, t))
 		return 0;
@@ -957,6 +949,30 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 		e->u.format = format_of(s, r);
 	entry_done(s, e);
 	return 0;
+}
+
+/*
+ * JSON Lines, printed here as the records are read: the formatting is
+ * most of a JSON run, so a second thread only moved it (and cost a copy
+ * of each record).
+ */
+static void handle_json(struct script *s, const struct peo_record *r)
+{
+	char pad[LABEL_MAX];
+	const char *label;
+	size_t len;
+
+	if (r->header.type != PEO_RECORD_SAMPLE) {
+		if (wanted(s, r->header.type))
+			print_other_json(s, r);
+		return;
+	}
+	label = event_label(s, r, &len);
+	if (!label) {
+		len = label_now(s, r, pad, sizeof(pad));
+		label = pad;
+	}
+	print_sample_json(s, r, label, len);
 }
 
 /* perf report --stats's layout: by type number, then per event. */
@@ -1144,9 +1160,10 @@ int cmd_script(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	/* Counting needs neither order nor fields. */
-	/* Records are parsed on the formatting thread; counting needs no parse. */
+	/* Text records are parsed on the formatting thread, JSON's here;
+	 * counting needs no parse. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
-		 .headers_only = 1, .readahead_thread = 1);
+		 .headers_only = !s.a.json, .readahead_thread = 1);
 
 	if (peo_perfdata_open(&s.f, s.a.input, &po)) {
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
@@ -1165,11 +1182,15 @@ int cmd_script(int argc, char **argv)
 		peo_perfdata_counts_free(&counts);
 	} else {
 		out_start_writer(&s.out); /* without it, this thread writes */
-		/* Records parsed and printed on a second core (when there is
-		 * one to run on); without a worker, here. */
-		if (cpus_allowed() < 2 || script_pipe_start(&s.pipe, format_entries, &s))
+		/* Text records parsed and printed on a second core (when there
+		 * is one to run on); without a worker, here. */
+		if (!s.a.json && (cpus_allowed() < 2 ||
+				  script_pipe_start(&s.pipe, format_entries, &s)))
 			s.solo = malloc(ENTRY_MAX);
-		if (!s.pipe && !s.solo) {
+		if (s.a.json) {
+			while ((got = peo_perfdata_next(s.f, &rec)) == 1)
+				handle_json(&s, &rec.rec);
+		} else if (!s.pipe && !s.solo) {
 			fprintf(stderr, "peo script: out of memory for a line's room (%zu bytes)\n",
 				ENTRY_MAX);
 			said = 1;

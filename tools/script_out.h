@@ -106,14 +106,19 @@ static inline char *put_padded(char *p, const char *s, size_t len, int width)
 	return width < 0 ? put_spaces(p, pad) : p;
 }
 
-/* The number of decimal digits of @v (1 for 0). */
+/* The number of decimal digits of @v (1 for 0): from its bit length (a
+ * bit is log10(2) ~ 1233/4096 digits), then one compare, no division. */
 static inline int out_dec_digits(uint64_t v)
 {
-	int n = 1;
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+	};
+	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
 
-	for (; v >= 10000; v /= 10000)
-		n += 4;
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+	return t + (v >= pow10[t]) + !v;
 }
 
 /* @digits (at most 8) decimal digits of @v written backwards ending at
@@ -169,6 +174,11 @@ static inline uint64_t out_dec8(uint32_t v)
  * been a tenth of a text run.  Room: @digits. */
 static inline char *put_dec_zero(char *p, uint64_t v, int digits)
 {
+	if (digits <= 8) {
+		uint64_t w = out_dec8((uint32_t)(v % 100000000u));
+
+		return put_bytes(p, (const char *)&w + 8 - digits, (size_t)digits);
+	}
 	if (digits <= 16) {
 		uint64_t w[2] = { out_dec8((uint32_t)(v / 100000000u % 100000000u)),
 				  out_dec8((uint32_t)(v % 100000000u)) };
