@@ -17,14 +17,25 @@ export PERF_CONFIG=/dev/null LC_ALL=C
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# wall_us CMD...: the command's wall time in microseconds (its output kept in $tmp/last.*)
+# wall_us CMD...: the command's wall time in microseconds (its output and
+# exit status kept in $tmp/last.*: wall_us runs in a subshell)
 wall_us() {
 	local start end
 	rm -f "$tmp/out.data"
 	start=$(date +%s%N)
 	"$@" >"$tmp/last.out" 2>"$tmp/last.err"
+	echo $? >"$tmp/last.rc"
 	end=$(date +%s%N)
 	echo $(( (end - start) / 1000 ))
+}
+# ran_ok WHAT: stop the benchmark when the last command failed (a time of a
+# failed run would be worthless, and its file's counts wrong).
+ran_ok() {
+	local rc
+	rc=$(cat "$tmp/last.rc")
+	[ "$rc" = 0 ] && return 0
+	echo "record_vs_perf: $1 failed (exit $rc): $(head -c 300 "$tmp/last.err")" >&2
+	exit 1
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
@@ -47,12 +58,14 @@ compare() {
 	: >"$tmp/base"; : >"$tmp/peo"; : >"$tmp/perf"
 	for (( i = 0; i < runs; i++ )); do
 		wall_us "$W" "${wargs[@]}" >>"$tmp/base"
+		ran_ok "the workload ${wargs[*]}"
 		for tool in peo perf; do
 			if [ "$tool" = peo ]; then
 				t=$(wall_us "$peo" record -o "$tmp/out.data" "${args[@]}" -- "$W" "${wargs[@]}")
 			else
 				t=$(wall_us perf record --no-bpf-event -o "$tmp/out.data" "${args[@]}" -- "$W" "${wargs[@]}")
 			fi
+			ran_ok "$tool record ${args[*]}"
 			echo "$t $(samples_of) $(lost_of) $(stat -c %s "$tmp/out.data" 2>/dev/null || echo 0)" >>"$tmp/$tool"
 		done
 	done
@@ -82,7 +95,9 @@ echo "# record_vs_perf: medians of $runs alternating runs"
 : >"$tmp/sp"; : >"$tmp/sf"
 for (( i = 0; i < runs; i++ )); do
 	wall_us "$peo" record -o "$tmp/out.data" -- true >>"$tmp/sp"
+	ran_ok "peo record -- true"
 	wall_us perf record --no-bpf-event -o "$tmp/out.data" -- true >>"$tmp/sf"
+	ran_ok "perf record -- true"
 done
 awk -v p="$(median <"$tmp/sp")" -v f="$(median <"$tmp/sf")" 'BEGIN {
 	printf "start-up (record true): peo %.1f ms, perf %.1f ms: %.1fx\n", p / 1000, f / 1000, f / p

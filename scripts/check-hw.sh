@@ -21,29 +21,13 @@ tests=(test_hw test_abi_uapi test_features test_negotiate test_event_open test_c
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 
 say() { echo "=== check-hw: $*"; }
-have_cmd() { command -v "$1" >/dev/null 2>&1; }
 
 if [ "$(uname -m)" != x86_64 ]; then
 	say "skipped: the cross toolchain and guest are set up for an x86_64 host"
 	exit 0
 fi
 
-need=()
-have_cmd qemu-system-aarch64 || need+=(qemu-system-arm)
-have_cmd aarch64-linux-gnu-gcc || need+=(gcc-aarch64-linux-gnu)
-have_cmd aarch64-linux-gnu-g++ || need+=(g++-aarch64-linux-gnu)
-[ -e /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
-if [ ${#need[@]} -gt 0 ]; then
-	if [ "$(id -u)" -ne 0 ] || ! have_cmd apt-get; then
-		say "needs: apt-get install -y ${need[*]} (as root)"
-		exit 1
-	fi
-	say "installing ${need[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}" >/dev/null ||
-		{ apt-get update >/dev/null &&
-		  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}" >/dev/null; } ||
-		{ say "FAILED: installing ${need[*]}"; exit 1; }
-fi
+"$root_dir/scripts/install-deps.sh" --hw || { say "FAILED: installing what it needs"; exit 1; }
 
 # Debian's arm64 packages, through apt with a state of its own.
 mkdir -p "$cache/apt/lists/partial" "$cache/apt/archives/partial" || exit 1

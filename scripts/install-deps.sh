@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what peo's build and tests need, when it is missing (Debian 12).
+# Installs what peo's build and tests need, when it is missing (Debian 12);
+# with --hw, also what make check-hw needs.
 # The library itself needs libc only; cmocka, clang and the rest are for tests.
 set -euo pipefail
 
@@ -21,6 +22,12 @@ have_pkg linux-libc-dev || need+=(linux-libc-dev)
 have_cmd python3 || need+=(python3) # the compare scripts parse perf's output
 have_cmd perf || need+=(linux-perf) # the oracle peo's encodings are compared with
 have_cmd valgrind || need+=(valgrind) # make check-valgrind
+if [ "${1:-}" = --hw ]; then # make check-hw: an arm64 guest under QEMU, cross-built tests
+	have_cmd qemu-system-aarch64 || need+=(qemu-system-arm)
+	have_cmd aarch64-linux-gnu-gcc || need+=(gcc-aarch64-linux-gnu)
+	have_cmd aarch64-linux-gnu-g++ || need+=(g++-aarch64-linux-gnu)
+	[ -e /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
+fi
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! have_cmd apt-get; then
