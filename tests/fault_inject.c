@@ -226,6 +226,8 @@ static void answer(int listener, const struct fault_rule *rules, size_t n, unsig
 	ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: it died meanwhile */
 }
 
+int fault_why;
+
 int fault_run(const struct fault_rule *rules, size_t n, int (*body)(void *), void *arg,
 	      unsigned *calls)
 {
@@ -253,7 +255,8 @@ int fault_run(const struct fault_rule *rules, size_t n, int (*body)(void *), voi
 	if (listener < 0) {
 		close(sv[0]);
 		waitpid(pid, &status, 0);
-		return child_err ? child_err : -ENOSYS;
+		fault_why = child_err ? -child_err : ENOSYS;
+		return FAULT_CANNOT_RUN;
 	}
 	if (send(sv[0], "", 1, 0) != 1) { /* go */
 		close(listener);

@@ -34,12 +34,18 @@ struct fault_rule {
 	uint64_t reject_read_format, reject_sample_type;
 };
 
+/* fault_run()'s answer when this kernel cannot supervise the child (no
+ * seccomp user notification): the test skips; fault_why says why (errno). */
+#define FAULT_CANNOT_RUN (-4096)
+extern int fault_why;
+
 /*
  * Run body(arg) in a child under @rules; the child exits with what body
  * returns.  @calls, when not NULL, receives per rule how many calls it
  * matched (failed or not).  Returns the child's exit status (0 when body
- * returned 0), 128 + signal when it died of one, or -errno when the
- * machinery cannot run here (no seccomp user notification: skip).
+ * returned 0), 128 + signal when it died of one, FAULT_CANNOT_RUN when the
+ * filter could not be installed here, or another -errno when the machinery
+ * itself failed (too many rules, no socket or child): a test failure.
  */
 int fault_run(const struct fault_rule *rules, size_t n, int (*body)(void *), void *arg,
 	      unsigned *calls);
