@@ -27,7 +27,7 @@ run: all
 
 # Every test: gcc build, then clang with ASan+UBSan.
 check: deps
-	@bash scripts/check.sh $(BUILD) $(ASAN_BUILD) $(JOBS)
+	@bash scripts/check.sh $(BUILD) $(ASAN_BUILD) $(JOBS) $(TSAN_BUILD) $(FUZZ_BUILD)
 
 # Only the normal build's tests (no sanitizer pass).
 check-fast: all

@@ -7,8 +7,11 @@ set -uo pipefail
 build=${1:-build}
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
+status=0
 run() { # the bench's own output, its RESULT lines kept for the table
 	"$@" 2>&1 | tee -a "$log" | grep -v '^RESULT|'
+	local rc=${PIPESTATUS[0]}
+	[ "$rc" -eq 0 ] || { echo "report: '$*' failed (exit $rc): its figures are missing"; status=1; }
 	echo
 }
 run "$build/bench/bench_counter"
@@ -23,3 +26,4 @@ echo
 echo "| figure | peo | baseline | baseline's | baseline/peo |"
 echo "|---|---:|---|---:|---:|"
 grep '^RESULT|' "$log" | awk -F'|' '{ printf "| %s | %s | %s | %s | %s |\n", $2, $3, $4, $5, $6 }'
+exit $status

@@ -5,7 +5,7 @@
 # for FUZZ_CHECK_SECONDS (10) on its seed corpus.  Skips are counted and
 # printed with their reasons; they are never passes.
 set -uo pipefail
-build=${1:-build} asan=${2:-build-asan} jobs=${3:-2}
+build=${1:-build} asan=${2:-build-asan} jobs=${3:-2} tsan=${4:-build-tsan} fuzz=${5:-build-fuzz}
 status=0
 
 run_suite() { # dir label cmake-args...
@@ -33,9 +33,9 @@ run_suite "$asan" "clang + ASan/UBSan" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMP
 	-DPEO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug || status=1
 summarize_skips "$asan" "clang + ASan/UBSan"
 # The threaded paths under ThreadSanitizer.
-bash scripts/tsan.sh "${tsan:-build-tsan}" "$jobs" || status=1
+bash scripts/tsan.sh "$tsan" "$jobs" || status=1
 # Every libFuzzer target briefly on its seed corpus (make fuzz runs longer).
-bash scripts/fuzz.sh "${fuzz:-build-fuzz}" "${FUZZ_CHECK_SECONDS:-10}" "$jobs" || status=1
+bash scripts/fuzz.sh "$fuzz" "${FUZZ_CHECK_SECONDS:-10}" "$jobs" || status=1
 [ $status -eq 0 ] && echo "=== make check: all tests passed (skips listed above are not passes)" ||
 	echo "=== make check: FAILED"
 exit $status

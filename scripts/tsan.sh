@@ -12,8 +12,9 @@ tests=(test_threads test_perfdata test_script_out)
 echo "=== tsan: configure and build ($build)"
 cmake -S . -B "$build" -DPEO_TESTS=ON -DPEO_TSAN=ON -DCMAKE_C_COMPILER=clang \
 	-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug >/dev/null || exit 1
-cmake --build "$build" -j"$jobs" --target "${tests[@]}" >/dev/null ||
-	{ cmake --build "$build" -j1 --target "${tests[@]}"; exit 1; }
+# the tests, and the peo command with the workload it records
+cmake --build "$build" -j"$jobs" --target "${tests[@]}" peo_tool workload >/dev/null ||
+	{ cmake --build "$build" -j1 --target "${tests[@]}" peo_tool workload; exit 1; }
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 status=0
 for t in "${tests[@]}"; do
@@ -26,7 +27,6 @@ for t in "${tests[@]}"; do
 	fi
 done
 echo "=== tsan: peo record, then peo script with its helper threads"
-cmake --build "$build" -j"$jobs" --target peo_tool workload >/dev/null || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 if ! "$build/peo" record -o "$tmp/t.data" -e cpu-clock -F 10000 -g -- \

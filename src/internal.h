@@ -38,6 +38,15 @@ static inline uint64_t peo_load_u64(const void *p, int swap)
 	__builtin_memcpy(&v, p, sizeof(v));
 	return swap ? __builtin_bswap64(v) : v;
 }
+/* A record header at @p, in host order (swapped when @swap). */
+static inline struct peo_event_header peo_load_header(const void *p, int swap)
+{
+	struct peo_event_header h = { peo_load_u32(p, swap),
+				      peo_load_u16((const char *)p + 4, swap),
+				      peo_load_u16((const char *)p + 6, swap) };
+
+	return h;
+}
 #define PEO_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define PEO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -105,10 +114,10 @@ struct peo_attr_field {
 	const char *since;   /* Linux release that added it */
 };
 PEO_HIDDEN const struct peo_attr_field *peo_attr_fields(size_t *count);
-/* The Linux release that introduced attr size @size, or NULL if not a VERn. */
 /* The smallest published attr size (VER0, VER1...) holding @used bytes;
  * sizeof(struct peo_attr) past the last one. */
 PEO_HIDDEN uint32_t peo_attr_size_holding(size_t used);
+/* The Linux release that introduced attr size @size, or NULL if not a VERn. */
 PEO_HIDDEN const char *peo_attr_size_since(uint32_t size);
 
 /* sysfs.c: small helpers for /proc and /sys values. */

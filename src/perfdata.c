@@ -421,9 +421,16 @@ const struct peo_record_parser *peo_perfdata_parser(const struct peo_perfdata *f
 
 int peo_perfdata_event_of(const struct peo_perfdata *f, const struct peo_attr *attr)
 {
-	/* The parser keeps its attrs in the order they were added: the same as ours. */
-	for (size_t i = 0; f && attr && i < f->nevents; i++)
-		if (peo_pd_parser_attr(f, i) == attr)
-			return (int)i;
-	return -1;
+	uintptr_t first, at;
+
+	if (!f || !attr || !f->nevents)
+		return -1;
+	/* The parser keeps its attrs in the order they were added, as our
+	 * events: the index is @attr's place among them (once per sample). */
+	first = (uintptr_t)peo_pd_parser_attr(f, 0);
+	at = (uintptr_t)attr - first;
+	if (!first || (uintptr_t)attr < first || at % sizeof(struct parse_attr) ||
+	    at / sizeof(struct parse_attr) >= f->nevents)
+		return -1;
+	return (int)(at / sizeof(struct parse_attr));
 }

@@ -95,18 +95,16 @@ static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdat
 {
 	return i < f->parser->nattrs ? &f->parser->attrs[i].attr : NULL;
 }
-/* How far ahead of a record its reader asks for the bytes (prefetch). */
-#define PREFETCH_AHEAD 1024
 /* perfdata_read.c: the next record in file order. */
 PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
-/* The header, bytes and attr of the record at @bytes (its time in
- * f->peek_time when @want_time and it has one), without the fields'
- * parse: what ordering and counting need.  Returns 0 or -EPROTO. */
 /* The record at @bytes parsed whole (kernel types' fields, user types'
  * header and bytes); an error's sentence names its @offset.  Returns 0 or
  * a negative errno (-EPROTO for a record the file's attrs do not fit). */
 PEO_HIDDEN int peo_pd_parse_fields(struct peo_perfdata *f, const void *bytes, size_t len,
 				   uint64_t offset, struct peo_record *out);
+/* The header, bytes and attr of the record at @bytes (its time in
+ * f->peek_time when @want_time and it has one), without the fields'
+ * parse: what ordering and counting need.  Returns 0 or -EPROTO. */
 PEO_HIDDEN int peo_pd_peek(struct peo_perfdata *f, const void *bytes, size_t len,
 			   struct peo_record *out, int want_time);
 

@@ -283,6 +283,9 @@ static void name_from_update(struct peo_perfdata *f, const unsigned char *rec, s
 				f->events[i].name = strdup((const char *)rec + 24);
 }
 
+/* How far ahead of a record its reader asks for the bytes (prefetch). */
+#define PREFETCH_AHEAD 1024
+
 int peo_pd_peek(struct peo_perfdata *f, const void *bytes, size_t len, struct peo_record *out,
 		int want_time)
 {
@@ -335,12 +338,7 @@ int peo_pd_next_plain(struct peo_perfdata *f, struct peo_event_header *h, const 
 	if (f->whole && f->pos >= f->advance_at)
 		whole_advance(f, f->pos, f->pos);
 	p = f->win + (f->pos - f->buf_pos);
-	memcpy(h, p, sizeof(*h));
-	if (f->swap) {
-		h->type = __builtin_bswap32(h->type);
-		h->misc = __builtin_bswap16(h->misc);
-		h->size = __builtin_bswap16(h->size);
-	}
+	*h = peo_load_header(p, f->swap);
 	if (h->size < sizeof(*h) || f->pos - f->buf_pos + h->size > f->len)
 		return 0; /* the full path reads more, or says what is wrong */
 	switch (h->type) { /* the types the reader acts on */
@@ -395,11 +393,7 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		/* Records a few hundred ns ahead: the hardware's prefetch stops at
 		 * each page, and the header's load had waited on memory there. */
 		__builtin_prefetch(at + PREFETCH_AHEAD);
-		memcpy(&h, at, sizeof(h));
-		if (f->swap) {
-			h.type = __builtin_bswap32(h.type);
-			h.size = __builtin_bswap16(h.size);
-		}
+		h = peo_load_header(at, f->swap);
 		offset = f->pos;
 		if (h.size < sizeof(h))
 			return peo_fail(EPROTO, "perf.data: record at offset %llu has size %u, under "

@@ -73,6 +73,8 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_tracing_data: argument 'w' is NULL");
+	if (!dir)
+		return 0; /* no tracefs mounted: no formats to write (a reader takes its own) */
 	for (size_t i = 0; i < n; i++)
 		nsys += tracepoint_of(&ev[i], dir, sys, sizeof(sys), name, sizeof(name));
 	if (!nsys)

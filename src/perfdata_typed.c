@@ -339,12 +339,7 @@ int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **l
 
 		if (c.n - c.at < 8 + 4 + 24)
 			break; /* padding at the end */
-		{
-			uint16_t s16; /* the record header's size */
-
-			memcpy(&s16, c.p + c.at + 6, 2);
-			size = f->swap ? __builtin_bswap16(s16) : s16;
-		}
+		size = peo_load_u16(c.p + c.at + 6, f->swap); /* the record header's size */
 		if (size < 8 + 4 + 24 || size > c.n - c.at) {
 			fail_at(&c, "a build id record's size");
 			break;

@@ -383,10 +383,7 @@ static size_t count_records(struct peo_perfdata_writer *w, const void *bytes, si
 		memcpy(&h, (const unsigned char *)bytes + at, sizeof(h));
 		if (h.size < 8 || h.size % 8 || h.size > len - at)
 			break;
-		w->given += (uint64_t)(int64_t)sign * h.size;
-		w->total += (uint64_t)(int64_t)sign;
-		if (h.type < PEO_PERFDATA_COUNT_TYPES)
-			w->by_type[h.type] += (uint64_t)(int64_t)sign;
+		pd_writer_counted(w, h.type, h.size, sign);
 		at += h.size;
 	}
 	return at;
@@ -423,12 +420,12 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 	return err;
 }
 
-void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type, size_t size)
+void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type, size_t size, int sign)
 {
-	w->given += size;
-	w->total++;
+	w->given += (uint64_t)(int64_t)sign * size;
+	w->total += (uint64_t)(int64_t)sign;
 	if (type < PEO_PERFDATA_COUNT_TYPES)
-		w->by_type[type]++;
+		w->by_type[type] += (uint64_t)(int64_t)sign;
 }
 
 uint64_t peo_perfdata_writer_given_size(const struct peo_perfdata_writer *w)
@@ -456,7 +453,7 @@ int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w)
 		return err;
 	if ((err = pd_writer_append(w, &h, sizeof(h)))) /* never compressed: perf sorts by it */
 		return err;
-	pd_writer_counted(w, h.type, sizeof(h));
+	pd_writer_counted(w, h.type, sizeof(h), 1);
 	return 0;
 }
 

@@ -28,9 +28,11 @@ struct pd_deflate; /* perfdata_write_zstd.c */
 /* Bytes straight into the writer's buffer (no compression, no checks). */
 PEO_HIDDEN int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes, size_t len);
 
-/* One more record of @type in the file, for peo_perfdata_writer_count();
- * @size bytes given (0 for what compression made). */
-PEO_HIDDEN void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type, size_t size);
+/* One more record of @type in the file, for peo_perfdata_writer_count(),
+ * @size bytes given (0 for what compression made); @sign -1 takes one back
+ * (a write that failed). */
+PEO_HIDDEN void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type, size_t size,
+				  int sign);
 
 /* perfdata_write_zstd.c: records compressed into COMPRESSED records. */
 PEO_HIDDEN int pd_deflate_new(struct pd_deflate **out, int level, size_t ring_bytes,

@@ -87,7 +87,7 @@ int pd_deflate_records(struct peo_perfdata_writer *w, struct pd_deflate *z, cons
 		memcpy(z->rec, &h, sizeof(h));
 		if ((err = pd_writer_append(w, z->rec, size)))
 			return err;
-		pd_writer_counted(w, z->type, 0);
+		pd_writer_counted(w, z->type, 0, 1);
 		z->out += o.pos;
 	} while (left || in.pos < in.size);
 	z->in += len;

@@ -120,9 +120,7 @@ int peo_perfdata_inflate_next(struct peo_perfdata *f, const void **rec, size_t *
 
 	if (!z || z->len - z->at < sizeof(h))
 		return 0;
-	memcpy(&h, z->out + z->at, sizeof(h));
-	if (f->swap)
-		h.size = __builtin_bswap16(h.size);
+	h = peo_load_header(z->out + z->at, f->swap);
 	if (h.size < sizeof(h))
 		return peo_fail(EPROTO, "perf.data: a record expanded from the compressed one before "
 				"offset %llu has size %u", (unsigned long long)f->pos, h.size);

@@ -185,29 +185,13 @@ static int find_attr(const struct peo_record_parser *p, const unsigned char *rec
 	return type == PEO_RECORD_SAMPLE ? -1 : 0;
 }
 
-/* The header at @bytes in host order, noted in @out with the bytes and order. */
-static struct peo_event_header decode_header(const struct peo_record_parser *p, const void *bytes)
+/* @h, the header decoded at @bytes, noted in @out with the bytes and order. */
+static void note_header(const struct peo_record_parser *p, const void *bytes,
+			struct peo_event_header h, struct peo_record *out)
 {
-	struct peo_event_header h;
-
-	memcpy(&h, bytes, sizeof(h));
-	if (p->swap) {
-		h.type = __builtin_bswap32(h.type);
-		h.misc = __builtin_bswap16(h.misc);
-		h.size = __builtin_bswap16(h.size);
-	}
-	return h;
-}
-
-static struct peo_event_header take_header(const struct peo_record_parser *p, const void *bytes,
-					   struct peo_record *out)
-{
-	struct peo_event_header h = decode_header(p, bytes);
-
 	out->header = h;
 	out->bytes = bytes;
 	out->swapped = p->swap;
-	return h;
 }
 
 void peo_cursor_fail(struct cursor *c, const char *field, uint64_t need)
@@ -456,11 +440,12 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 		peo_record_zero(out);
 		return peo_fail(EPROTO, "record: %zu bytes cannot hold the 8-byte header", len);
 	}
-	if (decode_header(p, bytes).type == PEO_RECORD_SAMPLE)
+	h = peo_load_header(bytes, p->swap);
+	if (h.type == PEO_RECORD_SAMPLE)
 		clear_for_sample(out);
 	else
 		peo_record_zero(out);
-	h = take_header(p, bytes, out);
+	note_header(p, bytes, h, out);
 	if (h.size < sizeof(h) || h.size > len)
 		return peo_fail(EPROTO, "%s record: header.size %u is %s", peo_record_type_name(h.type),
 				h.size, h.size < sizeof(h) ? "under the header's own 8 bytes"
@@ -513,7 +498,8 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 	size_t at;
 	int who;
 
-	h = take_header(p, bytes, out);
+	h = peo_load_header(bytes, p->swap);
+	note_header(p, bytes, h, out);
 	out->attr = NULL;
 	if (h.size < sizeof(h) || h.size > len)
 		return peo_fail(EPROTO, "%s record: header.size %u does not fit the %zu bytes given",
@@ -557,7 +543,7 @@ int peo_record_parse_segments(const struct peo_record_parser *p, const void *seg
 
 uint64_t peo_record_u64(const struct peo_record *r, const void *array, size_t i)
 {
-	return peo_load_u64((const unsigned char *)array + 8 * i, r->swapped);
+	return peo_record_word(r, array, i);
 }
 
 int peo_read_value(const struct peo_record *r, const struct peo_read *read, size_t i,

@@ -62,6 +62,12 @@ static inline void peo_record_zero(struct peo_record *r)
 	peo_zero_span(r, 0, sizeof(*r));
 }
 
+/* Word @i of a u64 array of @r, in host order (peo_record_u64(), inline). */
+static inline uint64_t peo_record_word(const struct peo_record *r, const void *array, size_t i)
+{
+	return peo_load_u64((const unsigned char *)array + 8 * i, r->swapped);
+}
+
 /* The sample_id trailer's size for @sample_type. */
 PEO_HIDDEN size_t peo_sample_id_bytes(uint64_t sample_type);
 /* A read_format block at the cursor. */

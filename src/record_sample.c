@@ -150,7 +150,7 @@ void peo_parse_sample(struct cursor *c, const struct parse_attr *pa, struct peo_
 	struct peo_sample *s = &r->u.sample;
 	uint64_t st = pa->attr.sample_type;
 
-	if (c->off == 8 && pa->fixed.end <= c->end)
+	if (pa->fixed.end <= c->end) /* the fields start after the header */
 		parse_fixed(c, &pa->fixed, st, s);
 	else
 		parse_fixed_checked(c, st, s);
@@ -287,13 +287,13 @@ void peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record 
 int peo_callchain_next(struct peo_callchain_iter *it, uint64_t *ip, int64_t *context)
 {
 	while (it->ips && it->i < it->nr) {
-		uint64_t v = peo_load_u64((const unsigned char *)it->ips + 8 * (size_t)it->i++, it->r->swapped);
+		uint64_t v = peo_record_word(it->r, it->ips, it->i++);
 
 		if (v >= PEO_CONTEXT_ENTRY(PEO_CONTEXT_MAX)) {
 			it->context = (int64_t)v;
 			if (it->context != PEO_CONTEXT_USER_DEFERRED || it->i >= it->nr)
 				continue;
-			v = peo_load_u64((const unsigned char *)it->ips + 8 * (size_t)it->i++, it->r->swapped); /* the cookie */
+			v = peo_record_word(it->r, it->ips, it->i++); /* the cookie */
 		}
 		*ip = v;
 		*context = it->context;

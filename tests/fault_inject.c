@@ -15,6 +15,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,8 +195,9 @@ static int older_kernel(pid_t pid, const struct seccomp_data *d, const struct fa
 	return err;
 }
 
-/* Answer one notification. */
-static void answer(int listener, const struct fault_rule *rules, size_t n, unsigned *counts)
+/* Answer one notification.  Returns 0, or -errno when the answer could not
+ * be given (-EINVAL: CONTINUE is unknown to kernels before 5.5). */
+static int answer(int listener, const struct fault_rule *rules, size_t n, unsigned *counts)
 {
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
@@ -203,7 +205,7 @@ static void answer(int listener, const struct fault_rule *rules, size_t n, unsig
 
 	memset(&req, 0, sizeof(req));
 	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req))
-		return; /* the caller died, or a signal: nothing to answer */
+		return 0; /* the caller died, or a signal: nothing to answer */
 	for (size_t i = 0; i < n; i++) {
 		const struct fault_rule *r = &rules[i];
 
@@ -223,7 +225,9 @@ static void answer(int listener, const struct fault_rule *rules, size_t n, unsig
 		resp.error = -err;
 	else
 		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: it died meanwhile */
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) && errno != ENOENT) /* ENOENT: it died */
+		return -errno;
+	return 0;
 }
 
 int fault_why;
@@ -232,7 +236,7 @@ int fault_run(const struct fault_rule *rules, size_t n, int (*body)(void *), voi
 	      unsigned *calls)
 {
 	unsigned counts[MAX_RULES] = { 0 };
-	int sv[2], listener, child_err, status;
+	int sv[2], listener, child_err, status, answer_err = 0;
 	pid_t pid;
 
 	if (n > MAX_RULES)
@@ -255,8 +259,12 @@ int fault_run(const struct fault_rule *rules, size_t n, int (*body)(void *), voi
 	if (listener < 0) {
 		close(sv[0]);
 		waitpid(pid, &status, 0);
-		fault_why = child_err ? -child_err : ENOSYS;
-		return FAULT_CANNOT_RUN;
+		if (!child_err)
+			return -EPIPE; /* the child died before saying: a failure, not a skip */
+		fault_why = -child_err;
+		/* no seccomp, no user notification, or not allowed here: skip; else fail */
+		return fault_why == EINVAL || fault_why == ENOSYS || fault_why == EACCES ||
+		       fault_why == EPERM ? FAULT_CANNOT_RUN : child_err;
 	}
 	if (send(sv[0], "", 1, 0) != 1) { /* go */
 		close(listener);
@@ -270,14 +278,20 @@ int fault_run(const struct fault_rule *rules, size_t n, int (*body)(void *), voi
 
 		if (poll(&p, 1, -1) < 0 && errno != EINTR)
 			break;
-		if (p.revents & POLLIN)
-			answer(listener, rules, n, counts);
-		else if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		if ((p.revents & POLLIN) && (answer_err = answer(listener, rules, n, counts))) {
+			kill(pid, SIGKILL); /* it would wait for the answer forever */
+			break;
+		}
+		if (!(p.revents & POLLIN) && (p.revents & (POLLHUP | POLLERR | POLLNVAL)))
 			break;
 	}
 	close(listener);
 	if (waitpid(pid, &status, 0) != pid)
 		return -ECHILD;
+	if (answer_err) {
+		fault_why = -answer_err;
+		return answer_err == -EINVAL ? FAULT_CANNOT_RUN : answer_err;
+	}
 	if (calls)
 		memcpy(calls, counts, n * sizeof(*calls));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -35,7 +35,8 @@ struct fault_rule {
 };
 
 /* fault_run()'s answer when this kernel cannot supervise the child (no
- * seccomp user notification): the test skips; fault_why says why (errno). */
+ * seccomp user notification, not allowed, or no CONTINUE before 5.5): the
+ * test skips; fault_why says why (errno). */
 #define FAULT_CANNOT_RUN (-4096)
 extern int fault_why;
 
@@ -43,9 +44,10 @@ extern int fault_why;
  * Run body(arg) in a child under @rules; the child exits with what body
  * returns.  @calls, when not NULL, receives per rule how many calls it
  * matched (failed or not).  Returns the child's exit status (0 when body
- * returned 0), 128 + signal when it died of one, FAULT_CANNOT_RUN when the
- * filter could not be installed here, or another -errno when the machinery
- * itself failed (too many rules, no socket or child): a test failure.
+ * returned 0), 128 + signal when it died of one, FAULT_CANNOT_RUN when
+ * this kernel cannot supervise it, or another -errno when the machinery
+ * itself failed (too many rules, no socket, a child that died before
+ * reporting): a test failure.
  */
 int fault_run(const struct fault_rule *rules, size_t n, int (*body)(void *), void *arg,
 	      unsigned *calls);

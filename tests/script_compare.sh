@@ -90,6 +90,8 @@ if [ -n "$tp" ]; then
 	check trace pid,tid,time,event,trace -c 1 -e "$tp" -e syscalls:sys_exit_getppid \
 		-e sched:sched_process_exec -e sched:sched_process_fork -e sched:sched_wakeup_new \
 		-- "$W" -n 20 -T 2
+	# an event with a modifier (":u"): its format found by the name without it
+	check trace_user pid,tid,time,event,trace -c 1 -e syscalls:sys_exit_getppid:u -- "$W" -n 20
 	# print fmts with C expressions, __print_flags/__print_symbolic tables
 	# and %pS/%ps symbols, system-wide: sched_switch's prev_state, softirq's
 	# vector name, kmalloc's gfp flags and call site, hrtimer's function

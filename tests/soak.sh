@@ -16,9 +16,8 @@ W=${2:?usage: soak.sh PEO WORKLOAD [SECONDS]}
 secs=${3:-180}
 export LC_ALL=C PERF_CONFIG=/dev/null
 tmp=$(mktemp -d) || exit 1
-passed=0 failed=0
-pass() { echo "PASS  $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL  $*"; failed=$((failed + 1)); }
+. "$(dirname "$0")/compare_common.sh" # pass and fail
+passed=0 failed=0 skipped=0
 
 # The load: forks and execs without pause, and a getppid burst now and then.
 load() {
@@ -76,9 +75,12 @@ if command -v perf >/dev/null; then
 	fi
 fi
 # every loss in the file was reported: LOST records as perf's warning says them
-"$peo" script -i "$tmp/soak.data" --stats >"$tmp/ostats" 2>&1
+"$peo" script -i "$tmp/soak.data" --stats >"$tmp/ostats" 2>&1 ||
+	fail "peo script --stats: $(head -3 "$tmp/ostats" | tr '\n' ' ')"
 chunks=$(awk '/^ *LOST events:/ { print $3 }' "$tmp/ostats")
-if [ -z "$chunks" ]; then
+if [ ! -s "$tmp/ostats" ] || ! grep -q "TOTAL events" "$tmp/ostats"; then
+	fail "no counts to compare the losses with"
+elif [ -z "$chunks" ]; then
 	grep -q "lost" "$tmp/record.err" && fail "peo record reported losses the file does not hold" ||
 		pass "nothing lost, and peo record reported nothing lost"
 elif grep -q "lost $chunks chunks" "$tmp/record.err"; then

@@ -17,24 +17,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "test_util.h"
 
 #define ERRNO_MARK 12345
 #define NOBODY 65534
 
 /* ------------------------------------------------------------- helpers */
-
-static int read_long(const char *path, long *out)
-{
-	FILE *f = fopen(path, "re");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fscanf(f, "%ld", out) == 1;
-	fclose(f);
-	return ok ? 0 : -1;
-}
 
 /* peo_sys_perf_event_open() with errno set to a mark that must survive. */
 static int open_checked(struct peo_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
@@ -539,7 +528,7 @@ static void test_eoverflow_max_stack(void **state)
 	long max_stack = 0;
 
 	(void)state;
-	if (read_long("/proc/sys/kernel/perf_event_max_stack", &max_stack) < 0)
+	if (peo_read_long_file("/proc/sys/kernel/perf_event_max_stack", &max_stack) < 0)
 		PEO_SKIP("cannot read /proc/sys/kernel/perf_event_max_stack");
 	if (max_stack + 1 > UINT16_MAX)
 		PEO_SKIP("perf_event_max_stack %ld: sample_max_stack (16 bits) cannot exceed it", max_stack);
@@ -562,7 +551,7 @@ static int eacces_child(struct child_report *r)
 	char want[64];
 	int fd;
 
-	CHILD_CHECK(r, read_long("/proc/sys/kernel/perf_event_paranoid", &level) == 0,
+	CHILD_CHECK(r, peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &level) == 0,
 		    "cannot read perf_event_paranoid");
 	if (geteuid() == 0) {
 		if (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0)
@@ -606,7 +595,7 @@ static void test_eacces_unprivileged_kernel_mode(void **state)
 	int code;
 
 	(void)state;
-	if (read_long("/proc/sys/kernel/perf_event_paranoid", &level) < 0)
+	if (peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &level) < 0)
 		PEO_SKIP("cannot read /proc/sys/kernel/perf_event_paranoid");
 	if (level < 2)
 		PEO_SKIP("kernel.perf_event_paranoid is %ld: unprivileged users may count kernel mode, "

@@ -403,6 +403,11 @@ static void older_attr_sizes(void **state)
 	}
 }
 
+/* A kernel before 6.0, which answers EINVAL to PERF_FORMAT_LOST. */
+static const struct fault_rule no_format_lost[] = {
+	{ .nr = SYS_perf_event_open, .reject_read_format = PEO_FORMAT_LOST },
+};
+
 /* A kernel before 6.0 refuses PERF_FORMAT_LOST: counting goes on without it. */
 static int count_without_format_lost(void *arg)
 {
@@ -432,11 +437,8 @@ static int count_without_format_lost(void *arg)
 
 static void older_kernel_without_format_lost(void **state)
 {
-	const struct fault_rule rules[] = { { .nr = SYS_perf_event_open,
-					      .reject_read_format = PEO_FORMAT_LOST } };
-
 	(void)state;
-	RUN(rules, count_without_format_lost, NULL, NULL);
+	RUN(no_format_lost, count_without_format_lost, NULL, NULL);
 }
 
 /* peo record on such a kernel: the file's attr has no LOST, and perf's tools read it. */
@@ -464,12 +466,10 @@ static int record_without_format_lost(void *arg)
 
 static void older_kernel_record_falls_back(void **state)
 {
-	const struct fault_rule rules[] = { { .nr = SYS_perf_event_open,
-					      .reject_read_format = PEO_FORMAT_LOST } };
 	(void)state;
 	if (!getenv("PEO_TOOL") || !getenv("PEO_WORKLOAD"))
 		PEO_SKIP("PEO_TOOL or PEO_WORKLOAD is not set (run under ctest)");
-	RUN(rules, record_without_format_lost, NULL, NULL);
+	RUN(no_format_lost, record_without_format_lost, NULL, NULL);
 }
 
 int main(void)

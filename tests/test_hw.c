@@ -131,7 +131,6 @@ static void events_through_the_event_layer(void **state)
 {
 	char pmu[32], term[96];
 	const char *strings[4];
-	size_t opened = 0;
 
 	(void)state;
 	if (!peo_host_has_cpu_pmu(pmu, sizeof(pmu)))
@@ -164,9 +163,7 @@ static void events_through_the_event_layer(void **state)
 		assert_true(big > 5 * small); /* ten times the work */
 		close(fd);
 		peo_event_list_free(list);
-		opened++;
 	}
-	assert_int_equal(opened, 4);
 }
 
 /* What the PMU lacks fails with peo's sentence naming the PMU. */
@@ -378,9 +375,10 @@ static int watch_three_writes(void)
 	if (sigaction(SIGTRAP, &sa, NULL))
 		return 1;
 	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0) { /* no breakpoint slots, or a kernel before sigtrap (5.13): skip; else fail */
 		printf("watchpoint: %s\n", peo_last_error());
-		return 77;
+		return -fd == ENOENT || -fd == EOPNOTSUPP || -fd == ENODEV || -fd == ENOSPC ||
+		       (-fd == EINVAL && !peo_test_release_at_least("5.13")) ? 77 : 1;
 	}
 	if (peo_sys_ioc_enable(fd, 0))
 		return 1;

@@ -21,6 +21,7 @@
 #include <peo/peo.h>
 #include <peo/perfdata.h>
 
+#include "internal.h"
 #include "test_util.h"
 
 #define PARANOID "/proc/sys/kernel/perf_event_paranoid"
@@ -36,16 +37,6 @@
 	} while (0)
 
 static char dir[] = "/tmp/peo-priv-XXXXXX"; /* where nobody may write */
-
-static int read_level(long *out)
-{
-	FILE *f = fopen(PARANOID, "re");
-	int ok = f && fscanf(f, "%ld", out) == 1;
-
-	if (f)
-		fclose(f);
-	return ok ? 0 : -1;
-}
 
 static int write_level(long level)
 {
@@ -86,11 +77,30 @@ static int open_task_clock(int user_only, pid_t pid, int cpu)
 	return peo_sys_open(&a, pid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
 }
 
+/* @fd, an open at @level: from level @from up refused (EACCES or EPERM),
+ * the sentence naming the level and holding @advice and @fix; below, open.
+ * Returns 0, or 1 having said what failed. */
+static int refused_from(long level, long from, int fd, const char *advice, const char *fix)
+{
+	char needle[64];
+
+	if (level < from) {
+		CHECK(fd >= 0);
+		close(fd);
+		return 0;
+	}
+	snprintf(needle, sizeof(needle), "kernel.perf_event_paranoid is %ld", level);
+	CHECK(fd == -EACCES || fd == -EPERM);
+	CHECK(strstr(peo_last_error(), needle));
+	CHECK(strstr(peo_last_error(), advice));
+	CHECK(strstr(peo_last_error(), fix));
+	return 0;
+}
+
 /* The library, as nobody at @level. */
 static int library_checks(long level)
 {
 	struct peo_event_list *list;
-	char needle[64];
 	int fd, n;
 
 	/* self-monitoring in user space: every level */
@@ -99,29 +109,12 @@ static int library_checks(long level)
 	peo_test_spin_ns(1000000);
 	CHECK(peo_test_read_count(fd) > 0);
 	close(fd);
-	snprintf(needle, sizeof(needle), "kernel.perf_event_paranoid is %ld", level);
 	/* kernel mode: refused from 2 up, with the :u advice and the fix */
-	fd = open_task_clock(0, 0, -1);
-	if (level >= 2) {
-		CHECK(fd == -EACCES || fd == -EPERM);
-		CHECK(strstr(peo_last_error(), needle));
-		CHECK(strstr(peo_last_error(), "exclude_kernel=1"));
-		CHECK(strstr(peo_last_error(), "Fix: run as root or with CAP_PERFMON"));
-	} else {
-		CHECK(fd >= 0);
-		close(fd);
-	}
+	CHECK(!refused_from(level, 2, open_task_clock(0, 0, -1), "exclude_kernel=1",
+			    "Fix: run as root or with CAP_PERFMON"));
 	/* a whole CPU: refused from 1 up */
-	fd = open_task_clock(1, -1, 0);
-	if (level >= 1) {
-		CHECK(fd == -EACCES || fd == -EPERM);
-		CHECK(strstr(peo_last_error(), needle));
-		CHECK(strstr(peo_last_error(), "CPU-wide"));
-		CHECK(strstr(peo_last_error(), "sysctl kernel.perf_event_paranoid="));
-	} else {
-		CHECK(fd >= 0);
-		close(fd);
-	}
+	CHECK(!refused_from(level, 1, open_task_clock(1, -1, 0), "CPU-wide",
+			    "sysctl kernel.perf_event_paranoid="));
 	/* perf's fallback: only where the level is the reason */
 	CHECK(peo_event_parse(&list, "task-clock,page-faults,cs:u", NULL) == 3);
 	n = peo_event_user_fallback(list, -EACCES, NULL);
@@ -141,8 +134,7 @@ static int tool_checks(long level)
 	struct peo_perfdata *f;
 	int said;
 
-	if (!tool || !workload)
-		return 0; /* the caller skips */
+	CHECK(tool && workload); /* the caller skipped without them */
 	snprintf(cmd, sizeof(cmd), "%s stat -e task-clock,page-faults -- %s -b 20", tool, workload);
 	CHECK(run_capture(cmd, out, sizeof(out)) == 0);
 	said = strstr(out, "counting user space only") != NULL;
@@ -178,7 +170,7 @@ static void at_each_level(int (*checks)(long))
 
 	if (geteuid() != 0)
 		PEO_SKIP("not root: cannot set %s or become another user", PARANOID);
-	if (read_level(&saved) || write_level(saved))
+	if (peo_read_long_file(PARANOID, &saved) || write_level(saved))
 		PEO_SKIP("%s cannot be written here", PARANOID);
 	/* no assert until the level is restored: a failure must not leave it changed */
 	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]) && !failed; i++) {

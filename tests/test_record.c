@@ -20,7 +20,6 @@
 
 /* ------------------------------------------------------- byte vectors */
 
-/* Start a record: the header's size is patched by finish(). */
 /* perf's register numbers for the ip and the stack pointer (the sample
  * holds them in mask order: SP first, then IP, on both). */
 #if defined(__x86_64__)
@@ -33,6 +32,7 @@
 #error "test_record.c: add this architecture's perf register numbers"
 #endif
 
+/* Start a record: the header's size is patched by finish(). */
 static void begin(struct vec *v, int big, uint32_t type, uint16_t misc)
 {
 	memset(v, 0, sizeof(*v));
@@ -1098,7 +1098,6 @@ static void kernel_callchains_start_with_the_kernel_marker(void **state)
 	close(fd);
 }
 
-/* Several attrs in one stream: each record finds its own by IDENTIFIER. */
 /* Samples of @a2 (id 200) and @a1 (id 101), a LOST trailer, an unknown id. */
 static void parses_by_id(struct peo_record_parser *p, int big, const struct peo_attr *a1,
 			 const struct peo_attr *a2)
@@ -1138,6 +1137,7 @@ static void parses_by_id(struct peo_record_parser *p, int big, const struct peo_
 	assert_error_contains("id 999 belongs to no attr");
 }
 
+/* Several attrs in one stream: each record finds its own by IDENTIFIER. */
 static void records_find_their_attr_by_id(void **state)
 {
 	(void)state;

@@ -1130,15 +1130,10 @@ static void mlock_limit_for_unprivileged_users(void **state)
 	if (geteuid() != 0)
 		PEO_SKIP("needs root to become an unprivileged user for the test");
 	{
-		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-		int level = 2;
+		long level;
 
-		if (f && fscanf(f, "%d", &level) != 1)
-			level = 2;
-		if (f)
-			fclose(f);
-		if (level >= 3)
-			PEO_SKIP("perf_event_paranoid is %d (Debian's level): no unprivileged user may "
+		if (!peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &level) && level >= 3)
+			PEO_SKIP("perf_event_paranoid is %ld (Debian's level): no unprivileged user may "
 				 "open an event at all", level);
 	}
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);

@@ -92,7 +92,7 @@ static void numbers_match_printf_in(int threaded)
 			out_u64(&c.o, v[i], wd);
 			out_i64(&c.o, (int64_t)v[i], wd);
 			out_hex(&c.o, v[i], wd);
-			out_u64_zero(&c.o, v[i] % 1000000000u, 9);
+			out_advance(&c.o, put_dec_zero(out_room(&c.o, 9), v[i] % 1000000000u, 9));
 			out_char(&c.o, '|');
 			want_len += (size_t)snprintf(want + want_len, cap - want_len,
 						     "%*" PRIu64 "%*" PRId64 "%*" PRIx64 "%09" PRIu64 "|",
@@ -251,14 +251,14 @@ static void strings_pad_and_align(void **state)
 
 	(void)state;
 	capture_open(&c, 0);
-	out_str_right(&c.o, "abc", 8);
+	out_bytes_right(&c.o, "abc", 3, 8);
 	out_char(&c.o, '|');
 	out_str(&c.o, "abc|");
-	out_str_right(&c.o, "abcdef", 3); /* longer than the width: not cut */
+	out_bytes_right(&c.o, "abcdef", 6, 3); /* longer than the width: not cut */
 	out_char(&c.o, '|');
-	out_padded(&c.o, "x", 1, 4);
+	out_advance(&c.o, put_padded(out_room(&c.o, 4), "x", 1, 4));
 	out_char(&c.o, '|');
-	out_padded(&c.o, "x", 1, -4);
+	out_advance(&c.o, put_padded(out_room(&c.o, 4), "x", 1, -4));
 	out_str(&c.o, "|\"\"|");
 	out_bytes(&c.o, "syscalls:sys_enter_getppid: |", 29); /* words, then a tail */
 	got = capture_text(&c, &len);

@@ -243,7 +243,6 @@ static void tid_list_names_threads(void **state)
 	worker_finish(&w, 0);
 }
 
-/* A caller built before .pids existed never has it read. */
 /* per_cpu: a task target with a slot per online CPU, as perf record's rings. */
 static void per_cpu_task_target_has_each_online_cpu(void **state)
 {
@@ -264,6 +263,7 @@ static void per_cpu_task_target_has_each_online_cpu(void **state)
 	peo_target_free(t);
 }
 
+/* A caller built before .pids existed never has it read. */
 static void pids_beyond_an_older_size_are_not_read(void **state)
 {
 	struct peo_target_opts o = {

@@ -251,6 +251,12 @@ void vec_pad8(struct vec *v)
 		v->b[v->n++] = 0;
 }
 
+void vec_zeros_to(struct vec *v, size_t n)
+{
+	while (v->n < n)
+		v->b[v->n++] = 0;
+}
+
 void vec_put_at(struct vec *v, size_t at, uint64_t x, size_t size)
 {
 	size_t n = v->n;
@@ -289,8 +295,7 @@ void vec_attr(struct vec *v, const struct peo_attr *a)
 	vec_put32(v, a->sample_stack_user);
 	vec_put32(v, (uint32_t)a->clockid);
 	vec_put64(v, a->sample_regs_intr);
-	while (v->n - start < sizeof(*a))
-		v->b[v->n++] = 0;
+	vec_zeros_to(v, start + sizeof(*a));
 }
 
 int peo_test_under_valgrind(void)

@@ -95,13 +95,13 @@ void vec_put32(struct vec *v, uint32_t x);
 void vec_put16(struct vec *v, uint16_t x);
 void vec_bytes(struct vec *v, const void *p, size_t n);
 void vec_pad8(struct vec *v);
+/* Zero bytes until the vector holds @n. */
+void vec_zeros_to(struct vec *v, size_t n);
 /* A whole struct peo_attr as a writer of the vector's order lays it out
  * (the flags bitfield word from the top on a big-endian writer). */
 void vec_attr(struct vec *v, const struct peo_attr *a);
 /* Overwrite the @size-byte value at @at (the vector's length is kept). */
 void vec_put_at(struct vec *v, size_t at, uint64_t x, size_t size);
-
-#endif
 
 /*
  * The id of tracepoint @sys:@name, mounting tracefs at /sys/kernel/tracing
@@ -114,3 +114,5 @@ long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, s
  * or -1 with @why set, as peo_test_tracepoint_id(). */
 int peo_test_tracepoint_attr(struct peo_attr *a, const char *sys, const char *name, char *why,
 			     size_t cap);
+
+#endif

@@ -34,6 +34,9 @@ static const struct {
 	{ "period", F_PERIOD }, { "trace", F_TRACE },
 };
 
+/* The most bytes of an event's column (a longer name is cut). */
+#define LABEL_MAX 4096
+
 struct script_args {
 	const char *input;
 	unsigned fields; /* 0: perf's default for the event */
@@ -47,9 +50,6 @@ struct script {
 	int name_width; /* the longest event name, for the event column */
 	char **labels; /* per event: its column of a sample line, made on first use */
 	size_t *label_len, nlabels;
-	const struct peo_attr *last_label_attr; /* the last label printed, and its event's */
-	const char *last_label;
-	size_t last_label_len;
 	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
 	size_t nformats;
 	unsigned char *format_tried;
@@ -244,42 +244,54 @@ static char *json_quoted(const char *name, size_t *len)
 
 static void json_str(struct out *o, const char *s);
 
+/* A sample's event column (text: right-aligned and ": "; JSON: the quoted
+ * name), made in @buf (@cap bytes).  Returns its length. */
+static size_t label_now(struct script *s, const struct peo_record *r, char *buf, size_t cap)
+{
+	char name[64];
+	const char *n = event_name(s, r, name, sizeof(name));
+	char *quoted = s->a.json ? json_quoted(n, &(size_t){ 0 }) : NULL;
+	int made = s->a.json ? snprintf(buf, cap, "%s", quoted ? quoted : "\"event\"")
+			     : snprintf(buf, cap, "%*s: ", name_width(s), n);
+
+	free(quoted);
+	return made < 0 ? 0 : (size_t)made < cap ? (size_t)made : cap - 1;
+}
+
 /* The event's column of a sample line (text: right-aligned and ": "; JSON:
  * the quoted name), made once per event; NULL when the event has no index
  * or memory ran out. */
 static const char *event_label(struct script *s, const struct peo_record *r, size_t *len)
 {
 	size_t labels = s->nlabels, lens = s->nlabels;
-	char name[64];
 	int i;
 
-	if (r->attr && r->attr == s->last_label_attr) { /* runs of one event's samples */
-		*len = s->last_label_len;
-		return s->last_label;
-	}
 	i = peo_perfdata_event_of(s->f, r->attr);
 	if (i < 0 || per_event_room((void **)&s->labels, &labels, (size_t)i, sizeof(*s->labels)) ||
 	    per_event_room((void **)&s->label_len, &lens, (size_t)i, sizeof(*s->label_len)))
 		return NULL;
 	s->nlabels = labels < lens ? labels : lens;
 	if (!s->labels[i]) {
-		const char *n = event_name(s, r, name, sizeof(name));
-		int made;
+		char text[LABEL_MAX];
 
-		if (s->a.json) {
-			s->labels[i] = json_quoted(n, &s->label_len[i]);
-		} else if ((made = asprintf(&s->labels[i], "%*s: ", name_width(s), n)) < 0) {
-			s->labels[i] = NULL;
-		} else {
-			s->label_len[i] = (size_t)made;
-		}
+		s->label_len[i] = label_now(s, r, text, sizeof(text));
+		s->labels[i] = strndup(text, s->label_len[i]);
 	}
-	if (!s->labels[i])
-		return NULL;
-	s->last_label_attr = r->attr;
-	s->last_label = s->labels[i];
-	s->last_label_len = *len = s->label_len[i];
+	*len = s->label_len[i];
 	return s->labels[i];
+}
+
+/* A sample's event column: its label kept, else (no event index, or out of
+ * memory) made in @pad (@cap bytes) for this line. */
+static const char *sample_column(struct script *s, const struct peo_record *r, char *pad,
+				 size_t cap, size_t *len)
+{
+	const char *label = event_label(s, r, len);
+
+	if (label)
+		return label;
+	*len = label_now(s, r, pad, cap);
+	return pad;
 }
 
 static uint64_t sample_period(const struct peo_record *r)
@@ -352,8 +364,7 @@ struct entry {
 	} u;
 };
 
-/* The most an entry holds: a record of the largest size, a column cut at LABEL_MAX. */
-#define LABEL_MAX 4096
+/* The most an entry holds: a record of the largest size, a column. */
 #define ENTRY_MAX (sizeof(struct entry) + 65536 + LABEL_MAX)
 _Static_assert(ENTRY_MAX <= SCRIPT_PIPE_ENTRY_MAX, "a pipe batch holds any entry");
 _Static_assert(sizeof(struct entry) % 8 == 0, "records after an entry stay 8-aligned");
@@ -373,11 +384,8 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 	if (fl & F_COMM) {
 		char cbuf[32];
 		const char *c = comm_of(s, id->tid, cbuf, sizeof(cbuf));
-		size_t len = 0;
 
-		while (len < 65536 && c[len]) /* a few bytes: no call to a small libc's strnlen */
-			len++;
-		out_bytes_right(o, c, len, unpadded_comm ? 0 : 16);
+		out_bytes_right(o, c, out_strlen(c), unpadded_comm ? 0 : 16);
 		out_char(o, ' ');
 	}
 	/* the rest in room made once: pid/tid and time texts, cpu, punctuation */
@@ -413,7 +421,7 @@ static struct peo_tp_format *format_of(struct script *s, const struct peo_record
 	int i = peo_perfdata_event_of(s->f, r->attr);
 	size_t formats = s->nformats, tried = s->nformats;
 	const char *name;
-	char sys[128];
+	char sys[128], tp[256];
 
 	if (i < 0)
 		return NULL;
@@ -424,12 +432,16 @@ static struct peo_tp_format *format_of(struct script *s, const struct peo_record
 	}
 	s->nformats = formats;
 	if (!s->format_tried[i]) {
+		const char *colon;
+
 		s->format_tried[i] = 1;
 		name = peo_perfdata_event_name(s->f, (size_t)i);
-		if (name && strchr(name, ':')) { /* the file's own format, else this machine's */
-			snprintf(sys, sizeof(sys), "%.*s", (int)(strchr(name, ':') - name), name);
-			if (peo_perfdata_tp_format(s->f, sys, strchr(name, ':') + 1, &s->formats[i]) &&
-			    peo_tp_format_load(&s->formats[i], NULL, sys, strchr(name, ':') + 1))
+		colon = name ? strchr(name, ':') : NULL;
+		if (colon) { /* "sys:name", modifiers (":u") after: the file's format, else this machine's */
+			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
+			snprintf(tp, sizeof(tp), "%.*s", (int)strcspn(colon + 1, ":"), colon + 1);
+			if (peo_perfdata_tp_format(s->f, sys, tp, &s->formats[i]) &&
+			    peo_tp_format_load(&s->formats[i], NULL, sys, tp))
 				s->formats[i] = NULL;
 		}
 	}
@@ -841,8 +853,6 @@ static void format_entries(void *ctx, const unsigned char *bytes, size_t n)
 	for (size_t at = 0; at < n;) {
 		const struct entry *e = (const struct entry *)(const void *)(bytes + at);
 
-		/* The reading thread wrote these lines on its core: ask for them ahead. */
-		__builtin_prefetch(bytes + at + 1024);
 		format_entry(s, e);
 		at += e->size;
 	}
@@ -896,19 +906,6 @@ static int wanted(const struct script *s, uint32_t type)
 	return type == PEO_RECORD_SAMPLE || (side && type != PEO_RECORD_EXIT) || side_shown(s, type);
 }
 
-/* A sample's event column when it has no label kept (no event index, or
- * out of memory): made in @buf (@cap bytes) for this line.  Returns its length. */
-static size_t label_now(struct script *s, const struct peo_record *r, char *buf, size_t cap)
-{
-	char name[64];
-	const char *n = event_name(s, r, name, sizeof(name));
-	char *quoted = s->a.json ? json_quoted(n, &(size_t){ 0 }) : NULL;
-	int made = s->a.json ? snprintf(buf, cap, "%s", quoted ? quoted : "\"event\"")
-			     : snprintf(buf, cap, "%*s: ", name_width(s), n);
-
-	free(quoted);
-	return made < 0 ? 0 : (size_t)made < cap ? (size_t)made : cap - 1;
-}
 
 /*
  * A text run's record, unparsed, to the formatting thread (when it needs
@@ -923,27 +920,26 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	const char *label = NULL;
 	size_t label_len = 0;
 	struct entry *e;
-	int labelled = t == PEO_RECORD_SAMPLE && (fl & F_EVENT);
+	char pad[LABEL_MAX];
 
 	if (!wanted(s, t))
 		return 0;
 	if (s->parser_events != peo_perfdata_attr_count(s->f) && send_parser(s))
 		return -ENOMEM;
-	if (labelled)
-		label = event_label(s, r, &label_len); /* kept until the end: passed as it is */
-	e = entry_room(s, sizeof(*e) + room + (labelled && !label ? LABEL_MAX : 0));
+	if (t == PEO_RECORD_SAMPLE && (fl & F_EVENT)) /* a kept label is passed as it is */
+		label = sample_column(s, r, pad, sizeof(pad), &label_len);
+	e = entry_room(s, sizeof(*e) + room + (label == pad ? label_len : 0));
 	e->size = (uint32_t)(sizeof(*e) + room);
 	e->rec_len = rec_len;
 	e->offset = pr->offset;
 	e->u.format = NULL;
 	put_bytes((char *)(e + 1), r->bytes, rec_len);
-	if (labelled && !label) { /* made for this line, after the record */
-		label = (char *)(e + 1) + room;
-		label_len = label_now(s, r, (char *)(e + 1) + room, LABEL_MAX);
+	if (label == pad) { /* made for this line: it goes after the record */
+		label = put_bytes((char *)(e + 1) + room, pad, label_len) - label_len;
 		e->size += (uint32_t)label_len;
 	}
 	e->label = label;
-	e->label_len = (uint32_t)(label_len < LABEL_MAX ? label_len : LABEL_MAX);
+	e->label_len = (uint32_t)label_len;
 	if (t == PEO_RECORD_SAMPLE && (fl & F_TRACE) && r->attr &&
 	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
 		e->u.format = format_of(s, r);
@@ -967,11 +963,7 @@ static void handle_json(struct script *s, const struct peo_record *r)
 			print_other_json(s, r);
 		return;
 	}
-	label = event_label(s, r, &len);
-	if (!label) {
-		len = label_now(s, r, pad, sizeof(pad));
-		label = pad;
-	}
+	label = sample_column(s, r, pad, sizeof(pad), &len);
 	print_sample_json(s, r, label, len);
 }
 

@@ -174,13 +174,8 @@ static inline uint64_t out_dec8(uint32_t v)
  * been a tenth of a text run.  Room: @digits. */
 static inline char *put_dec_zero(char *p, uint64_t v, int digits)
 {
-	if (digits <= 8) {
-		uint64_t w = out_dec8((uint32_t)(v % 100000000u));
-
-		return put_bytes(p, (const char *)&w + 8 - digits, (size_t)digits);
-	}
-	if (digits <= 16) {
-		uint64_t w[2] = { out_dec8((uint32_t)(v / 100000000u % 100000000u)),
+	if (digits <= 16) { /* the first word only when its digits are shown */
+		uint64_t w[2] = { digits > 8 ? out_dec8((uint32_t)(v / 100000000u % 100000000u)) : 0,
 				  out_dec8((uint32_t)(v % 100000000u)) };
 
 		return put_bytes(p, (const char *)w + 16 - digits, (size_t)digits);
@@ -309,18 +304,6 @@ static inline void out_bytes_right(struct out *o, const char *s, size_t len, int
 	out_bytes(o, s, len);
 }
 
-/* @s right-aligned in @width columns. */
-static inline void out_str_right(struct out *o, const char *s, int width)
-{
-	out_bytes_right(o, s, out_strlen(s), width);
-}
-
-/* @len bytes at @s (a column: less than the buffer) padded as put_padded(). */
-static inline void out_padded(struct out *o, const char *s, size_t len, int width)
-{
-	out_advance(o, put_padded(out_room(o, len + out_pad_of(width, 0)), s, len, width));
-}
-
 /* Decimal, right-aligned in @width (negative @width: left-aligned). */
 static inline void out_u64(struct out *o, uint64_t v, int width)
 {
@@ -336,12 +319,6 @@ static inline void out_i64(struct out *o, int64_t v, int width)
 static inline void out_hex(struct out *o, uint64_t v, int width)
 {
 	out_advance(o, put_hex(out_room(o, 16 + out_pad_of(width, 0)), v, width));
-}
-
-/* Zero-padded decimal of exactly @digits digits. */
-static inline void out_u64_zero(struct out *o, uint64_t v, int digits)
-{
-	out_advance(o, put_dec_zero(out_room(o, (size_t)digits), v, digits));
 }
 
 #endif

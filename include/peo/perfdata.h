@@ -531,7 +531,7 @@ PEO_API int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int
  * event, is left to the reader's tracefs): tracefs's header_page and
  * header_event and each event's format file, as perf writes the section,
  * so the payloads decode without this machine's tracefs.  Nothing when
- * there are no tracepoints.
+ * there are no tracepoints, or no tracefs is mounted.
  * @tracefs: the tracefs directory, or NULL for the system's.
  * Returns 0, -ENOENT naming a format file that cannot be read, -ENOMEM.
  */
