@@ -62,19 +62,12 @@ int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pid_t pid,
 	return peo_fail(first_err, "%s%s", first_text, tried);
 }
 
-int peo_event_user_fallback(struct peo_event_list *list, int err, long *level)
+int peo_event_list_user_only(struct peo_event_list *list)
 {
-	long paranoid = 0;
 	int changed = 0;
 
 	if (!list)
-		return peo_fail(EINVAL, "peo_event_user_fallback: argument 'list' is NULL");
-	if ((err != -EACCES && err != -EPERM) ||
-	    peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &paranoid) < 0 ||
-	    paranoid < 2) /* below 2, kernel mode was not the reason */
-		return 0;
-	if (level)
-		*level = paranoid;
+		return peo_fail(EINVAL, "peo_event_list_user_only: argument 'list' is NULL");
 	for (size_t i = 0; i < list->count; i++) {
 		struct peo_event *ev = list->events[i];
 		const char *name = ev->name ? ev->name : "";
@@ -92,4 +85,19 @@ int peo_event_user_fallback(struct peo_event_list *list, int err, long *level)
 		changed++;
 	}
 	return changed;
+}
+
+int peo_event_user_fallback(struct peo_event_list *list, int err, long *level)
+{
+	long paranoid = 0;
+
+	if (!list)
+		return peo_fail(EINVAL, "peo_event_user_fallback: argument 'list' is NULL");
+	if ((err != -EACCES && err != -EPERM) ||
+	    peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &paranoid) < 0 ||
+	    paranoid < 2) /* below 2, kernel mode was not the reason */
+		return 0;
+	if (level)
+		*level = paranoid;
+	return peo_event_list_user_only(list);
 }

@@ -563,6 +563,32 @@ static void modifiers_match_perf(void **state)
 	drop();
 }
 
+/* perf's :u fallback: only events that asked for neither mode change, and
+ * get "u" appended as perf names them. */
+static void user_only_renames_as_perf(void **state)
+{
+	static const struct {
+		const char *name;
+		int changed;
+	} want[] = {
+		{ "task-clock:u", 1 }, { "cs:k", 0 }, { "page-faults:u", 0 }, { "cpu-clock:Hu", 1 },
+	};
+
+	(void)state;
+	parse_n("task-clock,cs:k,page-faults:u,cpu-clock:H", 4);
+	assert_int_equal(peo_event_list_user_only(cur), 2);
+	for (size_t i = 0; i < PEO_ARRAY_SIZE(want); i++) {
+		assert_string_equal(peo_event_name(peo_event_list_get(cur, i)), want[i].name);
+		if (want[i].changed) {
+			assert_true(at(i)->exclude_kernel && at(i)->exclude_hv && !at(i)->exclude_user);
+		}
+	}
+	assert_int_equal(peo_event_list_user_only(cur), 0); /* a second call changes nothing */
+	assert_int_equal(peo_event_list_user_only(NULL), -EINVAL);
+	assert_non_null(strstr(peo_last_error(), "'list'"));
+	drop();
+}
+
 struct group_mode_case {
 	const char *str;
 	unsigned first, second;
@@ -1607,6 +1633,7 @@ int main(void)
 		T(breakpoints),
 		T(breakpoint_errors),
 		T(modifiers_match_perf),
+		T(user_only_renames_as_perf),
 		T(group_modifiers_match_perf),
 		T(modifier_errors),
 		T(groups_leaders_and_flags),

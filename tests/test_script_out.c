@@ -7,6 +7,8 @@
  * batches, handed over in order.
  */
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 #include "test_util.h"
 
+#include "commands.h"
 #include "script_out.h"
 #include "script_maps.h"
 #include "script_pipe.h"
@@ -294,6 +297,33 @@ static void a_failed_write_is_reported(void **state)
 	free(o);
 }
 
+static void *report_mask(void *arg)
+{
+	pthread_sigmask(SIG_BLOCK, NULL, arg);
+	return NULL;
+}
+
+/* Helper threads leave SIGINT, SIGTERM and SIGCHLD to the main thread (a
+ * SIGCHLD caught elsewhere would not interrupt peo record's wait), and take
+ * SIGPIPE as perf does; the caller's own mask is left as it was. */
+static void helper_threads_leave_signals_to_main(void **state)
+{
+	sigset_t seen, before, after;
+	pthread_t t;
+
+	(void)state;
+	sigemptyset(&seen);
+	pthread_sigmask(SIG_BLOCK, NULL, &before);
+	assert_int_equal(thread_start(&t, report_mask, &seen), 0);
+	pthread_join(t, NULL);
+	pthread_sigmask(SIG_BLOCK, NULL, &after);
+	assert_true(sigismember(&seen, SIGINT) && sigismember(&seen, SIGTERM) &&
+		    sigismember(&seen, SIGCHLD));
+	assert_false(sigismember(&seen, SIGPIPE));
+	assert_int_equal(sigismember(&after, SIGINT), sigismember(&before, SIGINT));
+	assert_int_equal(sigismember(&after, SIGCHLD), sigismember(&before, SIGCHLD));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +335,7 @@ int main(void)
 		cmocka_unit_test(pipe_keeps_order),
 		cmocka_unit_test(strings_pad_and_align),
 		cmocka_unit_test(a_failed_write_is_reported),
+		cmocka_unit_test(helper_threads_leave_signals_to_main),
 	};
 
 	return PEO_TEST_MAIN("script_out", tests);

@@ -261,7 +261,7 @@ static void check_all(struct entries *e)
 	size_t n = e->n < 64 ? e->n : 64, started = 0, i;
 
 	for (i = 0; i < n; i++)
-		if (pthread_create(&threads[started], NULL, checker, e) == 0)
+		if (thread_start(&threads[started], checker, e) == 0)
 			started++;
 	if (!started)
 		checker(e);

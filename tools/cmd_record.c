@@ -406,12 +406,8 @@ static int open_one(struct record *r, size_t i, int cpu, pid_t tid)
  */
 static int fallback(struct record *r, int err)
 {
-	long level = 0;
-
-	if (!r->user_only && peo_event_user_fallback(r->list, err, &level) > 0) {
+	if (!r->user_only && user_fallback(r->list, err, "record", "sampling")) {
 		r->user_only = 1;
-		fprintf(stderr, "peo record: kernel.perf_event_paranoid is %ld: sampling user space "
-			"only (the :u modifier), as perf falls back\n", level);
 		return 1;
 	}
 	if (err == -ENOENT && !r->a.events && !r->cpu_clock) {
@@ -419,8 +415,8 @@ static int fallback(struct record *r, int err)
 		peo_event_list_free(r->list);
 		if (peo_event_parse(&r->list, "cpu-clock", NULL) < 0)
 			return 0;
-		if (r->user_only)
-			peo_event_user_fallback(r->list, -EACCES, NULL);
+		if (r->user_only && peo_event_list_user_only(r->list) < 0)
+			return 0;
 		return 1;
 	}
 	return 0;

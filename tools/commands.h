@@ -4,9 +4,11 @@
 #ifndef PEO_TOOLS_COMMANDS_H
 #define PEO_TOOLS_COMMANDS_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 struct peo_attr;
+struct peo_event_list;
 
 /* Each subcommand gets argv from its own name on; returns the exit status. */
 int cmd_features(int argc, char **argv);
@@ -20,6 +22,17 @@ int cmd_check(int argc, char **argv);
 /* list_arg.c: add @more to the comma-separated *@list (NULL at first; the
  * caller frees it): a repeated -e.  0, or -1 out of memory. */
 int list_arg_append(char **list, const char *more);
+
+/* user_fallback.c: when @err (a failed open's negative errno) is
+ * perf_event_paranoid refusing kernel mode, make @list's events :u and say
+ * so on stderr ("peo @tool: ... @doing user space only ...").  1 when the
+ * events changed and the open should be tried again, else 0. */
+int user_fallback(struct peo_event_list *list, int err, const char *tool, const char *doing);
+
+/* thread_start.c: pthread_create(@thread, NULL, @fn, @arg) with the
+ * asynchronous signals blocked in the new thread, so they reach the main
+ * one.  0, or -1 when no thread could be started. */
+int thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
 /* json.c: print @s as a JSON string literal, quotes included. */
 void json_print_string(FILE *out, const char *s);

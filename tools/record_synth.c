@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "record_synth.h"
 
 #define MISC_MMAP_DATA (1u << 13)
@@ -174,7 +175,7 @@ static void *kernel_text_thread(void *arg)
 
 void synth_kernel_text_start(void)
 {
-	early.started = !pthread_create(&early.thread, NULL, kernel_text_thread, NULL);
+	early.started = !thread_start(&early.thread, kernel_text_thread, NULL);
 }
 
 int synth_kernel_mmap(struct peo_perfdata_writer *w, const struct peo_attr *attr)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "script_out.h"
 
 #define WRITER_BUFFER (1u << 20)
@@ -91,7 +92,7 @@ int out_start_writer(struct out *o)
 	w->bufs[1] = malloc(WRITER_BUFFER);
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->changed, NULL);
-	if (!w->bufs[0] || !w->bufs[1] || pthread_create(&w->thread, NULL, writer_main, w)) {
+	if (!w->bufs[0] || !w->bufs[1] || thread_start(&w->thread, writer_main, w)) {
 		free(w->bufs[0]);
 		free(w->bufs[1]);
 		pthread_mutex_destroy(&w->lock);

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "commands.h"
 #include "script_pipe.h"
 
 #define BATCHES 4
@@ -73,7 +74,7 @@ int script_pipe_start(struct script_pipe **out, script_pipe_fn fn, void *ctx)
 			free_pipe(p);
 			return -1;
 		}
-	if (pthread_create(&p->thread, NULL, worker_main, p)) {
+	if (thread_start(&p->thread, worker_main, p)) {
 		free_pipe(p);
 		return -1;
 	}

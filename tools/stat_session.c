@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "stat_session.h"
 
 int stat_session_parse(struct stat_session *s, const char *events)
@@ -284,21 +285,6 @@ static int remember_target(struct stat_session *s, const struct peo_target *t)
 	return 0;
 }
 
-/* perf's fallback when perf_event_paranoid refuses kernel mode: the events
- * become user space only (:u), said on stderr; 1 when the open should be
- * tried again. */
-static int user_fallback(struct stat_session *s, int err)
-{
-	long level = 0;
-
-	if (peo_event_user_fallback(s->list, err, &level) <= 0)
-		return 0;
-	s->user_fallback = 1;
-	fprintf(stderr, "peo stat: kernel.perf_event_paranoid is %ld: counting user space only "
-		"(the :u modifier), as perf falls back\n", level);
-	return 1;
-}
-
 /* stat_session_open() once; -ESRCH unprinted when @quiet_esrch, -EAGAIN
  * after the paranoid fallback. */
 static int open_once(struct stat_session *s, const struct peo_target_opts *where,
@@ -324,8 +310,10 @@ static int open_once(struct stat_session *s, const struct peo_target_opts *where
 		err = peo_group_open_events(&g, s->list, i, n, t, opts);
 		if (err == -ESRCH && quiet_esrch)
 			return -ESRCH;
-		if (!s->user_fallback && user_fallback(s, err))
+		if (!s->user_fallback && user_fallback(s->list, err, "stat", "counting")) {
+			s->user_fallback = 1;
 			return -EAGAIN;
+		}
 		if (err && !machine_lacks_it(err)) {
 			fprintf(stderr, "peo stat: %s\n", peo_last_error());
 			return -1;

@@ -204,13 +204,23 @@ PEO_API int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pi
 			   int cpu, int group_fd, unsigned long flags);
 
 /**
+ * peo_event_list_user_only() - make every event of @list that asked for
+ * neither user nor kernel only count user space only, as the :u modifier
+ * does: exclude_kernel and exclude_hv set, ":u" added to its name, or "u"
+ * after a name with ':' or '/'.  An event with exclude_user or
+ * exclude_kernel is left alone.
+ * @list: the parsed events.
+ * Return: how many events changed, -EINVAL for a NULL @list, or -ENOMEM
+ * (events renamed before it keep their change).
+ */
+PEO_API int peo_event_list_user_only(struct peo_event_list *list);
+
+/**
  * peo_event_user_fallback() - perf's answer to a refusal by
  * perf_event_paranoid: when @err (an open's negative errno) is -EACCES or
- * -EPERM and the level is above 1, every event of @list that asked for
- * neither user nor kernel only becomes user space only (exclude_kernel and
- * exclude_hv set, ":u" added to its name, or "u" after a name with ':' or
- * '/'), so the caller can open the list again.  An event with exclude_user
- * is left alone: it would count nothing.
+ * -EPERM and the level is above 1, peo_event_list_user_only(@list), so the
+ * caller can open the list again.  An event with exclude_user is left
+ * alone: it would count nothing.
  * @list: the parsed events.
  * @err:  the failed open's negative errno.
  * @level: receives the paranoid level read (may be NULL).
