@@ -1,30 +1,20 @@
 /*
  * script_out.c - writing peo script's buffers out (the formatting is inline
- * in script_out.h): by this thread, or by a writer thread that takes each
- * full buffer while this one fills the other.
+ * in script_out.h): by this thread, or by a writer thread (a script_pipe
+ * whose work is write(2)) that takes each full buffer while this one fills
+ * the next.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
 #include "script_out.h"
-
-#define WRITER_BUFFER (1u << 20)
+#include "script_pipe.h"
 
 struct out_writer {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t changed;
+	struct script_pipe *pipe;
 	int fd;
-	char *bufs[2];
-	char *pending; /* a full buffer for the thread, or NULL */
-	size_t pending_n;
-	int busy[2];   /* bufs[i] is pending or being written */
-	int failed;    /* a write failed */
-	int stop;
+	int failed; /* a write failed: set by the writer thread, read atomically */
 };
 
 /* Write @n bytes at @p to @fd; 0, or -1 when a write failed (EPIPE...). */
@@ -43,32 +33,13 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-static void *writer_main(void *arg)
+/* The writer thread's work: one full buffer, unless a write failed before. */
+static void write_batch(void *ctx, const unsigned char *bytes, size_t n)
 {
-	struct out_writer *w = arg;
+	struct out_writer *w = ctx;
 
-	pthread_mutex_lock(&w->lock);
-	for (;;) {
-		char *p;
-		size_t n;
-		int err;
-
-		while (!w->pending && !w->stop)
-			pthread_cond_wait(&w->changed, &w->lock);
-		if (!w->pending)
-			break;
-		p = w->pending;
-		n = w->pending_n;
-		w->pending = NULL;
-		pthread_mutex_unlock(&w->lock);
-		err = w->failed ? -1 : write_all(w->fd, p, n);
-		pthread_mutex_lock(&w->lock);
-		w->busy[p == w->bufs[1]] = 0;
-		w->failed |= err < 0;
-		pthread_cond_broadcast(&w->changed);
-	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
+	if (!__atomic_load_n(&w->failed, __ATOMIC_RELAXED) && write_all(w->fd, (const char *)bytes, n))
+		__atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
 }
 
 void out_init(struct out *o, int fd)
@@ -88,22 +59,13 @@ int out_start_writer(struct out *o)
 	if (!w)
 		return -1;
 	w->fd = o->fd;
-	w->bufs[0] = malloc(WRITER_BUFFER);
-	w->bufs[1] = malloc(WRITER_BUFFER);
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->changed, NULL);
-	if (!w->bufs[0] || !w->bufs[1] || thread_start(&w->thread, writer_main, w)) {
-		free(w->bufs[0]);
-		free(w->bufs[1]);
-		pthread_mutex_destroy(&w->lock);
-		pthread_cond_destroy(&w->changed);
+	if (script_pipe_start(&w->pipe, write_batch, w)) {
 		free(w);
 		return -1;
 	}
 	out_flush(o); /* what this thread buffered goes first */
 	o->w = w;
-	o->buf = w->bufs[0];
-	o->cap = WRITER_BUFFER;
+	o->buf = (char *)script_pipe_next_batch(w->pipe, 0, &o->cap);
 	return 0;
 }
 
@@ -114,25 +76,11 @@ int out_flush(struct out *o)
 	if (!w) {
 		if (!o->failed && o->n && write_all(o->fd, o->buf, o->n))
 			o->failed = 1;
-		o->n = 0;
-		return o->failed ? -1 : 0;
+	} else {
+		if (o->n)
+			o->buf = (char *)script_pipe_next_batch(w->pipe, o->n, &o->cap);
+		o->failed = __atomic_load_n(&w->failed, __ATOMIC_RELAXED);
 	}
-	pthread_mutex_lock(&w->lock);
-	if (o->n) {
-		int i = o->buf == w->bufs[1];
-
-		while (w->pending) /* the other buffer is still to be taken */
-			pthread_cond_wait(&w->changed, &w->lock);
-		w->pending = o->buf;
-		w->pending_n = o->n;
-		w->busy[i] = 1;
-		pthread_cond_broadcast(&w->changed);
-		while (w->busy[!i]) /* fill the other one once its write is done */
-			pthread_cond_wait(&w->changed, &w->lock);
-		o->buf = w->bufs[!i];
-	}
-	o->failed = w->failed;
-	pthread_mutex_unlock(&w->lock);
 	o->n = 0;
 	return o->failed ? -1 : 0;
 }
@@ -145,18 +93,8 @@ int out_finish(struct out *o)
 	out_flush(o);
 	if (!w)
 		return o->failed ? -1 : 0;
-	pthread_mutex_lock(&w->lock);
-	while (w->busy[0] || w->busy[1])
-		pthread_cond_wait(&w->changed, &w->lock);
-	w->stop = 1;
-	pthread_cond_broadcast(&w->changed);
-	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->thread, NULL);
+	script_pipe_finish(w->pipe); /* every buffer written, the thread joined */
 	failed = w->failed;
-	pthread_mutex_destroy(&w->lock);
-	pthread_cond_destroy(&w->changed);
-	free(w->bufs[0]);
-	free(w->bufs[1]);
 	free(w);
 	out_init(o, o->fd); /* this thread's own buffer from here */
 	o->failed = failed;

@@ -107,6 +107,15 @@ void script_pipe_commit(struct script_pipe *p, size_t n)
 	p->used[p->filling] += n;
 }
 
+unsigned char *script_pipe_next_batch(struct script_pipe *p, size_t n, size_t *cap)
+{
+	p->used[p->filling] += n;
+	if (p->used[p->filling])
+		hand_over(p);
+	*cap = BATCH_BYTES;
+	return p->buf[p->filling];
+}
+
 void script_pipe_finish(struct script_pipe *p)
 {
 	if (!p)

@@ -36,6 +36,13 @@ unsigned char *script_pipe_room(struct script_pipe *p, size_t need);
 /* The entry at the room is @n bytes: keep them. */
 void script_pipe_commit(struct script_pipe *p, size_t n);
 
+/*
+ * Keep @n more bytes in the batch being filled (a caller filling whole
+ * batches rather than entries), hand it to the worker unless it is empty,
+ * and return the next batch, empty, with its size in *@cap.
+ */
+unsigned char *script_pipe_next_batch(struct script_pipe *p, size_t n, size_t *cap);
+
 /* Hand over the last batch, wait until the worker has done every batch,
  * stop it and free everything. */
 void script_pipe_finish(struct script_pipe *p);
