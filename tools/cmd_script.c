@@ -48,11 +48,13 @@ struct script {
 	struct script_args a;
 	struct peo_perfdata *f;
 	int name_width; /* the longest event name, for the event column */
-	char **labels; /* per event: its column of a sample line, made on first use */
-	size_t *label_len, nlabels;
-	struct peo_tp_format **formats; /* per event, for -F trace: loaded on first use */
-	size_t nformats;
-	unsigned char *format_tried;
+	struct per_event {
+		char *label; /* its column of a sample line, made on first use */
+		size_t label_len;
+		struct peo_tp_format *format; /* for -F trace: loaded on first use */
+		int format_tried;
+	} *events; /* by the event's index in the file; grows as a pipe's HEADER_ATTRs add events */
+	size_t nevents;
 	struct script_pipe *pipe; /* text records formatted by a worker, or NULL */
 	unsigned char *solo;      /* an entry's room without the worker */
 	size_t parser_events;     /* the events the last parser sent knew (SIZE_MAX: none sent) */
@@ -197,25 +199,26 @@ static int name_width(struct script *s)
 	return s->name_width;
 }
 
-/*
- * Make @arr (of @elem-byte entries, *@cap of them) hold entry @i, the new
- * ones zeroed: per-event arrays grow as a pipe's HEADER_ATTRs add events.
- * Returns 0, or -1 out of memory (the array is unchanged).
- */
-static int per_event_room(void **arr, size_t *cap, size_t i, size_t elem)
+/* What is kept for @r's event, made room for on first sight; NULL when
+ * the event has no index or memory ran out. */
+static struct per_event *event_of(struct script *s, const struct peo_record *r)
 {
-	size_t want = i + 1 > *cap ? i + 1 : *cap;
-	char *more;
+	int i = peo_perfdata_event_of(s->f, r->attr);
+	struct per_event *more;
+	size_t want;
 
-	if (i < *cap)
-		return 0;
-	more = realloc(*arr, want * elem);
+	if (i < 0)
+		return NULL;
+	if ((size_t)i < s->nevents)
+		return &s->events[i];
+	want = (size_t)i + 1;
+	more = realloc(s->events, want * sizeof(*more));
 	if (!more)
-		return -1;
-	memset(more + *cap * elem, 0, (want - *cap) * elem);
-	*arr = more;
-	*cap = want;
-	return 0;
+		return NULL;
+	memset(more + s->nevents, 0, (want - s->nevents) * sizeof(*more));
+	s->events = more;
+	s->nevents = want;
+	return &s->events[i];
 }
 
 /* @name as a JSON string, quotes included, in new memory; its length in *len. */
@@ -263,22 +266,18 @@ static size_t label_now(struct script *s, const struct peo_record *r, char *buf,
  * or memory ran out. */
 static const char *event_label(struct script *s, const struct peo_record *r, size_t *len)
 {
-	size_t labels = s->nlabels, lens = s->nlabels;
-	int i;
+	struct per_event *e = event_of(s, r);
 
-	i = peo_perfdata_event_of(s->f, r->attr);
-	if (i < 0 || per_event_room((void **)&s->labels, &labels, (size_t)i, sizeof(*s->labels)) ||
-	    per_event_room((void **)&s->label_len, &lens, (size_t)i, sizeof(*s->label_len)))
+	if (!e)
 		return NULL;
-	s->nlabels = labels < lens ? labels : lens;
-	if (!s->labels[i]) {
+	if (!e->label) {
 		char text[LABEL_MAX];
 
-		s->label_len[i] = label_now(s, r, text, sizeof(text));
-		s->labels[i] = strndup(text, s->label_len[i]);
+		e->label_len = label_now(s, r, text, sizeof(text));
+		e->label = strndup(text, e->label_len);
 	}
-	*len = s->label_len[i];
-	return s->labels[i];
+	*len = e->label_len;
+	return e->label;
 }
 
 /* A sample's event column: its label kept, else (no event index, or out of
@@ -418,34 +417,25 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 /* The tracepoint format of the sample's event: the file's TRACING_DATA, else tracefs. */
 static struct peo_tp_format *format_of(struct script *s, const struct peo_record *r)
 {
-	int i = peo_perfdata_event_of(s->f, r->attr);
-	size_t formats = s->nformats, tried = s->nformats;
-	const char *name;
+	struct per_event *e = event_of(s, r);
+	const char *name, *colon;
 	char sys[128], tp[256];
 
-	if (i < 0)
+	if (!e)
 		return NULL;
-	if (per_event_room((void **)&s->formats, &formats, (size_t)i, sizeof(*s->formats)) ||
-	    per_event_room((void **)&s->format_tried, &tried, (size_t)i, 1)) {
-		s->nformats = formats < tried ? formats : tried;
-		return NULL;
-	}
-	s->nformats = formats;
-	if (!s->format_tried[i]) {
-		const char *colon;
-
-		s->format_tried[i] = 1;
-		name = peo_perfdata_event_name(s->f, (size_t)i);
+	if (!e->format_tried) {
+		e->format_tried = 1;
+		name = peo_perfdata_event_name(s->f, (size_t)(e - s->events));
 		colon = name ? strchr(name, ':') : NULL;
 		if (colon) { /* "sys:name", modifiers (":u") after: the file's format, else this machine's */
 			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
 			snprintf(tp, sizeof(tp), "%.*s", (int)strcspn(colon + 1, ":"), colon + 1);
-			if (peo_perfdata_tp_format(s->f, sys, tp, &s->formats[i]) &&
-			    peo_tp_format_load(&s->formats[i], NULL, sys, tp))
-				s->formats[i] = NULL;
+			if (peo_perfdata_tp_format(s->f, sys, tp, &e->format) &&
+			    peo_tp_format_load(&e->format, NULL, sys, tp))
+				e->format = NULL;
 		}
 	}
-	return s->formats[i];
+	return e->format;
 }
 
 /* A callchain sample's frames, a line each, and the blank line perf ends it with. */
@@ -1207,14 +1197,11 @@ int cmd_script(int argc, char **argv)
 	peo_record_parser_free(s.parser);
 	script_threads_free(&s.threads);
 	script_maps_free(&s.maps);
-	for (size_t i = 0; i < s.nformats; i++)
-		peo_tp_format_free(s.formats[i]);
-	free(s.formats);
-	for (size_t i = 0; i < s.nlabels; i++)
-		free(s.labels[i]);
-	free(s.labels);
-	free(s.label_len);
-	free(s.format_tried);
+	for (size_t i = 0; i < s.nevents; i++) {
+		peo_tp_format_free(s.events[i].format);
+		free(s.events[i].label);
+	}
+	free(s.events);
 	peo_perfdata_close(s.f);
 	return got < 0 ? 1 : 0;
 }
