@@ -61,24 +61,45 @@ static int tracepoint_of(const struct pd_event *ev, const char *dir, char *sys, 
 	return !peo_read_long_file(path, &id) && (uint64_t)id == a->config;
 }
 
+/* Each tracepoint event's system, as "sys\0" u32 1 + its format, into
+ * @b; how many, or -ENOENT when a format cannot be read. */
+static int put_systems(struct pd_bytes *b, const struct pd_event *ev, size_t n, const char *dir)
+{
+	char path[4096], sys[128], name[256];
+	int nsys = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!tracepoint_of(&ev[i], dir, sys, sizeof(sys), name, sizeof(name)))
+			continue;
+		pd_bytes_put(b, sys, strlen(sys) + 1);
+		pd_bytes_u32(b, 1);
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys, name);
+		if (put_file(b, path))
+			return peo_fail(ENOENT, "perf.data writer: cannot read the format of %s:%s "
+					"(%s)", sys, name, path);
+		nsys++;
+	}
+	return nsys;
+}
+
 int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *tracefs)
 {
 	const char *dir = peo_tracefs_dir(tracefs);
-	size_t n = 0, nsys = 0;
+	size_t n = 0;
 	const struct pd_event *ev = w ? pd_writer_events(w, &n) : NULL;
-	struct pd_bytes b = { 0 };
-	char path[4096], sys[128], name[256];
-	uint32_t one = 1;
-	int err;
+	struct pd_bytes b = { 0 }, systems = { 0 };
+	char path[4096];
+	int nsys, err;
 
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_tracing_data: argument 'w' is NULL");
 	if (!dir)
 		return 0; /* no tracefs mounted: no formats to write (a reader takes its own) */
-	for (size_t i = 0; i < n; i++)
-		nsys += tracepoint_of(&ev[i], dir, sys, sizeof(sys), name, sizeof(name));
-	if (!nsys)
-		return 0; /* no tracepoints: perf writes no such section either */
+	nsys = put_systems(&systems, ev, n, dir);
+	if (nsys <= 0) { /* none: perf writes no such section either */
+		free(systems.p);
+		return nsys;
+	}
 	pd_bytes_put(&b, "\x17\x08" "Dtracing" "0.6", 14); /* the magic, the version, its NUL */
 	pd_bytes_put(&b, (const char[]){ 0 }, 1); /* little-endian */
 	pd_bytes_put(&b, (const char[]){ (char)sizeof(long) }, 1);
@@ -94,23 +115,13 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	pd_bytes_u32(&b, 0); /* ftrace formats */
 	/* one system per tracepoint event, as each may have its own (perf groups them; both read) */
 	pd_bytes_u32(&b, (uint32_t)nsys);
-	for (size_t i = 0; i < n; i++) {
-		if (!tracepoint_of(&ev[i], dir, sys, sizeof(sys), name, sizeof(name)))
-			continue;
-		pd_bytes_put(&b, sys, strlen(sys) + 1);
-		pd_bytes_u32(&b, one);
-		snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys, name);
-		if (put_file(&b, path)) {
-			free(b.p);
-			return peo_fail(ENOENT, "perf.data writer: cannot read the format of %s:%s "
-					"(%s)", sys, name, path);
-		}
-	}
+	pd_bytes_put(&b, systems.p, systems.n);
 	pd_bytes_u32(&b, 0); /* kallsyms */
 	pd_bytes_u32(&b, 0); /* printk formats */
 	pd_bytes_u64(&b, 0); /* saved cmdlines */
-	err = b.oom ? peo_fail(ENOMEM, "out of memory making TRACING_DATA")
-		    : peo_perfdata_writer_feature(w, PEO_FEAT_TRACING_DATA, b.p, b.n);
+	err = b.oom || systems.oom ? peo_fail(ENOMEM, "out of memory making TRACING_DATA")
+				   : peo_perfdata_writer_feature(w, PEO_FEAT_TRACING_DATA, b.p, b.n);
 	free(b.p);
+	free(systems.p);
 	return err;
 }
