@@ -296,11 +296,8 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 		/* a value the format cannot evaluate: passed over to the entry's name */
 		known = !conditional(ps, &key) && !key.is_string;
 		if (!known) {
-			int depth = 0;
-
 			ps->err = 0;
-			for (ps->p = entry; ps->p < ps->end && !(depth == 0 && *ps->p == ','); ps->p++)
-				depth += *ps->p == '(' ? 1 : *ps->p == ')' ? -1 : 0;
+			ps->p = peo_tp_arg_end(entry, ps->end);
 		}
 		if (expect(ps, ",") || conditional(ps, &name) || expect(ps, "}"))
 			return ps->err;
@@ -473,10 +470,16 @@ static int apply(struct parser *ps, const char *op, struct tp_value *l, const st
 	}
 	if (l->is_string || r->is_string)
 		return fail(ps, ENOTSUP, "arithmetic on a string");
-	if ((*op == '/' || *op == '%') && !b) {
-		if (!ps->dead)
-			return fail(ps, EDOM, "a division by zero");
-		l->num = 0; /* not evaluated: any value */
+	if (ps->dead) { /* not evaluated: any value does, and none may trap */
+		l->num = 0;
+		l->uns = uns;
+		return 0;
+	}
+	if ((*op == '/' || *op == '%') && !b)
+		return fail(ps, EDOM, "a division by zero");
+	if ((*op == '/' || *op == '%') && !uns && r->num == -1) { /* INT64_MIN / -1 wraps, not traps */
+		l->num = *op == '/' ? (int64_t)(0 - a) : 0;
+		l->uns = 0;
 		return 0;
 	}
 	switch (op[0] | op[1] << 8) {
@@ -548,6 +551,23 @@ static int conditional(struct parser *ps, struct tp_value *out)
 		return ps->err;
 	*out = taken ? yes : no;
 	return 0;
+}
+
+const char *peo_tp_arg_end(const char *p, const char *e)
+{
+	const char *start = p;
+	int depth = 0, quote = 0;
+
+	for (; p < e; p++) {
+		if (*p == '"' && (p == start || p[-1] != '\\'))
+			quote = !quote;
+		if (quote)
+			continue;
+		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (*p == ',' && !depth)
+			break;
+	}
+	return p;
 }
 
 int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_record *rec, const void *raw,

@@ -24,4 +24,10 @@ PEO_HIDDEN int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_
 				const void *raw, size_t raw_size, const char *s, const char *e,
 				char *scratch, size_t scratch_cap, struct tp_value *out);
 
+/*
+ * The end of the comma-separated argument at @p: the first ',' outside
+ * parentheses and string literals, or @e.
+ */
+PEO_HIDDEN const char *peo_tp_arg_end(const char *p, const char *e);
+
 #endif

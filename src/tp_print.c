@@ -16,22 +16,11 @@
 /* The next argument after @p (comma-separated, at parenthesis depth 0). */
 static const char *next_arg(const char *p, const char **start, const char **end)
 {
-	int depth = 0, quote = 0;
-
 	while (*p == ',' || isspace((unsigned char)*p))
 		p++;
 	*start = p;
-	for (; *p; p++) {
-		if (*p == '"' && p[-1] != '\\')
-			quote = !quote;
-		if (quote)
-			continue;
-		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
-		if (*p == ',' && !depth)
-			break;
-	}
-	*end = p;
-	return p;
+	*end = peo_tp_arg_end(p, p + strlen(p));
+	return *end;
 }
 
 /*

@@ -977,6 +977,26 @@ static void tracepoint_print_fmt_short_circuits(void **state)
 	peo_tp_format_free(f);
 }
 
+/* INT64_MIN / -1 overflows in C; the kernel's print fmt evaluator must not
+ * trap on it (UBSan would say so here): it wraps, as the machine does, and
+ * the remainder is 0.  A string argument keeps its comma. */
+static void tracepoint_print_fmt_division_wraps(void **state)
+{
+	int64_t a = INT64_MIN;
+	struct peo_tp_format *f;
+	struct peo_record rec = { .swapped = 0 };
+	char text[96];
+
+	(void)state;
+	assert_int_equal(peo_tp_format_parse(&f, "name: z\nformat:\n\tfield:s64 a;\toffset:0;\t"
+					     "size:8;\tsigned:1;\nprint fmt: \"%lld %lld %s\", "
+					     "REC->a / -1, REC->a % -1, \"x,y\"\n"), 0);
+	assert_int_equal(peo_tp_format_print(f, &rec, &a, 8, text, sizeof(text)),
+			 (int)strlen("-9223372036854775808 0 x,y"));
+	assert_string_equal(text, "-9223372036854775808 0 x,y");
+	peo_tp_format_free(f);
+}
+
 /* Page faults sampled with the address fields: the pages the test touched. */
 static void page_fault_samples_carry_their_addresses(void **state)
 {
@@ -1242,6 +1262,7 @@ int main(void)
 		PEO_TEST(tracepoint_fields_by_name_either_order),
 		PEO_TEST(tracepoint_print_fmt_expressions),
 		PEO_TEST(tracepoint_print_fmt_short_circuits),
+		PEO_TEST(tracepoint_print_fmt_division_wraps),
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
 		PEO_TEST(records_find_their_attr_by_id),
