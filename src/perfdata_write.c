@@ -308,11 +308,10 @@ static int start_pipe(struct peo_perfdata_writer *w)
 	err = pd_writer_append(w, header, sizeof(header));
 	for (size_t i = 0; !err && i < w->nevents; i++) {
 		struct pd_event *e = &w->events[i];
-		struct peo_attr a = e->attr;
 		uint64_t update[2] = { 2, e->nids ? e->ids[0] : 0 }; /* EVENT_UPDATE: NAME, id */
 
-		a.size = w->attr_bytes;
-		err = append_record(w, PEO_RECORD_HEADER_ATTR, &a, w->attr_bytes, e->ids, 8 * e->nids);
+		err = append_record(w, PEO_RECORD_HEADER_ATTR, &e->attr, w->attr_bytes, e->ids,
+				    8 * e->nids);
 		if (!err && e->name && e->nids)
 			err = append_record(w, PEO_RECORD_EVENT_UPDATE, update, sizeof(update), e->name,
 					    strlen(e->name) + 1);
@@ -333,6 +332,8 @@ static int start_data(struct peo_perfdata_writer *w)
 	if (w->data_started || w->err)
 		return w->err;
 	w->attr_bytes = attr_write_size(w);
+	for (size_t i = 0; i < w->nevents; i++) /* each attr as the file has it */
+		w->events[i].attr.size = w->attr_bytes;
 	if (w->want_build_ids && (err = pd_hits_new(&w->hits, w)))
 		return w->err = err;
 	if (w->pipe) {
@@ -354,7 +355,6 @@ static int start_data(struct peo_perfdata_writer *w)
 			       "an event's ids");
 		at += 8 * e->nids;
 		memcpy(entry, &e->attr, w->attr_bytes);
-		((struct peo_attr *)(void *)entry)->size = w->attr_bytes;
 		memcpy(entry + w->attr_bytes, ids_section, 16);
 		if (!err)
 			err = write_at(w, attrs_at + i * (w->attr_bytes + 16), entry,
@@ -546,10 +546,7 @@ static int event_desc(struct peo_perfdata_writer *w)
 	pd_bytes_u32(&b, (uint32_t)w->nevents);
 	pd_bytes_u32(&b, w->attr_bytes);
 	for (size_t i = 0; i < w->nevents; i++) {
-		struct peo_attr a = w->events[i].attr;
-
-		a.size = w->attr_bytes;
-		pd_bytes_put(&b, &a, w->attr_bytes);
+		pd_bytes_put(&b, &w->events[i].attr, w->attr_bytes);
 		pd_bytes_u32(&b, (uint32_t)w->events[i].nids);
 		pd_bytes_string(&b, w->events[i].name ? w->events[i].name : "");
 		pd_bytes_put(&b, w->events[i].ids, 8 * w->events[i].nids);
