@@ -26,7 +26,7 @@ struct pd_ahead {
 	size_t len, page;
 	size_t reader;   /* where the reader is (offset into the mapping), under lock */
 	size_t keep;     /* pages wholly below this may be dropped, under lock */
-	size_t released; /* dropped below this, owned by the helper */
+	uint64_t released; /* dropped below this, under lock */
 	size_t done;     /* populated below this, owned by the helper */
 	int stop;
 };
@@ -37,14 +37,12 @@ static void *populate_ahead(void *arg)
 
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop && a->done < a->len) {
+		uint64_t from, drop = pd_release_span(&a->released, a->keep, a->page, RELEASE_STEP, &from);
 		size_t at, n;
 
-		if (a->keep > a->released + RELEASE_STEP) {
-			size_t from = a->released, to = a->keep - a->keep % a->page;
-
-			a->released = to;
+		if (drop) {
 			pthread_mutex_unlock(&a->lock);
-			madvise(a->base + from, to - from, MADV_DONTNEED);
+			madvise(a->base + from, (size_t)drop, MADV_DONTNEED);
 			pthread_mutex_lock(&a->lock);
 			continue;
 		}
@@ -95,23 +93,18 @@ void peo_pd_ahead_start(struct peo_perfdata *f)
 void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep)
 {
 	struct pd_ahead *a = f->ahead;
-
-	size_t from = 0, to = 0;
+	uint64_t from, drop;
 
 	pthread_mutex_lock(&a->lock);
 	a->reader = reader;
 	a->keep = keep;
 	/* A helper that is not getting the CPU must not let memory grow with
 	 * the file: far enough behind, the reader drops the pages itself. */
-	if (keep > a->released + RELEASE_BEHIND_MAX) {
-		from = a->released;
-		to = keep - keep % a->page;
-		a->released = to;
-	}
+	drop = pd_release_span(&a->released, keep, a->page, RELEASE_BEHIND_MAX, &from);
 	pthread_cond_signal(&a->wake);
 	pthread_mutex_unlock(&a->lock);
-	if (to > from)
-		madvise(a->base + from, to - from, MADV_DONTNEED);
+	if (drop)
+		madvise(a->base + from, (size_t)drop, MADV_DONTNEED);
 }
 
 void peo_pd_ahead_stop(struct peo_perfdata *f)

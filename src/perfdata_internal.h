@@ -125,6 +125,23 @@ PEO_HIDDEN void peo_pd_order_free(struct peo_perfdata *f);
 /* The oldest file offset a held record still points to, or @pos when none. */
 PEO_HIDDEN uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos);
 
+/*
+ * The pages of the mapping that may be dropped: once @keep (the oldest
+ * byte still in use) is more than @slack past *@released, the span from
+ * *@released to @keep's page, whose start goes in *@from; *@released moves
+ * to its end.  Returns its length, 0 while nothing is due.  The caller
+ * drops it (madvise MADV_DONTNEED), outside any lock.
+ */
+static inline uint64_t pd_release_span(uint64_t *released, uint64_t keep, uint64_t page,
+				       uint64_t slack, uint64_t *from)
+{
+	if (keep <= *released + slack)
+		return 0;
+	*from = *released;
+	*released = keep - keep % page;
+	return *released - *from;
+}
+
 /* perfdata_ahead.c: the helper thread filling page tables ahead of the reader. */
 struct pd_ahead;
 /* Start it (f->ahead); without memory or a thread there is none, and the

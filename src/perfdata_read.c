@@ -48,7 +48,7 @@ static int map_whole(struct peo_perfdata *f)
 static void whole_advance(struct peo_perfdata *f, uint64_t pos, uint64_t keep)
 {
 	uint64_t base = f->buf_pos - (uint64_t)((unsigned char *)f->win - (unsigned char *)f->map);
-	uint64_t map_end = base + f->map_len;
+	uint64_t map_end = base + f->map_len, from, drop;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	if (f->ahead) {
@@ -63,12 +63,9 @@ static void whole_advance(struct peo_perfdata *f, uint64_t pos, uint64_t keep)
 		madvise((char *)f->map + (f->populated - base), (size_t)n, MADV_POPULATE_READ);
 		f->populated += n; /* page-aligned: it starts at base and steps in pages */
 	}
-	keep -= keep % page;
-	if (keep > f->released + RELEASE_STEP) {
-		madvise((char *)f->map + (f->released - base), (size_t)(keep - f->released),
-			MADV_DONTNEED);
-		f->released = keep;
-	}
+	drop = pd_release_span(&f->released, keep, page, RELEASE_STEP, &from);
+	if (drop)
+		madvise((char *)f->map + (from - base), (size_t)drop, MADV_DONTNEED);
 	f->advance_at = pos + POPULATE_STEP / 4;
 }
 
