@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counter_internal.h" /* peo_cpu_list_parse */
 #include "perfdata_internal.h"
 #include "perfdata_write.h"
 
@@ -78,17 +79,15 @@ static int string_feature(struct peo_perfdata_writer *w, unsigned bit, const cha
 	return take(w, bit, &b);
 }
 
-/* The first line of @path, newline cut, into @buf; 0, or -1 when unreadable. */
+/* The first line of @path into @buf; 0, or -1 when unreadable. */
 static int read_line(const char *path, char *buf, size_t cap)
 {
-	FILE *in = fopen(path, "re");
-	int ok = in && fgets(buf, (int)cap, in);
+	char *text = peo_read_text_file(path);
 
-	if (in)
-		fclose(in);
-	if (!ok)
+	if (!text)
 		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
+	snprintf(buf, cap, "%.*s", (int)strcspn(text, "\n"), text);
+	free(text);
 	return 0;
 }
 
@@ -136,21 +135,13 @@ static int cpuinfo(const char *text, const char *key, char *buf, size_t cap)
 /* A cpu list "0-3,6" to its highest cpu + 1, or 0. */
 static int list_end(const char *list)
 {
+	struct peo_target t = { 0 };
 	int end = 0;
 
-	for (const char *p = list; *p;) {
-		char *next;
-		long a = strtol(p, &next, 10), b = a;
-
-		if (next == p)
-			break;
-		if (*next == '-')
-			b = strtol(next + 1, &next, 10);
-		end = b + 1 > end ? (int)b + 1 : end;
-		p = *next == ',' ? next + 1 : next;
-		if (*next != ',')
-			break;
-	}
+	if (!peo_cpu_list_parse(&t, list, "a sysfs cpu list"))
+		for (size_t i = 0; i < t.ncpus; i++)
+			end = t.cpus[i] + 1 > end ? t.cpus[i] + 1 : end;
+	free(t.cpus);
 	return end;
 }
 
@@ -234,32 +225,26 @@ static int cpu_topology(struct peo_perfdata_writer *w)
 	return take(w, PEO_FEAT_CPU_TOPOLOGY, &b);
 }
 
-/* "Node 0 MemTotal:  4028076 kB" in nodeN/meminfo: the kB. */
-static uint64_t node_mem(int node, const char *key)
+/* The kB of "@key: N kB" in a meminfo file ("Node 0 MemTotal: ..." in a
+ * node's), or 0. */
+static uint64_t meminfo_kb(const char *path, const char *key)
 {
-	char path[96], line[256];
+	char *text = peo_read_text_file(path), *k = text;
+	size_t n = strlen(key);
 	uint64_t kb = 0;
-	FILE *in;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
-	in = fopen(path, "re");
-	while (in && fgets(line, sizeof(line), in)) {
-		char *k = strstr(line, key);
-
-		if (k && k[strlen(key)] == ':') {
-			kb = strtoull(k + strlen(key) + 1, NULL, 10);
-			break;
-		}
-	}
-	if (in)
-		fclose(in);
+	while (k && (k = strstr(k, key)) && k[n] != ':')
+		k += n;
+	if (k)
+		kb = strtoull(k + n + 1, NULL, 10);
+	free(text);
 	return kb;
 }
 
 /* NUMA_TOPOLOGY: each online node's id, memory total and free (kB), cpu list. */
 static int numa_topology(struct peo_perfdata_writer *w)
 {
-	struct pd_bytes b = { 0 };
+	struct pd_bytes b = { 0 }, nodes = { 0 };
 	char online[256];
 	uint32_t n = 0;
 	int end;
@@ -267,24 +252,23 @@ static int numa_topology(struct peo_perfdata_writer *w)
 	if (read_line("/sys/devices/system/node/online", online, sizeof(online)))
 		return 0;
 	end = list_end(online);
-	for (int node = 0; node < end; node++) { /* count, then write: perf's layout starts with nr */
-		char path[96], cpus[256];
-
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
-		n += !read_line(path, cpus, sizeof(cpus));
-	}
-	pd_bytes_u32(&b, n);
 	for (int node = 0; node < end; node++) {
 		char path[96], cpus[256];
 
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
 		if (read_line(path, cpus, sizeof(cpus)))
 			continue;
-		pd_bytes_u32(&b, (uint32_t)node);
-		pd_bytes_u64(&b, node_mem(node, "MemTotal"));
-		pd_bytes_u64(&b, node_mem(node, "MemFree"));
-		pd_bytes_string(&b, cpus);
+		pd_bytes_u32(&nodes, (uint32_t)node);
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
+		pd_bytes_u64(&nodes, meminfo_kb(path, "MemTotal"));
+		pd_bytes_u64(&nodes, meminfo_kb(path, "MemFree"));
+		pd_bytes_string(&nodes, cpus);
+		n++;
 	}
+	pd_bytes_u32(&b, n); /* perf's layout starts with their number */
+	pd_bytes_put(&b, nodes.p, nodes.n);
+	b.oom |= nodes.oom;
+	free(nodes.p);
 	return take(w, PEO_FEAT_NUMA_TOPOLOGY, &b);
 }
 
@@ -324,17 +308,8 @@ static int cpuid(struct peo_perfdata_writer *w, const char *info)
 
 static int total_mem(struct peo_perfdata_writer *w)
 {
-	FILE *in = fopen("/proc/meminfo", "re");
-	char line[256];
-	uint64_t kb = 0;
+	uint64_t kb = meminfo_kb("/proc/meminfo", "MemTotal");
 
-	while (in && fgets(line, sizeof(line), in))
-		if (!strncmp(line, "MemTotal:", 9)) {
-			kb = strtoull(line + 9, NULL, 10);
-			break;
-		}
-	if (in)
-		fclose(in);
 	/* kB, as perf writes it (its documentation says bytes) */
 	return kb ? peo_perfdata_writer_feature(w, PEO_FEAT_TOTAL_MEM, &kb, sizeof(kb)) : 0;
 }
