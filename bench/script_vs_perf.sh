@@ -7,8 +7,9 @@
 # RUNS (default 5) alternating runs, timed in nanoseconds (time(1)'s 10 ms
 # steps are a third of a --stats run), bytes and records per second, peak RSS, and the
 # ratios perf/peo (higher is better; the goals: 5x for --stats, 20x for
-# script).  The outputs are compared too: a benchmark of wrong output is
-# worthless.
+# script), and the I/O floor: cat reading the file and writing the same
+# text, the kernel's share that no reader can go below.  The outputs are
+# compared too: a benchmark of wrong output is worthless.
 set -uo pipefail
 peo=${1:-build/peo}
 W=${2:-build/tests/workload}
@@ -70,6 +71,20 @@ compare() {
 echo "# script_vs_perf: $(( size / 1000000 )) MB, $records records ($calls getppid samples with callchains)"
 compare "--stats vs perf report --stats" script -i "$f" --stats -- report -i "$f" --stats
 compare "text: -F pid,tid,time,ip,event" script -i "$f" -F pid,tid,time,ip,event -- script -i "$f" -F pid,tid,time,ip,event
+# The kernel's share alone: cat reading the file and writing the same text
+# (no parsing, no formatting).  No reader of this file writing this text is
+# faster on this machine, so perf/floor bounds what any ratio can reach.
+cp "$tmp/perf.out" "$tmp/text.ref"
+: >"$tmp/floor.t"
+for (( i = 0; i < runs; i++ )); do
+	time_of floor sh -c 'cat "$1" >/dev/null; cat "$2"' sh "$f" "$tmp/text.ref" >>"$tmp/floor.t"
+done
+awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tmp/f.t" | median)" \
+	-v sz="$(( size / 1000000 ))" 'BEGIN {
+	printf "I/O floor (cat reads the file, cat writes the text; nothing parsed)\n"
+	printf "  %-6s %7.3f s: perf/floor %.1fx, the most any reader writing this text can reach here\n", "cat", fl, ft / fl
+	printf "RESULT|I/O floor, %s MB file: cat it, cat the -F pid,tid,time,ip,event text|%.3f s|perf script|%.3f s|%.1f\n", sz, fl, ft, ft / fl
+}'
 compare "text: default fields vs perf script -F comm,tid,time,period,event,ip" script -i "$f" -- script -i "$f" -F comm,tid,time,period,event,ip
 compare "JSON Lines vs perf script -F pid,tid,time,ip,event" script -i "$f" --json -- script -i "$f" -F pid,tid,time,ip,event
 
