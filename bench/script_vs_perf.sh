@@ -77,6 +77,7 @@ compare "text: -F pid,tid,time,ip,event" script -i "$f" -F pid,tid,time,ip,event
 cp "$tmp/perf.out" "$tmp/text.ref"
 : >"$tmp/floor.t"
 for (( i = 0; i < runs; i++ )); do
+	# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
 	time_of floor sh -c 'cat "$1" >/dev/null; cat "$2"' sh "$f" "$tmp/text.ref" >>"$tmp/floor.t"
 done
 awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tmp/f.t" | median)" \
