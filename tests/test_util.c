@@ -57,6 +57,17 @@ void peo_assert_error_contains(const char *needle, const char *file, int line)
 	}
 }
 
+int peo_test_check_failed(char *buf, size_t cap, const char *file, int line, const char *cond)
+{
+	if (buf)
+		snprintf(buf, cap, "%s:%d: failed: %s (last error: %s)", file, line, cond,
+			 peo_last_error());
+	else
+		fprintf(stderr, "%s:%d: failed: %s (last error: %s)\n", file, line, cond,
+			peo_last_error());
+	return 1;
+}
+
 void peo_test_sw_attr(struct peo_attr *attr, uint64_t config)
 {
 	peo_attr_init(attr);

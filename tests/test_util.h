@@ -35,6 +35,28 @@ int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n,
 #define PEO_TEST_MAIN_SETUP(name, tests, setup) \
 	peo_test_run(name, tests, sizeof(tests) / sizeof((tests)[0]), setup)
 
+/*
+ * A check where cmocka's asserts cannot be used: in a forked child (its
+ * failed assert would jump into a copy of the parent's cmocka), in a worker
+ * thread, or in a helper such code shares.  When @cond is false it prints
+ * file:line, the condition and peo_last_error() to stderr, and returns 1
+ * from the calling function (which returns int: 0 when every check held).
+ */
+#define PEO_CHECK(cond) PEO_CHECK_TEXT(NULL, 0, cond, #cond)
+
+/* PEO_CHECK() that keeps the sentence in @buf (@cap bytes) when @buf is not
+ * NULL, for a thread to hand back to the test that started it.  @text is
+ * #cond, passed by a test's own macro over this one (the argument it passes
+ * on arrives here macro-expanded: NULL as ((void *)0)). */
+#define PEO_CHECK_TEXT(buf, cap, cond, text)                                                  \
+	do {                                                                                  \
+		if (!(cond))                                                                  \
+			return peo_test_check_failed(buf, cap, __FILE__, __LINE__, text);     \
+	} while (0)
+
+/* What PEO_CHECK_TEXT() says when @cond failed at @file:@line; returns 1. */
+int peo_test_check_failed(char *buf, size_t cap, const char *file, int line, const char *cond);
+
 /* Assert that the last error sentence contains @needle (prints it if not). */
 void peo_assert_error_contains(const char *needle, const char *file, int line);
 #define assert_error_contains(needle) peo_assert_error_contains(needle, __FILE__, __LINE__)
