@@ -40,24 +40,6 @@ static int write_level(long level)
 	return ok ? 0 : -1;
 }
 
-/* Run @cmd (a shell line) and keep its stdout and stderr in @out. */
-static int run_capture(const char *cmd, char *out, size_t cap)
-{
-	char line[1024];
-	FILE *p;
-	size_t n = 0;
-	int status;
-
-	snprintf(line, sizeof(line), "%s 2>&1", cmd);
-	p = popen(line, "r");
-	if (!p)
-		return -1;
-	n = fread(out, 1, cap - 1, p);
-	out[n] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static int open_task_clock(int user_only, pid_t pid, int cpu)
 {
 	struct peo_attr a;
@@ -128,14 +110,14 @@ static int tool_checks(long level)
 
 	PEO_CHECK(tool && workload); /* the caller skipped without them */
 	snprintf(cmd, sizeof(cmd), "%s stat -e task-clock,page-faults -- %s -b 20", tool, workload);
-	PEO_CHECK(run_capture(cmd, out, sizeof(out)) == 0);
+	PEO_CHECK(peo_test_run_capture(cmd, out, sizeof(out)) == 0);
 	said = strstr(out, "counting user space only") != NULL;
 	PEO_CHECK(said == (level >= 2));
 	PEO_CHECK((strstr(out, "task-clock:u") != NULL) == (level >= 2));
 	PEO_CHECK(strstr(out, "page-faults"));
 	snprintf(path, sizeof(path), "%s/rec%ld.data", dir, level);
 	snprintf(cmd, sizeof(cmd), "%s record -o %s -- %s -b 20", tool, path, workload);
-	PEO_CHECK(run_capture(cmd, out, sizeof(out)) == 0);
+	PEO_CHECK(peo_test_run_capture(cmd, out, sizeof(out)) == 0);
 	PEO_CHECK((strstr(out, "sampling user space only") != NULL) == (level >= 2));
 	PEO_CHECK(peo_perfdata_open(&f, path, NULL) == 0);
 	PEO_CHECK(peo_perfdata_attr(f, 0)->exclude_kernel == (level >= 2));
@@ -144,11 +126,11 @@ static int tool_checks(long level)
 	/* what the level forbids and no fallback helps: a clear refusal */
 	snprintf(cmd, sizeof(cmd), "%s stat -a -e task-clock:u -- %s -b 5", tool, workload);
 	if (level >= 1) {
-		PEO_CHECK(run_capture(cmd, out, sizeof(out)) != 0);
+		PEO_CHECK(peo_test_run_capture(cmd, out, sizeof(out)) != 0);
 		PEO_CHECK(strstr(out, "kernel.perf_event_paranoid is"));
 		PEO_CHECK(strstr(out, "Fix:"));
 	} else {
-		PEO_CHECK(run_capture(cmd, out, sizeof(out)) == 0);
+		PEO_CHECK(peo_test_run_capture(cmd, out, sizeof(out)) == 0);
 	}
 	return 0;
 }

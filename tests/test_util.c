@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -135,6 +136,26 @@ int peo_test_release_at_least(const char *since)
 	assert_true(sscanf(u.release, "%u.%u", &rmaj, &rmin) == 2);
 	assert_true(sscanf(since, "%u.%u", &smaj, &smin) >= 1);
 	return rmaj != smaj ? rmaj > smaj : rmin >= smin;
+}
+
+int peo_test_run_capture(const char *cmd, char *out, size_t cap)
+{
+	char line[1024];
+	FILE *p;
+	size_t n;
+	int len, status;
+
+	out[0] = '\0';
+	len = snprintf(line, sizeof(line), "%s 2>&1", cmd);
+	if (len < 0 || (size_t)len >= sizeof(line))
+		return -1; /* not a cut command line */
+	p = popen(line, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, cap - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 int peo_test_count_fds(void)

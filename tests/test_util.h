@@ -94,6 +94,14 @@ int peo_test_under_valgrind(void);
 			PEO_SKIP("under valgrind: %s", why);             \
 	} while (0)
 
+/*
+ * Run @cmd, a shell line, its stderr joined to its stdout; what it prints
+ * goes to @out (@cap bytes, NUL-terminated; the rest is dropped).  Returns
+ * its exit status, or -1 when it could not run or died of a signal.  Asserts
+ * nothing, so that a forked child may call it.
+ */
+int peo_test_run_capture(const char *cmd, char *out, size_t cap);
+
 /* Number of open fds of this process (for leak checks). */
 int peo_test_count_fds(void);
 
