@@ -89,6 +89,26 @@ void peo_test_watch_attr(struct peo_attr *a, const volatile void *addr)
 	a->sample_period = 1;
 }
 
+int peo_test_config3_refused(void)
+{
+	struct peo_attr a;
+	int fd;
+
+	peo_test_sw_attr(&a, PEO_COUNT_SW_TASK_CLOCK);
+	a.config3 = 1;
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	PEO_CHECK(fd == -E2BIG);
+	PEO_CHECK(strstr(peo_last_error(), "attr.config3 needs perf_event_attr size >= 136 (Linux 6.3)"));
+	PEO_CHECK(strstr(peo_last_error(), "this kernel accepts"));
+	peo_test_sw_attr(&a, PEO_COUNT_SW_TASK_CLOCK);
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	PEO_CHECK(fd >= 0);
+	close(fd);
+	return 0;
+}
+
 uint64_t peo_test_read_count(int fd)
 {
 	uint64_t v = 0;

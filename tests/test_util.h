@@ -71,6 +71,15 @@ void peo_test_sw_attr(struct peo_attr *attr, uint64_t config);
  * hit by hit (sample_period 1). */
 void peo_test_watch_attr(struct peo_attr *a, const volatile void *addr);
 
+/*
+ * On a kernel whose perf_event_attr ends before config3 (136 bytes, Linux
+ * 6.3), real or played by a fault rule: an attr setting config3 fails with
+ * E2BIG and the sentence that names the field and the sizes, and an
+ * ordinary attr still opens.  Returns 0, or 1 having said what failed
+ * (PEO_CHECK), so that a forked child may call it too.
+ */
+int peo_test_config3_refused(void);
+
 /* Read one u64 count from a counting fd (no read_format); fails the test otherwise. */
 uint64_t peo_test_read_count(int fd);
 
