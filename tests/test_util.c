@@ -2,6 +2,7 @@
  * test_util.c - shared helpers for peo's cmocka tests.
  */
 #include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,26 @@ void peo_test_touch_pages(size_t pages)
 	for (size_t i = 0; i < pages; i++)
 		((volatile char *)p)[i * page] = 1;
 	munmap(p, pages * page);
+}
+
+void peo_test_pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+}
+
+void peo_test_unpin(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t all;
+
+	CPU_ZERO(&all);
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET((int)c, &all);
+	sched_setaffinity(0, sizeof(all), &all); /* undoing a pin: nothing to assert */
 }
 
 int peo_test_release_at_least(const char *since)

@@ -87,6 +87,12 @@ uint64_t peo_test_read_count(int fd);
 void peo_test_spin_ns(uint64_t ns);
 void peo_test_touch_pages(size_t pages);
 
+/* Pin the calling thread to @cpu (so that its work lands in that CPU's
+ * events), failing the test if it may not run there; peo_test_unpin() lets
+ * it run on every online CPU again. */
+void peo_test_pin_to_cpu(int cpu);
+void peo_test_unpin(void);
+
 /* Is the running kernel's release at least @since ("6.19")?  major.minor only. */
 int peo_test_release_at_least(const char *since);
 
