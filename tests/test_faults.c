@@ -122,11 +122,9 @@ static void waits_interrupted_lose_nothing(void **state)
 #endif
 		{ .nr = SYS_ppoll, .err = EINTR, .from = 1, .times = 1 },
 	};
-	char why[256];
 
 	(void)state;
-	if (peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, sizeof(why)) < 0)
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	RUN(rules, wait_through_eintr, NULL, NULL);
 }
 

@@ -155,6 +155,14 @@ void vec_put_at(struct vec *v, size_t at, uint64_t x, size_t size);
  */
 long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, size_t cap);
 
+/* Skip the test, saying why, unless tracepoint @sys:@name can be used. */
+#define PEO_SKIP_WITHOUT_TRACEPOINT(sys, name)                                        \
+	do {                                                                          \
+		char why_[256];                                                       \
+		if (peo_test_tracepoint_id(sys, name, why_, sizeof(why_)) < 0)        \
+			PEO_SKIP("%s", why_);                                         \
+	} while (0)
+
 /* @a set up (peo_attr_init) to sample every hit of @sys:@name.  Returns 0,
  * or -1 with @why set, as peo_test_tracepoint_id(). */
 int peo_test_tracepoint_attr(struct peo_attr *a, const char *sys, const char *name, char *why,
