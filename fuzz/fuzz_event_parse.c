@@ -27,22 +27,13 @@
 #include "internal.h" /* peo_open_hook, from src/ */
 #include "peo/peo.h"
 
+#include "fuzz_check.h"
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char pmu_dir[PATH_MAX];
 static char tracefs_dir[PATH_MAX];
 static struct peo_event_parse_opts opts;
-
-#define CHECK(cond, ...)                                                             \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "fuzz_event_parse: check failed: %s: ", #cond); \
-			fprintf(stderr, __VA_ARGS__);                                \
-			fputc('\n', stderr);                                         \
-			abort();                                                     \
-		}                                                                    \
-	} while (0)
 
 static int no_open(struct peo_attr *attr, pid_t pid, int cpu, int group_fd,
 		   unsigned long flags)
@@ -91,7 +82,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* Touch every byte of a string the list owns (ASan checks the reads). */
 static size_t touch(const char *s, const char *what, size_t i)
 {
-	CHECK(s != NULL, "event %zu: %s is NULL", i, what);
+	CHECK_SAYS(s != NULL, "event %zu: %s is NULL", i, what);
 	return strlen(s);
 }
 
@@ -100,8 +91,8 @@ static void walk(const struct peo_event_list *list, int rc)
 	size_t count = peo_event_list_count(list), i;
 	volatile size_t sink = 0;
 
-	CHECK(count == (size_t)rc, "parse returned %d but the list holds %zu events", rc, count);
-	CHECK(peo_event_list_get(list, count) == NULL, "get(count) is not NULL");
+	CHECK_SAYS(count == (size_t)rc, "parse returned %d but the list holds %zu events", rc, count);
+	CHECK_SAYS(peo_event_list_get(list, count) == NULL, "get(count) is not NULL");
 	for (i = 0; i < count; i++) {
 		const struct peo_event *ev = peo_event_list_get(list, i);
 		const struct peo_attr *attr;
@@ -110,35 +101,35 @@ static void walk(const struct peo_event_list *list, int rc)
 		size_t leader;
 		double scale;
 
-		CHECK(ev != NULL, "event %zu of %zu is NULL", i, count);
+		CHECK_SAYS(ev != NULL, "event %zu of %zu is NULL", i, count);
 		attr = peo_event_attr(ev);
-		CHECK(attr != NULL, "event %zu: attr is NULL", i);
-		CHECK(attr->size == sizeof(struct peo_attr), "event %zu: attr.size %u", i,
-		      (unsigned)attr->size);
-		CHECK(attr->precise_ip <= 3, "event %zu: precise_ip %u", i,
-		      (unsigned)attr->precise_ip);
+		CHECK_SAYS(attr != NULL, "event %zu: attr is NULL", i);
+		CHECK_SAYS(attr->size == sizeof(struct peo_attr), "event %zu: attr.size %u", i,
+			   (unsigned)attr->size);
+		CHECK_SAYS(attr->precise_ip <= 3, "event %zu: precise_ip %u", i,
+			   (unsigned)attr->precise_ip);
 		sink += touch(peo_event_name(ev), "name", i);
 		sink += touch(peo_event_pmu(ev), "pmu", i);
 		sink += touch(peo_event_unit(ev), "unit", i);
 		kind = peo_event_kind(ev);
-		CHECK(strcmp(peo_event_kind_name(kind), "unknown") != 0, "event %zu: kind %d", i,
-		      (int)kind);
+		CHECK_SAYS(strcmp(peo_event_kind_name(kind), "unknown") != 0, "event %zu: kind %d", i,
+			   (int)kind);
 		if (kind == PEO_EVENT_KIND_UPROBE)
 			sink += touch((const char *)(uintptr_t)attr->uprobe_path, "uprobe path", i);
 		else if (kind == PEO_EVENT_KIND_KPROBE && attr->kprobe_func)
 			sink += touch((const char *)(uintptr_t)attr->kprobe_func, "kprobe symbol", i);
 		leader = peo_event_leader(ev);
-		CHECK(leader <= i, "event %zu: leader %zu comes after it", i, leader);
-		CHECK(peo_event_leader(peo_event_list_get(list, leader)) == leader,
-		      "event %zu: its leader %zu is led by another", i, leader);
+		CHECK_SAYS(leader <= i, "event %zu: leader %zu comes after it", i, leader);
+		CHECK_SAYS(peo_event_leader(peo_event_list_get(list, leader)) == leader,
+			   "event %zu: its leader %zu is led by another", i, leader);
 		flags = peo_event_flags(ev);
-		CHECK(!(flags & ~(unsigned)(PEO_EVENT_PRECISE_MAX | PEO_EVENT_SAMPLE_READ |
-					    PEO_EVENT_WEAK_GROUP | PEO_EVENT_IN_GROUP)),
-		      "event %zu: unknown flags %#x", i, flags);
-		CHECK(leader == i || (flags & PEO_EVENT_IN_GROUP),
-		      "event %zu: led by %zu outside a group", i, leader);
+		CHECK_SAYS(!(flags & ~(unsigned)(PEO_EVENT_PRECISE_MAX | PEO_EVENT_SAMPLE_READ |
+						 PEO_EVENT_WEAK_GROUP | PEO_EVENT_IN_GROUP)),
+			   "event %zu: unknown flags %#x", i, flags);
+		CHECK_SAYS(leader == i || (flags & PEO_EVENT_IN_GROUP),
+			   "event %zu: led by %zu outside a group", i, leader);
 		scale = peo_event_scale(ev);
-		CHECK(isfinite(scale) && scale != 0, "event %zu: scale %g", i, scale);
+		CHECK_SAYS(isfinite(scale) && scale != 0, "event %zu: scale %g", i, scale);
 	}
 	(void)sink;
 }
@@ -156,24 +147,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	str[size] = '\0';
 
 	/* Leave a known sentence, so a failure that writes none is seen. */
-	CHECK(peo_event_parse(&list, NULL, &opts) < 0 && list == NULL, "NULL str accepted");
-	CHECK(!strncmp(peo_last_error(), sentinel, sizeof(sentinel) - 1), "sentinel: %s",
-	      peo_last_error());
+	CHECK_SAYS(peo_event_parse(&list, NULL, &opts) < 0 && list == NULL, "NULL str accepted");
+	CHECK_SAYS(!strncmp(peo_last_error(), sentinel, sizeof(sentinel) - 1), "sentinel: %s",
+		   peo_last_error());
 
 	list = (struct peo_event_list *)(uintptr_t)1;
 	rc = peo_event_parse(&list, str, &opts);
 	if (rc > 0) {
-		CHECK(list != NULL, "success (%d) without a list", rc);
+		CHECK_SAYS(list != NULL, "success (%d) without a list", rc);
 		walk(list, rc);
 		peo_event_list_free(list);
 	} else {
 		const char *msg = peo_last_error();
 
-		CHECK(rc < 0, "parse returned 0 for \"%s\"", str);
-		CHECK(list == NULL, "failure %d left a list", rc);
-		CHECK(msg && msg[0], "failure %d with an empty peo_last_error()", rc);
-		CHECK(strncmp(msg, sentinel, sizeof(sentinel) - 1) != 0,
-		      "failure %d did not set peo_last_error()", rc);
+		CHECK_SAYS(rc < 0, "parse returned 0 for \"%s\"", str);
+		CHECK_SAYS(list == NULL, "failure %d left a list", rc);
+		CHECK_SAYS(msg && msg[0], "failure %d with an empty peo_last_error()", rc);
+		CHECK_SAYS(strncmp(msg, sentinel, sizeof(sentinel) - 1) != 0,
+			   "failure %d did not set peo_last_error()", rc);
 	}
 	free(str);
 	return 0;

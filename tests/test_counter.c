@@ -371,11 +371,9 @@ static void group_from_event_strings(void **state)
 	struct peo_event_list *list;
 	struct peo_group *g;
 	struct peo_count c[2];
-	char why[256];
 
 	(void)state;
-	if (peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, sizeof(why)) < 0)
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	assert_int_equal(peo_event_parse(&list, "{syscalls:sys_enter_getppid,page-faults:u}", NULL), 2);
 	assert_int_equal(peo_group_open_events(&g, list, 0, 2, NULL, &o), 0);
 	call_getppid(GETPPID_CALLS);
@@ -516,20 +514,13 @@ static void count_getppid_on(const struct peo_target_opts *to, pid_t pid, int wa
 	peo_event_list_free(list);
 }
 
-static int have_getppid_tracepoint(char *why, size_t cap)
-{
-	return peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, cap) >= 0;
-}
-
 static void pid_target_counts_every_thread(void **state)
 {
-	char why[256];
 	int wake;
 	pid_t pid;
 
 	(void)state;
-	if (!have_getppid_tracepoint(why, sizeof(why)))
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	pid = start_waiting_workload(&wake, "4");
 	PEO_OPTS(peo_target_opts, to, .kind = PEO_TARGET_PID, .pid = pid);
 	struct peo_target *t = peo_test_target(&to);
@@ -541,13 +532,11 @@ static void pid_target_counts_every_thread(void **state)
 
 static void tid_target_counts_one_thread(void **state)
 {
-	char why[256];
 	int wake;
 	pid_t pid;
 
 	(void)state;
-	if (!have_getppid_tracepoint(why, sizeof(why)))
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	pid = start_waiting_workload(&wake, "1");
 	PEO_OPTS(peo_target_opts, to, .kind = PEO_TARGET_TID, .pid = pid);
 	count_getppid_on(&to, pid, wake, 1, 0);
@@ -555,13 +544,11 @@ static void tid_target_counts_one_thread(void **state)
 
 static void cpu_targets_count_system_wide(void **state)
 {
-	char why[256];
 	int wake;
 	pid_t pid;
 
 	(void)state;
-	if (!have_getppid_tracepoint(why, sizeof(why)))
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	pid = start_waiting_workload(&wake, "1");
 	PEO_OPTS(peo_target_opts, all, .kind = PEO_TARGET_CPUS);
 	count_getppid_on(&all, pid, wake, 0, 0); /* every CPU: at least the workload's */
@@ -581,13 +568,12 @@ static void cpu_targets_count_system_wide(void **state)
 
 static void cgroup_target_counts_its_tasks(void **state)
 {
-	char root[1024], dir[1200], procs[1300], why[256], pidtext[32], name[64];
+	char root[1024], dir[1200], procs[1300], pidtext[32], name[64];
 	int wake, fd;
 	pid_t pid;
 
 	(void)state;
-	if (!have_getppid_tracepoint(why, sizeof(why)))
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	peo_cgroup_root(root, sizeof(root));
 	snprintf(name, sizeof(name), "peo-test-%d", (int)getpid());
 	snprintf(dir, sizeof(dir), "%s/%s", root, name);
@@ -618,12 +604,10 @@ static void child_counts_from_exec(void **state)
 	struct peo_group *g;
 	struct peo_count c[2];
 	struct rusage ru;
-	char why[256];
 	int status;
 
 	(void)state;
-	if (!have_getppid_tracepoint(why, sizeof(why)))
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	assert_non_null(argv[0]);
 	assert_int_equal(peo_child_spawn(&child, argv), 0);
 	PEO_OPTS(peo_target_opts, to, .kind = PEO_TARGET_TID, .pid = peo_child_pid(child));

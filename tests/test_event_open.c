@@ -51,12 +51,10 @@ static void software_counts_pages(void **state)
 static void tracepoint_counts_each_call(void **state)
 {
 	struct peo_event_list *list;
-	char why[256];
 	int fd, i;
 
 	(void)state;
-	if (peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, sizeof(why)) < 0)
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	list = parse_n("syscalls:sys_enter_getppid", 1);
 	assert_int_equal(peo_event_kind(peo_event_list_get(list, 0)), PEO_EVENT_KIND_TRACEPOINT);
 	fd = open_event(list, 0, -1);
@@ -71,12 +69,10 @@ static void tracepoint_counts_each_call(void **state)
 static void tracepoint_glob_opens_every_match(void **state)
 {
 	struct peo_event_list *list = NULL;
-	char why[256];
 	int n, i, fds[8];
 
 	(void)state;
-	if (peo_test_tracepoint_id("syscalls", "sys_enter_getpid", why, sizeof(why)) < 0)
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getpid");
 	n = peo_event_parse(&list, "syscalls:sys_enter_get*pid", NULL);
 	assert_true(n >= 2 && n <= 8); /* getpid, getppid, maybe getsid/getpgid */
 	for (i = 0; i < n; i++) {
@@ -345,7 +341,6 @@ static void check_list_output(const char *pattern, unsigned *tried)
 static void list_marks_exactly_what_opens(void **state)
 {
 	unsigned tried = 0;
-	char why[256];
 
 	(void)state;
 	if (!getenv("PEO_TOOL"))
@@ -353,8 +348,7 @@ static void list_marks_exactly_what_opens(void **state)
 	check_list_output("", &tried);
 	/* 12 software, 10 hardware, 32 cache (16 cache-op pairs, refs and misses) */
 	assert_true(tried >= 12 + 10 + 32);
-	if (peo_test_tracepoint_id("sched", "sched_switch", why, sizeof(why)) < 0)
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("sched", "sched_switch");
 	tried = 0;
 	check_list_output("'sched:*'", &tried);
 	assert_true(tried >= 10);
@@ -367,14 +361,12 @@ static void list_marks_exactly_what_opens(void **state)
 static void root_eperm_is_not_blamed_on_paranoid(void **state)
 {
 	struct peo_event_list *list = NULL;
-	char why[256];
 	int fd;
 
 	(void)state;
 	if (geteuid() != 0)
 		PEO_SKIP("not root: EPERM is the paranoid sentence's business (test_errors)");
-	if (peo_test_tracepoint_id("irq_vectors", "irq_work_exit", why, sizeof(why)) < 0)
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("irq_vectors", "irq_work_exit");
 	list = parse_n("irq_vectors:irq_work_exit", 1);
 	fd = open_event(list, 0, -1);
 	peo_event_list_free(list);

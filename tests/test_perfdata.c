@@ -19,8 +19,19 @@
 
 /* Offsets of the parts of a built file, for the malformed variants. */
 struct layout {
-	size_t attrs, ids, data, data_size, index, cmdline;
+	size_t attrs, ids, data, data_size, index, cmdline, hostname;
 };
+
+/* The times of build_file()'s records in time order: the COMM, the samples. */
+static const uint64_t built_times[] = { 100, 200, 300, 400 };
+
+/* @k records were read, at @want's @n times in that order. */
+static void assert_times(const uint64_t *got, int k, const uint64_t *want, int n)
+{
+	assert_int_equal(k, n);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(got[i], want[i]);
+}
 
 static void header_string(struct vec *v, const char *s)
 {
@@ -113,6 +124,7 @@ static void build_file(struct vec *v, int big, struct layout *l)
 		bits[feats[i] / 64] |= 1ULL << (feats[i] % 64);
 		switch (feats[i]) {
 		case PEO_FEAT_HOSTNAME:
+			l->hostname = v->n;
 			header_string(v, "buildhost");
 			break;
 		case PEO_FEAT_NRCPUS:
@@ -432,11 +444,7 @@ static void a_file_of_either_order_in(int big)
 			times[k++] = r->u.sample.time;
 		}
 	}
-	assert_int_equal(k, 4);
-	assert_int_equal(times[0], 100);
-	assert_int_equal(times[1], 200);
-	assert_int_equal(times[2], 300);
-	assert_int_equal(times[3], 400);
+	assert_times(times, k, built_times, 4);
 	peo_perfdata_close(f);
 	close(fd);
 }
@@ -523,10 +531,7 @@ static void headers_only_records_parse_with_the_files_parser(void **state)
 			}
 			times[k++] = c.sample_id.time;
 		}
-		assert_int_equal(k, 4);
-		assert_int_equal(times[0], 100);
-		assert_int_equal(times[1], 200);
-		assert_int_equal(times[3], 400);
+		assert_times(times, k, built_times, 4);
 		/* an event's index is known from the reader's parser's attrs only */
 		assert_int_equal(peo_perfdata_event_of(f, c.attr), -1); /* the clone's */
 		assert_int_equal(peo_perfdata_event_of(f, (const struct peo_attr *)
@@ -564,6 +569,7 @@ static void written_file_reads_back(void **state)
 	struct peo_perfdata *f;
 	struct peo_attr a;
 	struct utsname u;
+	static const uint64_t sorted[] = { 100, 200, 300 };
 	uint64_t ids[2] = { 901, 902 }, times[] = { 300, 100, 200 }, x;
 	const uint64_t *got_ids;
 	const char *const *list;
@@ -628,11 +634,8 @@ static void written_file_reads_back(void **state)
 			assert_int_equal(rec.rec.u.sample.pid, 500);
 			times[k++] = rec.rec.u.sample.time;
 		}
-	assert_int_equal(k, 3);
 	/* perf's rule holds a round's records until the next round ends: all sorted */
-	assert_int_equal(times[0], 100);
-	assert_int_equal(times[1], 200);
-	assert_int_equal(times[2], 300);
+	assert_times(times, k, sorted, 3);
 	peo_perfdata_close(f);
 	assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
 	assert_int_equal(peo_perfdata_count(f, &c), 0);
@@ -907,14 +910,10 @@ static void malformed_files_name_the_offset_in(int big)
 	assert_error_contains("says 1000000 strings");
 	peo_perfdata_close(f);
 	close(fd);
-	/* strings of length 0 and of 3 GB (HOSTNAME is the second feature) */
+	/* a HOSTNAME string of length 0 and of 3 GB */
 	for (int huge = 0; huge < 2; huge++) {
-		size_t at;
-
 		build_file(&v, big, &l);
-		at = (size_t)(big ? __builtin_bswap64(*(uint64_t *)(v.b + l.index + 16))
-				  : *(uint64_t *)(v.b + l.index + 16));
-		vec_put_at(&v, at, huge ? 3000000000u : 0, 4);
+		vec_put_at(&v, l.hostname, huge ? 3000000000u : 0, 4);
 		assert_int_equal(open_bytes(&v, &f, 0, &fd), 0);
 		got = peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s);
 		if (huge) { /* refused before any allocation, naming where */
@@ -926,7 +925,8 @@ static void malformed_files_name_the_offset_in(int big)
 		peo_perfdata_close(f);
 		close(fd);
 	}
-	/* a feature section past the end of the file, and one looping back over the header */
+	/* a feature section past the end of the file, and one looping back over
+	 * the header (HOSTNAME's, the index's second entry) */
 	for (int back = 0; back < 2; back++) {
 		build_file(&v, big, &l);
 		vec_put_at(&v, l.index + 16, back ? 0 : v.n + 4096, 8);

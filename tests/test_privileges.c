@@ -4,7 +4,8 @@
  * the level allows opens, what it refuses fails with the sentence that names
  * the level and the fix, and peo stat / peo record fall back to user space
  * only (:u) as perf does, saying so.  Each check runs in a child that drops
- * root for nobody (65534); it returns 0 or 1 after printing what failed.
+ * root for nobody (65534); it returns 0, or 1 after printing what failed
+ * (PEO_CHECK), and the parent names the level it failed at.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,15 +28,6 @@
 #define PARANOID "/proc/sys/kernel/perf_event_paranoid"
 #define NOBODY 65534
 
-#define CHECK(cond)                                                                        \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "%s:%d: level %ld: failed: %s (last error: %s)\n",  \
-				__FILE__, __LINE__, level, #cond, peo_last_error());       \
-			return 1;                                                          \
-		}                                                                          \
-	} while (0)
-
 static char dir[] = "/tmp/peo-priv-XXXXXX"; /* where nobody may write */
 
 static int write_level(long level)
@@ -46,24 +38,6 @@ static int write_level(long level)
 	if (f && fclose(f))
 		ok = 0;
 	return ok ? 0 : -1;
-}
-
-/* Run @cmd (a shell line) and keep its stdout and stderr in @out. */
-static int run_capture(const char *cmd, char *out, size_t cap)
-{
-	char line[1024];
-	FILE *p;
-	size_t n = 0;
-	int status;
-
-	snprintf(line, sizeof(line), "%s 2>&1", cmd);
-	p = popen(line, "r");
-	if (!p)
-		return -1;
-	n = fread(out, 1, cap - 1, p);
-	out[n] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static int open_task_clock(int user_only, pid_t pid, int cpu)
@@ -85,15 +59,15 @@ static int refused_from(long level, long from, int fd, const char *advice, const
 	char needle[64];
 
 	if (level < from) {
-		CHECK(fd >= 0);
+		PEO_CHECK(fd >= 0);
 		close(fd);
 		return 0;
 	}
 	snprintf(needle, sizeof(needle), "kernel.perf_event_paranoid is %ld", level);
-	CHECK(fd == -EACCES || fd == -EPERM);
-	CHECK(strstr(peo_last_error(), needle));
-	CHECK(strstr(peo_last_error(), advice));
-	CHECK(strstr(peo_last_error(), fix));
+	PEO_CHECK(fd == -EACCES || fd == -EPERM);
+	PEO_CHECK(strstr(peo_last_error(), needle));
+	PEO_CHECK(strstr(peo_last_error(), advice));
+	PEO_CHECK(strstr(peo_last_error(), fix));
 	return 0;
 }
 
@@ -105,23 +79,23 @@ static int library_checks(long level)
 
 	/* self-monitoring in user space: every level */
 	fd = open_task_clock(1, 0, -1);
-	CHECK(fd >= 0);
+	PEO_CHECK(fd >= 0);
 	peo_test_spin_ns(1000000);
-	CHECK(peo_test_read_count(fd) > 0);
+	PEO_CHECK(peo_test_read_count(fd) > 0);
 	close(fd);
 	/* kernel mode: refused from 2 up, with the :u advice and the fix */
-	CHECK(!refused_from(level, 2, open_task_clock(0, 0, -1), "exclude_kernel=1",
-			    "Fix: run as root or with CAP_PERFMON"));
+	PEO_CHECK(!refused_from(level, 2, open_task_clock(0, 0, -1), "exclude_kernel=1",
+				"Fix: run as root or with CAP_PERFMON"));
 	/* a whole CPU: refused from 1 up */
-	CHECK(!refused_from(level, 1, open_task_clock(1, -1, 0), "CPU-wide",
-			    "sysctl kernel.perf_event_paranoid="));
+	PEO_CHECK(!refused_from(level, 1, open_task_clock(1, -1, 0), "CPU-wide",
+				"sysctl kernel.perf_event_paranoid="));
 	/* perf's fallback: only where the level is the reason */
-	CHECK(peo_event_parse(&list, "task-clock,page-faults,cs:u", NULL) == 3);
+	PEO_CHECK(peo_event_parse(&list, "task-clock,page-faults,cs:u", NULL) == 3);
 	n = peo_event_user_fallback(list, -EACCES, NULL);
-	CHECK(n == (level >= 2 ? 2 : 0)); /* cs:u already counts user space only */
-	CHECK(!strcmp(peo_event_name(peo_event_list_get(list, 0)),
-		      level >= 2 ? "task-clock:u" : "task-clock"));
-	CHECK(peo_event_attr(peo_event_list_get(list, 1))->exclude_kernel == (level >= 2));
+	PEO_CHECK(n == (level >= 2 ? 2 : 0)); /* cs:u already counts user space only */
+	PEO_CHECK(!strcmp(peo_event_name(peo_event_list_get(list, 0)),
+			  level >= 2 ? "task-clock:u" : "task-clock"));
+	PEO_CHECK(peo_event_attr(peo_event_list_get(list, 1))->exclude_kernel == (level >= 2));
 	peo_event_list_free(list);
 	return 0;
 }
@@ -134,29 +108,29 @@ static int tool_checks(long level)
 	struct peo_perfdata *f;
 	int said;
 
-	CHECK(tool && workload); /* the caller skipped without them */
+	PEO_CHECK(tool && workload); /* the caller skipped without them */
 	snprintf(cmd, sizeof(cmd), "%s stat -e task-clock,page-faults -- %s -b 20", tool, workload);
-	CHECK(run_capture(cmd, out, sizeof(out)) == 0);
+	PEO_CHECK(peo_test_run_capture(cmd, out, sizeof(out)) == 0);
 	said = strstr(out, "counting user space only") != NULL;
-	CHECK(said == (level >= 2));
-	CHECK((strstr(out, "task-clock:u") != NULL) == (level >= 2));
-	CHECK(strstr(out, "page-faults"));
+	PEO_CHECK(said == (level >= 2));
+	PEO_CHECK((strstr(out, "task-clock:u") != NULL) == (level >= 2));
+	PEO_CHECK(strstr(out, "page-faults"));
 	snprintf(path, sizeof(path), "%s/rec%ld.data", dir, level);
 	snprintf(cmd, sizeof(cmd), "%s record -o %s -- %s -b 20", tool, path, workload);
-	CHECK(run_capture(cmd, out, sizeof(out)) == 0);
-	CHECK((strstr(out, "sampling user space only") != NULL) == (level >= 2));
-	CHECK(peo_perfdata_open(&f, path, NULL) == 0);
-	CHECK(peo_perfdata_attr(f, 0)->exclude_kernel == (level >= 2));
-	CHECK(!strcmp(peo_perfdata_event_name(f, 0), level >= 2 ? "cpu-clock:u" : "cpu-clock"));
+	PEO_CHECK(peo_test_run_capture(cmd, out, sizeof(out)) == 0);
+	PEO_CHECK((strstr(out, "sampling user space only") != NULL) == (level >= 2));
+	PEO_CHECK(peo_perfdata_open(&f, path, NULL) == 0);
+	PEO_CHECK(peo_perfdata_attr(f, 0)->exclude_kernel == (level >= 2));
+	PEO_CHECK(!strcmp(peo_perfdata_event_name(f, 0), level >= 2 ? "cpu-clock:u" : "cpu-clock"));
 	peo_perfdata_close(f);
 	/* what the level forbids and no fallback helps: a clear refusal */
 	snprintf(cmd, sizeof(cmd), "%s stat -a -e task-clock:u -- %s -b 5", tool, workload);
 	if (level >= 1) {
-		CHECK(run_capture(cmd, out, sizeof(out)) != 0);
-		CHECK(strstr(out, "kernel.perf_event_paranoid is"));
-		CHECK(strstr(out, "Fix:"));
+		PEO_CHECK(peo_test_run_capture(cmd, out, sizeof(out)) != 0);
+		PEO_CHECK(strstr(out, "kernel.perf_event_paranoid is"));
+		PEO_CHECK(strstr(out, "Fix:"));
 	} else {
-		CHECK(run_capture(cmd, out, sizeof(out)) == 0);
+		PEO_CHECK(peo_test_run_capture(cmd, out, sizeof(out)) == 0);
 	}
 	return 0;
 }
@@ -194,6 +168,8 @@ static void at_each_level(int (*checks)(long))
 		}
 		waitpid(pid, &status, 0);
 		failed = !WIFEXITED(status) || WEXITSTATUS(status);
+		if (failed) /* what failed the child printed (PEO_CHECK); the level is ours */
+			print_error("as nobody at %s %ld: failed\n", PARANOID, levels[i]);
 	}
 	assert_int_equal(write_level(saved), 0);
 	assert_false(failed);

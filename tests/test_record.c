@@ -484,7 +484,6 @@ static void kernel_samples_match_what_the_test_did(void **state)
 	struct peo_ring_record rec;
 	uint64_t last_time = 0, id;
 	size_t n = 0;
-	cpu_set_t set;
 	volatile uint64_t canary[4] = { CANARY, CANARY, CANARY, CANARY };
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 64);
 	static unsigned char scratch[70000];
@@ -496,9 +495,7 @@ static void kernel_samples_match_what_the_test_did(void **state)
 	if (tp < 0 || off < 0)
 		PEO_SKIP("%s", tp < 0 ? why : "no offset field in sys_enter_lseek's format");
 	cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+	peo_test_pin_to_cpu(cpu);
 	peo_attr_init(&a);
 	a.type = PEO_TYPE_TRACEPOINT;
 	a.config = (uint64_t)tp;
@@ -619,10 +616,7 @@ static void kernel_samples_match_what_the_test_did(void **state)
 	peo_record_parser_free(p);
 	peo_ring_unmap(ring);
 	close(fd);
-	CPU_ZERO(&set);
-	for (int c = 0; c < sysconf(_SC_NPROCESSORS_ONLN); c++)
-		CPU_SET(c, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	peo_test_unpin();
 }
 
 /* A child that forks, makes and removes a cgroup, and execs /bin/true. */
@@ -1201,16 +1195,14 @@ static void cpu_wide_switch_records(void **state)
 	struct peo_ring *ring;
 	struct peo_ring_record rec;
 	struct peo_attr a;
-	cpu_set_t set, all;
+	cpu_set_t all;
 	int cpu, fd, outs = 0, ins = 0;
 	pid_t me = (pid_t)syscall(SYS_gettid);
 
 	(void)state;
 	cpu = sched_getcpu();
-	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0); /* put back below */
+	peo_test_pin_to_cpu(cpu);
 	peo_attr_init(&a);
 	a.type = PEO_TYPE_SOFTWARE;
 	a.config = PEO_COUNT_SW_DUMMY;

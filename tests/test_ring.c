@@ -28,15 +28,6 @@ static void mark(uint64_t arg)
 	syscall(SYS_lseek, -1, (long)arg, SEEK_SET);
 }
 
-static void pin_to_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
-}
-
 /* The byte offset of sys_enter_lseek's "offset" field in its RAW data. */
 static int lseek_offset_field(char *why, size_t cap)
 {
@@ -462,7 +453,7 @@ static void per_cpu_rings_system_wide(void **state)
 			assert_int_equal(peo_sys_ioc_enable(fds[c], 0), 0);
 		}
 		for (long c = 0; c < ncpu; c++) {
-			pin_to_cpu((int)c);
+			peo_test_pin_to_cpu((int)c);
 			for (int i = 0; i < 100; i++)
 				getppid();
 		}
@@ -485,14 +476,7 @@ static void per_cpu_rings_system_wide(void **state)
 			close(fds[c]);
 		}
 	}
-	{
-		cpu_set_t all;
-
-		CPU_ZERO(&all);
-		for (long c = 0; c < ncpu; c++)
-			CPU_SET((int)c, &all);
-		sched_setaffinity(0, sizeof(all), &all);
-	}
+	peo_test_unpin();
 	assert_int_equal(mine, 100 * ncpu);
 	assert_int_equal(seen_cpus, ncpu == 64 ? ~0ull : (1ull << ncpu) - 1);
 }
@@ -603,7 +587,7 @@ static void *produce(void *arg)
 {
 	struct producer *p = arg;
 
-	pin_to_cpu(0);
+	peo_test_pin_to_cpu(0);
 	while (!*p->stop)
 		mark(p->thread << 32 | p->calls++);
 	return NULL;
@@ -855,7 +839,7 @@ static void ring_set_over_per_cpu_rings(void **state)
 	for (long c = 0; c < ncpu; c++)
 		assert_int_equal(peo_sys_ioc_enable(fds[c], 0), 0);
 	for (long c = 0; c < ncpu; c++) {
-		pin_to_cpu((int)c);
+		peo_test_pin_to_cpu((int)c);
 		for (int i = 0; i < 50; i++)
 			mark((uint64_t)i);
 	}
@@ -890,14 +874,7 @@ static void ring_set_over_per_cpu_rings(void **state)
 		peo_ring_unmap(rings[c]);
 		close(fds[c]);
 	}
-	{
-		cpu_set_t all;
-
-		CPU_ZERO(&all);
-		for (long c = 0; c < ncpu; c++)
-			CPU_SET((int)c, &all);
-		sched_setaffinity(0, sizeof(all), &all);
-	}
+	peo_test_unpin();
 }
 
 static void ring_set_drops_a_finished_task(void **state)

@@ -436,12 +436,7 @@ static void modify_attributes_works_on_breakpoints_only(void **state)
 	assert_error_contains("breakpoint");
 	close(sw);
 
-	peo_attr_init(&a);
-	a.type = PEO_TYPE_BREAKPOINT;
-	a.bp_type = PEO_BP_W;
-	a.bp_addr = (uint64_t)(uintptr_t)&watched[0];
-	a.bp_len = PEO_BP_LEN_8;
-	a.sample_period = 1;
+	peo_test_watch_attr(&a, &watched[0]);
 	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;

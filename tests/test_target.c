@@ -354,11 +354,6 @@ static void run_all(struct worker *w, struct workload *wl)
 	workload_finish(wl);
 }
 
-static int no_tracepoint(char *why, size_t cap)
-{
-	return peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, cap) < 0;
-}
-
 /*
  * Count getppid on a target of @kind (a -p list of the workload and this
  * process, or with LIST_IS_TIDS a -t list of the worker and the workload)
@@ -369,7 +364,7 @@ enum which { MAIN_TOO = 1, EXACT_TOTAL = 2, LIST_IS_TIDS = 4 };
 
 static void count_ours(enum peo_target_kind kind, unsigned which, void **state)
 {
-	char list[96], why[256];
+	char list[96];
 	struct peo_target *t;
 	struct peo_group *g;
 	struct workload wl;
@@ -378,8 +373,7 @@ static void count_ours(enum peo_target_kind kind, unsigned which, void **state)
 	uint64_t want = WORKER_CALLS + WORKLOAD_CALLS + ((which & MAIN_TOO) ? SELF_CALLS : 0);
 
 	(void)state;
-	if (no_tracepoint(why, sizeof(why)))
-		PEO_SKIP("%s", why);
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	worker_start(&w);
 	workload_start(&wl);
 	if (which & LIST_IS_TIDS) /* not the main thread; a blank after the comma */

@@ -27,17 +27,11 @@
 struct worker {
 	int index;
 	pthread_barrier_t *start;
-	char failure[256]; /* empty when every check held */
+	char failure[512]; /* empty when every check held */
 };
 
-#define CHECK(w, cond)                                                                       \
-	do {                                                                                 \
-		if (!(cond)) {                                                               \
-			snprintf((w)->failure, sizeof((w)->failure), "thread %d, line %d: %s: %s", \
-				 (w)->index, __LINE__, #cond, peo_last_error());            \
-			return -1;                                                           \
-		}                                                                            \
-	} while (0)
+/* In worker @w: a failed check ends its work, the sentence kept for the test. */
+#define CHECK(w, cond) PEO_CHECK_TEXT((w)->failure, sizeof((w)->failure), cond, #cond)
 
 /* Its own error sentence, whatever the other threads fail with meanwhile. */
 static int own_errors(struct worker *w)
@@ -164,7 +158,7 @@ static void separate_objects_from_separate_threads(void **state)
 	pthread_barrier_destroy(&start);
 	for (int i = 0; i < THREADS; i++) {
 		if (w[i].failure[0])
-			print_error("%s\n", w[i].failure);
+			print_error("thread %d: %s\n", i, w[i].failure);
 		assert_string_equal(w[i].failure, "");
 	}
 }

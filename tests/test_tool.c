@@ -5,27 +5,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "test_util.h"
 
-/* Runs `peo ARGS`, capturing stdout (and stderr) into @out; returns exit status. */
+/* Runs `peo ARGS` ($PEO_TOOL), its stdout and stderr in @out; returns its exit status. */
 static int run_peo(const char *args, char *out, size_t cap)
 {
 	const char *tool = getenv("PEO_TOOL");
 	char cmd[512];
-	FILE *p;
-	size_t n;
-	int status;
 
 	assert_non_null(tool);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", tool, args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(out, 1, cap - 1, p);
-	out[n] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	snprintf(cmd, sizeof(cmd), "%s %s", tool, args);
+	return peo_test_run_capture(cmd, out, cap);
 }
 
 static char out[256 * 1024];

@@ -2,6 +2,7 @@
  * test_util.c - shared helpers for peo's cmocka tests.
  */
 #include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +59,17 @@ void peo_assert_error_contains(const char *needle, const char *file, int line)
 	}
 }
 
+int peo_test_check_failed(char *buf, size_t cap, const char *file, int line, const char *cond)
+{
+	if (buf)
+		snprintf(buf, cap, "%s:%d: failed: %s (last error: %s)", file, line, cond,
+			 peo_last_error());
+	else
+		fprintf(stderr, "%s:%d: failed: %s (last error: %s)\n", file, line, cond,
+			peo_last_error());
+	return 1;
+}
+
 void peo_test_sw_attr(struct peo_attr *attr, uint64_t config)
 {
 	peo_attr_init(attr);
@@ -75,6 +88,26 @@ void peo_test_watch_attr(struct peo_attr *a, const volatile void *addr)
 	a->bp_addr = (uint64_t)(uintptr_t)addr;
 	a->bp_len = PEO_BP_LEN_8;
 	a->sample_period = 1;
+}
+
+int peo_test_config3_refused(void)
+{
+	struct peo_attr a;
+	int fd;
+
+	peo_test_sw_attr(&a, PEO_COUNT_SW_TASK_CLOCK);
+	a.config3 = 1;
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	PEO_CHECK(fd == -E2BIG);
+	PEO_CHECK(strstr(peo_last_error(), "attr.config3 needs perf_event_attr size >= 136 (Linux 6.3)"));
+	PEO_CHECK(strstr(peo_last_error(), "this kernel accepts"));
+	peo_test_sw_attr(&a, PEO_COUNT_SW_TASK_CLOCK);
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	PEO_CHECK(fd >= 0);
+	close(fd);
+	return 0;
 }
 
 uint64_t peo_test_read_count(int fd)
@@ -115,6 +148,26 @@ void peo_test_touch_pages(size_t pages)
 	munmap(p, pages * page);
 }
 
+void peo_test_pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+}
+
+void peo_test_unpin(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t all;
+
+	CPU_ZERO(&all);
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET((int)c, &all);
+	sched_setaffinity(0, sizeof(all), &all); /* undoing a pin: nothing to assert */
+}
+
 int peo_test_release_at_least(const char *since)
 {
 	struct utsname u;
@@ -124,6 +177,26 @@ int peo_test_release_at_least(const char *since)
 	assert_true(sscanf(u.release, "%u.%u", &rmaj, &rmin) == 2);
 	assert_true(sscanf(since, "%u.%u", &smaj, &smin) >= 1);
 	return rmaj != smaj ? rmaj > smaj : rmin >= smin;
+}
+
+int peo_test_run_capture(const char *cmd, char *out, size_t cap)
+{
+	char line[1024];
+	FILE *p;
+	size_t n;
+	int len, status;
+
+	out[0] = '\0';
+	len = snprintf(line, sizeof(line), "%s 2>&1", cmd);
+	if (len < 0 || (size_t)len >= sizeof(line))
+		return -1; /* not a cut command line */
+	p = popen(line, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, cap - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 int peo_test_count_fds(void)

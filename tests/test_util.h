@@ -35,6 +35,28 @@ int peo_test_run(const char *name, const struct CMUnitTest *tests, size_t n,
 #define PEO_TEST_MAIN_SETUP(name, tests, setup) \
 	peo_test_run(name, tests, sizeof(tests) / sizeof((tests)[0]), setup)
 
+/*
+ * A check where cmocka's asserts cannot be used: in a forked child (its
+ * failed assert would jump into a copy of the parent's cmocka), in a worker
+ * thread, or in a helper such code shares.  When @cond is false it prints
+ * file:line, the condition and peo_last_error() to stderr, and returns 1
+ * from the calling function (which returns int: 0 when every check held).
+ */
+#define PEO_CHECK(cond) PEO_CHECK_TEXT(NULL, 0, cond, #cond)
+
+/* PEO_CHECK() that keeps the sentence in @buf (@cap bytes) when @buf is not
+ * NULL, for a thread to hand back to the test that started it.  @text is
+ * #cond, passed by a test's own macro over this one (the argument it passes
+ * on arrives here macro-expanded: NULL as ((void *)0)). */
+#define PEO_CHECK_TEXT(buf, cap, cond, text)                                                  \
+	do {                                                                                  \
+		if (!(cond))                                                                  \
+			return peo_test_check_failed(buf, cap, __FILE__, __LINE__, text);     \
+	} while (0)
+
+/* What PEO_CHECK_TEXT() says when @cond failed at @file:@line; returns 1. */
+int peo_test_check_failed(char *buf, size_t cap, const char *file, int line, const char *cond);
+
 /* Assert that the last error sentence contains @needle (prints it if not). */
 void peo_assert_error_contains(const char *needle, const char *file, int line);
 #define assert_error_contains(needle) peo_assert_error_contains(needle, __FILE__, __LINE__)
@@ -49,12 +71,27 @@ void peo_test_sw_attr(struct peo_attr *attr, uint64_t config);
  * hit by hit (sample_period 1). */
 void peo_test_watch_attr(struct peo_attr *a, const volatile void *addr);
 
+/*
+ * On a kernel whose perf_event_attr ends before config3 (136 bytes, Linux
+ * 6.3), real or played by a fault rule: an attr setting config3 fails with
+ * E2BIG and the sentence that names the field and the sizes, and an
+ * ordinary attr still opens.  Returns 0, or 1 having said what failed
+ * (PEO_CHECK), so that a forked child may call it too.
+ */
+int peo_test_config3_refused(void);
+
 /* Read one u64 count from a counting fd (no read_format); fails the test otherwise. */
 uint64_t peo_test_read_count(int fd);
 
 /* Work the tests measure: spin for @ns of CPU time; touch @pages new pages. */
 void peo_test_spin_ns(uint64_t ns);
 void peo_test_touch_pages(size_t pages);
+
+/* Pin the calling thread to @cpu (so that its work lands in that CPU's
+ * events), failing the test if it may not run there; peo_test_unpin() lets
+ * it run on every online CPU again. */
+void peo_test_pin_to_cpu(int cpu);
+void peo_test_unpin(void);
 
 /* Is the running kernel's release at least @since ("6.19")?  major.minor only. */
 int peo_test_release_at_least(const char *since);
@@ -71,6 +108,14 @@ int peo_test_under_valgrind(void);
 		if (peo_test_under_valgrind())                           \
 			PEO_SKIP("under valgrind: %s", why);             \
 	} while (0)
+
+/*
+ * Run @cmd, a shell line, its stderr joined to its stdout; what it prints
+ * goes to @out (@cap bytes, NUL-terminated; the rest is dropped).  Returns
+ * its exit status, or -1 when it could not run or died of a signal.  Asserts
+ * nothing, so that a forked child may call it.
+ */
+int peo_test_run_capture(const char *cmd, char *out, size_t cap);
 
 /* Number of open fds of this process (for leak checks). */
 int peo_test_count_fds(void);
@@ -109,6 +154,14 @@ void vec_put_at(struct vec *v, size_t at, uint64_t x, size_t size);
  * to the reason (for PEO_SKIP).
  */
 long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, size_t cap);
+
+/* Skip the test, saying why, unless tracepoint @sys:@name can be used. */
+#define PEO_SKIP_WITHOUT_TRACEPOINT(sys, name)                                        \
+	do {                                                                          \
+		char why_[256];                                                       \
+		if (peo_test_tracepoint_id(sys, name, why_, sizeof(why_)) < 0)        \
+			PEO_SKIP("%s", why_);                                         \
+	} while (0)
 
 /* @a set up (peo_attr_init) to sample every hit of @sys:@name.  Returns 0,
  * or -1 with @why set, as peo_test_tracepoint_id(). */
