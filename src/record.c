@@ -79,27 +79,6 @@ int peo_record_parser_clone(const struct peo_record_parser *p, struct peo_record
 	return 0;
 }
 
-/* Where a sample's ID is, counted in u64 from the start of its fields (-1: none). */
-static int sample_id_pos(uint64_t st)
-{
-	if (st & PEO_SAMPLE_IDENTIFIER)
-		return 0;
-	if (!(st & PEO_SAMPLE_ID))
-		return -1;
-	return !!(st & PEO_SAMPLE_IP) + !!(st & PEO_SAMPLE_TID) + !!(st & PEO_SAMPLE_TIME) +
-	       !!(st & PEO_SAMPLE_ADDR);
-}
-
-/* Where a trailer's ID is, counted in u64 back from the record's end (0: none). */
-static int trailer_id_pos(uint64_t st)
-{
-	if (st & PEO_SAMPLE_IDENTIFIER)
-		return 1;
-	if (!(st & PEO_SAMPLE_ID))
-		return 0;
-	return 1 + !!(st & PEO_SAMPLE_STREAM_ID) + !!(st & PEO_SAMPLE_CPU);
-}
-
 int peo_record_parser_add(struct peo_record_parser *p, const struct peo_attr *attr,
 			  const uint64_t *ids, size_t nids)
 {
@@ -120,12 +99,9 @@ int peo_record_parser_add(struct peo_record_parser *p, const struct peo_attr *at
 		return peo_fail(EINVAL, "peo_record_parser_add: attr %zu has size %u, under the "
 				"first published %d bytes (wrong byte order?)", p->nattrs,
 				a->attr.size, PEO_ATTR_SIZE_VER0);
-	peo_sample_layout(a->attr.sample_type, &a->fixed);
-	a->sample_id_pos = sample_id_pos(a->attr.sample_type);
-	a->trailer_id_pos = a->attr.sample_id_all ? trailer_id_pos(a->attr.sample_type) : 0;
-	a->trailer_bytes = a->attr.sample_id_all ? peo_sample_id_bytes(a->attr.sample_type) : 0;
-	if (p->nattrs && (a->sample_id_pos != p->attrs[0].sample_id_pos || a->sample_id_pos < 0 ||
-			  a->trailer_id_pos != p->attrs[0].trailer_id_pos))
+	peo_sample_layout(a->attr.sample_type, a->attr.sample_id_all, &a->fixed);
+	if (p->nattrs && (a->fixed.id_at != p->attrs[0].fixed.id_at || !a->fixed.id_at ||
+			  a->fixed.id_back != p->attrs[0].fixed.id_back))
 		return peo_fail(EINVAL, "peo_record_parser_add: attr %zu's sample_type 0x%llx puts "
 				"the event id elsewhere than attr 0's 0x%llx; with several attrs "
 				"every one needs PEO_SAMPLE_IDENTIFIER (or ID at the same place) "
@@ -145,14 +121,8 @@ int peo_record_parser_add(struct peo_record_parser *p, const struct peo_attr *at
 	return 0;
 }
 
-size_t peo_sample_id_bytes(uint64_t st)
-{
-	return 8 * (size_t)(!!(st & PEO_SAMPLE_TID) + !!(st & PEO_SAMPLE_TIME) +
-			    !!(st & PEO_SAMPLE_ID) + !!(st & PEO_SAMPLE_STREAM_ID) +
-			    !!(st & PEO_SAMPLE_CPU) + !!(st & PEO_SAMPLE_IDENTIFIER));
-}
-
-/* Whose record: by id when there are several attrs; the index, or -1. */
+/* Whose record, by its id, when there are several attrs: the index, -1
+ * when the id is no attr's, -2 when the record cannot hold it. */
 static int find_attr(const struct peo_record_parser *p, const unsigned char *rec, uint32_t type,
 		     size_t size, uint64_t *id_out)
 {
@@ -160,18 +130,16 @@ static int find_attr(const struct peo_record_parser *p, const unsigned char *rec
 	size_t at;
 	uint64_t id;
 
-	if (p->nattrs == 1)
-		return 0;
 	if (type == PEO_RECORD_SAMPLE) {
-		if (a0->sample_id_pos < 0)
+		if (!a0->fixed.id_at)
 			return 0;
-		at = 8 + 8 * (size_t)a0->sample_id_pos;
+		at = a0->fixed.id_at;
 	} else {
-		if (!a0->trailer_id_pos)
+		if (!a0->fixed.id_back)
 			return 0; /* nothing says whose: perf takes the first attr too */
-		if (8 * (size_t)a0->trailer_id_pos > size)
+		if (a0->fixed.id_back > size)
 			return -2;
-		at = size - 8 * (size_t)a0->trailer_id_pos;
+		at = size - a0->fixed.id_back;
 	}
 	if (at < 8 || size < 8 || at > size - 8)
 		return -2; /* too short to hold the id */
@@ -216,29 +184,6 @@ const char *peo_cursor_string(struct cursor *c, const char *field)
 	}
 	c->off = c->end; /* the string and its padding fill the fields */
 	return s;
-}
-
-/* The sample_id trailer: the last trailer_bytes of the record. */
-static void parse_trailer(struct cursor *c, uint64_t st, struct peo_sample_id *id)
-{
-	id->fields = st & (PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_ID | PEO_SAMPLE_STREAM_ID |
-			   PEO_SAMPLE_CPU | PEO_SAMPLE_IDENTIFIER);
-	if (st & PEO_SAMPLE_TID) {
-		id->pid = cursor_u32(c, "sample_id.pid");
-		id->tid = cursor_u32(c, "sample_id.tid");
-	}
-	if (st & PEO_SAMPLE_TIME)
-		id->time = cursor_u64(c, "sample_id.time");
-	if (st & PEO_SAMPLE_ID)
-		id->id = cursor_u64(c, "sample_id.id");
-	if (st & PEO_SAMPLE_STREAM_ID)
-		id->stream_id = cursor_u64(c, "sample_id.stream_id");
-	if (st & PEO_SAMPLE_CPU) {
-		id->cpu = cursor_u32(c, "sample_id.cpu");
-		id->cpu_res = cursor_u32(c, "sample_id.res");
-	}
-	if (st & PEO_SAMPLE_IDENTIFIER)
-		id->identifier = cursor_u64(c, "sample_id.identifier");
 }
 
 void peo_parse_read(struct cursor *c, uint64_t fmt, struct peo_read *r)
@@ -454,14 +399,18 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 		return peo_fail(EINVAL, "%s record: the parser has no attr; add one with "
 				"peo_record_parser_add()", peo_record_type_name(h.type));
 	if (p->nattrs && h.type < PEO_RECORD_MAX) { /* perf's own types carry no id */
-		who = find_attr(p, bytes, h.type, h.size, &id);
-		if (who == -2)
-			return peo_fail(EPROTO, "%s record of %u bytes is too short to hold the event id",
-					peo_record_type_name(h.type), h.size);
-		if (who < 0)
-			return peo_fail(ENOENT, "%s record: id %llu belongs to no attr the parser was "
-					"given", peo_record_type_name(h.type), (unsigned long long)id);
-		pa = &p->attrs[who];
+		pa = p->attrs; /* one attr: every record is its own */
+		if (p->nattrs > 1) {
+			who = find_attr(p, bytes, h.type, h.size, &id);
+			if (who == -2)
+				return peo_fail(EPROTO, "%s record of %u bytes is too short to hold "
+						"the event id", peo_record_type_name(h.type), h.size);
+			if (who < 0)
+				return peo_fail(ENOENT, "%s record: id %llu belongs to no attr the "
+						"parser was given", peo_record_type_name(h.type),
+						(unsigned long long)id);
+			pa += who;
+		}
 		out->attr = &pa->attr;
 	}
 	c.p = bytes;
@@ -473,16 +422,13 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 		peo_parse_sample(&c, pa, out);
 		return c.err;
 	}
-	if (pa && pa->trailer_bytes && h.type < PEO_RECORD_MAX) {
-		struct cursor t = c;
-
-		if (pa->trailer_bytes > h.size - sizeof(h))
-			return peo_fail(EPROTO, "%s record of %u bytes cannot hold its %zu-byte "
+	if (pa && pa->fixed.trailer_bytes && h.type < PEO_RECORD_MAX) {
+		if (pa->fixed.trailer_bytes > h.size - sizeof(h))
+			return peo_fail(EPROTO, "%s record of %u bytes cannot hold its %u-byte "
 					"sample_id trailer", peo_record_type_name(h.type), h.size,
-					pa->trailer_bytes);
-		t.off = h.size - pa->trailer_bytes;
-		parse_trailer(&t, pa->attr.sample_type, &out->sample_id);
-		c.end = h.size - pa->trailer_bytes;
+					pa->fixed.trailer_bytes);
+		peo_parse_trailer(&pa->fixed, bytes, h.size, p->swap, &out->sample_id);
+		c.end = h.size - pa->fixed.trailer_bytes;
 	}
 	parse_other(&c, out, pa ? &pa->attr : NULL);
 	return c.err;
@@ -494,7 +440,7 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 	const unsigned char *b = bytes;
 	const struct parse_attr *pa;
 	struct peo_event_header h;
-	uint64_t id = 0, st;
+	uint64_t id = 0;
 	size_t at;
 	int who;
 
@@ -506,19 +452,20 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 				peo_record_type_name(h.type), h.size, len);
 	if (!p->nattrs || h.type >= PEO_RECORD_MAX)
 		return 0;
-	who = find_attr(p, b, h.type, h.size, &id);
-	if (who < 0)
-		return 0; /* the full parse reports it */
-	pa = &p->attrs[who];
+	pa = p->attrs; /* one attr: every record is its own */
+	if (p->nattrs > 1) {
+		who = find_attr(p, b, h.type, h.size, &id);
+		if (who < 0)
+			return 0; /* the full parse reports it */
+		pa += who;
+	}
 	out->attr = &pa->attr;
-	st = pa->attr.sample_type;
-	if (!time || !(st & PEO_SAMPLE_TIME))
+	if (!time || !(pa->attr.sample_type & PEO_SAMPLE_TIME))
 		return 0;
 	if (h.type == PEO_RECORD_SAMPLE)
-		at = pa->fixed.time;
-	else if (pa->trailer_bytes && pa->trailer_bytes <= h.size - 8u)
-		at = h.size - 8 * (size_t)(1 + !!(st & PEO_SAMPLE_ID) + !!(st & PEO_SAMPLE_STREAM_ID) +
-					   !!(st & PEO_SAMPLE_CPU) + !!(st & PEO_SAMPLE_IDENTIFIER));
+		at = pa->fixed.at[FIXED_TIME];
+	else if (pa->fixed.trailer_bytes && pa->fixed.trailer_bytes <= h.size - 8u)
+		at = h.size - pa->fixed.back[FIXED_TIME];
 	else
 		return 0;
 	if (at + 8 > h.size)

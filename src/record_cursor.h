@@ -33,37 +33,35 @@ static inline int cursor_need(struct cursor *c, const char *field, uint64_t n)
 	return 0;
 }
 
-static inline uint64_t cursor_u64(struct cursor *c, const char *field)
+/* An unsigned field of @n bytes (8, 4 or 2, a constant once inlined);
+ * 0 once the record has failed. */
+static inline uint64_t cursor_uint(struct cursor *c, const char *field, size_t n)
 {
+	const unsigned char *at;
 	uint64_t v;
 
-	if (!cursor_need(c, field, 8))
+	if (!cursor_need(c, field, n))
 		return 0;
-	v = peo_load_u64(c->p + c->off, c->swap);
-	c->off += 8;
+	at = c->p + c->off;
+	v = n == 8 ? peo_load_u64(at, c->swap) :
+	    n == 4 ? peo_load_u32(at, c->swap) : peo_load_u16(at, c->swap);
+	c->off += n;
 	return v;
+}
+
+static inline uint64_t cursor_u64(struct cursor *c, const char *field)
+{
+	return cursor_uint(c, field, 8);
 }
 
 static inline uint32_t cursor_u32(struct cursor *c, const char *field)
 {
-	uint32_t v;
-
-	if (!cursor_need(c, field, 4))
-		return 0;
-	v = peo_load_u32(c->p + c->off, c->swap);
-	c->off += 4;
-	return v;
+	return (uint32_t)cursor_uint(c, field, 4);
 }
 
 static inline uint16_t cursor_u16(struct cursor *c, const char *field)
 {
-	uint16_t v;
-
-	if (!cursor_need(c, field, 2))
-		return 0;
-	v = peo_load_u16(c->p + c->off, c->swap);
-	c->off += 2;
-	return v;
+	return (uint16_t)cursor_uint(c, field, 2);
 }
 
 /* @n bytes in place, or NULL; @n is checked before any use (untrusted counts). */

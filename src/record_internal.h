@@ -8,20 +8,29 @@
 
 #include "record_cursor.h"
 
-/* Where a SAMPLE's fields of fixed size lie (byte offsets; 0: not sampled),
- * up to the first field whose size varies: read without a bounds check
- * each once the record is known to reach @end. */
+/* The fixed leading fields of a SAMPLE, in the kernel's order: their
+ * index in fixed_fields[] (record_sample.c) and in a layout's at[]/back[]. */
+enum fixed_slot {
+	FIXED_IDENTIFIER, FIXED_IP, FIXED_TID, FIXED_TIME, FIXED_ADDR, FIXED_ID,
+	FIXED_STREAM_ID, FIXED_CPU, FIXED_PERIOD, FIXED_N
+};
+
+/* Where an attr's fixed-size fields lie, worked out once from its
+ * sample_type by peo_sample_layout() (byte offsets; 0: not there). */
 struct sample_layout {
-	uint16_t identifier, ip, tid, time, addr, id, stream_id, cpu, period;
-	uint16_t end;
+	uint64_t keep[FIXED_N]; /* ~0 where at[] is a field's (0 drops a load at 0) */
+	uint16_t at[FIXED_N];   /* in a SAMPLE, from its start */
+	uint16_t end;           /* in a SAMPLE, the first byte after them */
+	uint16_t back[FIXED_N]; /* in a sample_id trailer, back from the record's end */
+	uint16_t trailer_bytes; /* the trailer's size (0: none, or no sample_id_all) */
+	uint16_t id_at;         /* the event id in a SAMPLE (IDENTIFIER, else ID) */
+	uint16_t id_back;       /* the event id in a trailer, back from the end */
+	uint64_t id_fields;     /* sample_id.fields: the bits of those a trailer can hold */
 };
 
 struct parse_attr {
 	struct peo_attr attr; /* host order */
 	struct sample_layout fixed;
-	int sample_id_pos;    /* u64 index of the id in a sample, -1 none */
-	int trailer_id_pos;   /* u64s back from a record's end to its id, 0 none */
-	size_t trailer_bytes; /* the sample_id trailer's size (sample_id_all) */
 };
 
 struct id_entry {
@@ -68,8 +77,6 @@ static inline uint64_t peo_record_word(const struct peo_record *r, const void *a
 	return peo_load_u64((const unsigned char *)array + 8 * i, r->swapped);
 }
 
-/* The sample_id trailer's size for @sample_type. */
-PEO_HIDDEN size_t peo_sample_id_bytes(uint64_t sample_type);
 /* A read_format block at the cursor. */
 PEO_HIDDEN void peo_parse_read(struct cursor *c, uint64_t read_format, struct peo_read *r);
 /*
@@ -80,8 +87,13 @@ PEO_HIDDEN void peo_parse_read(struct cursor *c, uint64_t read_format, struct pe
  */
 PEO_HIDDEN int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t len,
 			       struct peo_record *out, uint64_t *time);
-/* record_sample.c: the fixed-size fields' places for @sample_type. */
-PEO_HIDDEN void peo_sample_layout(uint64_t sample_type, struct sample_layout *l);
+/* record_sample.c: the fixed-size fields' places for @sample_type, and
+ * in the trailer when @sample_id_all. */
+PEO_HIDDEN void peo_sample_layout(uint64_t sample_type, int sample_id_all, struct sample_layout *l);
+/* record_sample.c: the sample_id trailer of the @size bytes at @rec, which
+ * the caller checked can hold it. */
+PEO_HIDDEN void peo_parse_trailer(const struct sample_layout *l, const unsigned char *rec,
+				  size_t size, int swap, struct peo_sample_id *id);
 /* record_sample.c: a SAMPLE record's fields (@pa NULL: no attr, an error). */
 PEO_HIDDEN void peo_parse_sample(struct cursor *c, const struct parse_attr *pa,
 				 struct peo_record *r);

@@ -55,55 +55,110 @@ static void parse_weight(struct cursor *c, uint64_t st, struct peo_sample *s)
 	s->weight_var3 = (uint16_t)(s->weight >> 48);
 }
 
-void peo_sample_layout(uint64_t st, struct sample_layout *l)
+/*
+ * The fixed leading fields of a SAMPLE, indexed by enum fixed_slot (whose
+ * order is the kernel's): each a u64 (two u32 when it has a second name),
+ * kept at @at of struct peo_sample and, when a sample_id trailer holds it,
+ * at @sid of struct peo_sample_id (0: not in the trailer).  The trailer
+ * holds its fields in the same order, but IDENTIFIER last.  All that
+ * walks these fields (layouts, checked reads, copies) walks this table.
+ */
+static const struct fixed_field {
+	uint64_t bit;
+	const char *name, *name2;
+	uint8_t at, sid;
+} fixed_fields[FIXED_N] = {
+	[FIXED_IDENTIFIER] = { PEO_SAMPLE_IDENTIFIER, "identifier", NULL,
+			       offsetof(struct peo_sample, identifier),
+			       offsetof(struct peo_sample_id, identifier) },
+	[FIXED_IP] = { PEO_SAMPLE_IP, "ip", NULL, offsetof(struct peo_sample, ip), 0 },
+	[FIXED_TID] = { PEO_SAMPLE_TID, "pid", "tid", offsetof(struct peo_sample, pid),
+			offsetof(struct peo_sample_id, pid) },
+	[FIXED_TIME] = { PEO_SAMPLE_TIME, "time", NULL, offsetof(struct peo_sample, time),
+			 offsetof(struct peo_sample_id, time) },
+	[FIXED_ADDR] = { PEO_SAMPLE_ADDR, "addr", NULL, offsetof(struct peo_sample, addr), 0 },
+	[FIXED_ID] = { PEO_SAMPLE_ID, "id", NULL, offsetof(struct peo_sample, id),
+		       offsetof(struct peo_sample_id, id) },
+	[FIXED_STREAM_ID] = { PEO_SAMPLE_STREAM_ID, "stream_id", NULL,
+			      offsetof(struct peo_sample, stream_id),
+			      offsetof(struct peo_sample_id, stream_id) },
+	[FIXED_CPU] = { PEO_SAMPLE_CPU, "cpu", "cpu.res", offsetof(struct peo_sample, cpu),
+			offsetof(struct peo_sample_id, cpu) },
+	[FIXED_PERIOD] = { PEO_SAMPLE_PERIOD, "period", NULL, offsetof(struct peo_sample, period), 0 },
+};
+
+/* A pair's halves are stored as one u64 (below). */
+_Static_assert(offsetof(struct peo_sample, tid) == offsetof(struct peo_sample, pid) + 4 &&
+	       offsetof(struct peo_sample, cpu_res) == offsetof(struct peo_sample, cpu) + 4 &&
+	       offsetof(struct peo_sample_id, tid) == offsetof(struct peo_sample_id, pid) + 4 &&
+	       offsetof(struct peo_sample_id, cpu_res) == offsetof(struct peo_sample_id, cpu) + 4,
+	       "u32 pairs are adjacent");
+
+void peo_sample_layout(uint64_t st, int sample_id_all, struct sample_layout *l)
 {
-	static const struct {
-		uint64_t bit;
-		size_t at;
-	} order[] = { /* the kernel's order */
-		{ PEO_SAMPLE_IDENTIFIER, offsetof(struct sample_layout, identifier) },
-		{ PEO_SAMPLE_IP, offsetof(struct sample_layout, ip) },
-		{ PEO_SAMPLE_TID, offsetof(struct sample_layout, tid) },
-		{ PEO_SAMPLE_TIME, offsetof(struct sample_layout, time) },
-		{ PEO_SAMPLE_ADDR, offsetof(struct sample_layout, addr) },
-		{ PEO_SAMPLE_ID, offsetof(struct sample_layout, id) },
-		{ PEO_SAMPLE_STREAM_ID, offsetof(struct sample_layout, stream_id) },
-		{ PEO_SAMPLE_CPU, offsetof(struct sample_layout, cpu) },
-		{ PEO_SAMPLE_PERIOD, offsetof(struct sample_layout, period) },
-	};
-	uint16_t at = 8; /* after the header */
+	uint16_t at = 8, back = 0; /* a SAMPLE's fields start after the header */
 
 	memset(l, 0, sizeof(*l));
-	for (size_t i = 0; i < PEO_ARRAY_SIZE(order); i++)
-		if (st & order[i].bit) {
-			memcpy((char *)l + order[i].at, &at, sizeof(at));
+	for (size_t i = 0; i < FIXED_N; i++)
+		if (st & fixed_fields[i].bit) {
+			l->keep[i] = ~0ULL;
+			l->at[i] = at;
 			at += 8;
+			if (fixed_fields[i].sid)
+				l->id_fields |= fixed_fields[i].bit;
 		}
 	l->end = at;
+	l->id_at = l->at[FIXED_IDENTIFIER] ? l->at[FIXED_IDENTIFIER] : l->at[FIXED_ID];
+	if (!sample_id_all)
+		return;
+	/* From the record's end backwards: IDENTIFIER (last there), then the
+	 * others in reverse sample order. */
+	for (size_t k = 0; k < FIXED_N; k++) {
+		size_t i = k ? FIXED_N - k : FIXED_IDENTIFIER;
+
+		if ((st & fixed_fields[i].bit) && fixed_fields[i].sid) {
+			back += 8;
+			l->back[i] = back;
+		}
+	}
+	l->trailer_bytes = back;
+	l->id_back = l->back[FIXED_IDENTIFIER] ? l->back[FIXED_IDENTIFIER] : l->back[FIXED_ID];
 }
 
-/* The fixed-size fields at their known places, each written (0 when not
- * sampled: the record was not cleared under them): the caller checked that
- * the record reaches the last of them (a field at a time, with a bounds
- * check each, had been most of a sample's parse). */
-static void parse_fixed(struct cursor *c, const struct sample_layout *l, uint64_t st,
-			struct peo_sample *s)
+/* Slot @i's u64 at @p in host order: a u32 pair keeps its halves' places. */
+static inline __attribute__((always_inline)) uint64_t load_slot(const unsigned char *p, size_t i,
+								 int swap)
 {
-	const unsigned char *b = c->p;
-	int swap = c->swap;
+	uint64_t v = peo_load_u64(p, swap);
 
-	/* an absent field's place is 0: the load reads the header, and is dropped */
-	s->identifier = (st & PEO_SAMPLE_IDENTIFIER) ? peo_load_u64(b + l->identifier, swap) : 0;
-	s->ip = (st & PEO_SAMPLE_IP) ? peo_load_u64(b + l->ip, swap) : 0;
-	s->pid = (st & PEO_SAMPLE_TID) ? peo_load_u32(b + l->tid, swap) : 0;
-	s->tid = (st & PEO_SAMPLE_TID) ? peo_load_u32(b + l->tid + 4, swap) : 0;
-	s->time = (st & PEO_SAMPLE_TIME) ? peo_load_u64(b + l->time, swap) : 0;
-	s->addr = (st & PEO_SAMPLE_ADDR) ? peo_load_u64(b + l->addr, swap) : 0;
-	s->id = (st & PEO_SAMPLE_ID) ? peo_load_u64(b + l->id, swap) : 0;
-	s->stream_id = (st & PEO_SAMPLE_STREAM_ID) ? peo_load_u64(b + l->stream_id, swap) : 0;
-	s->cpu = (st & PEO_SAMPLE_CPU) ? peo_load_u32(b + l->cpu, swap) : 0;
-	s->cpu_res = (st & PEO_SAMPLE_CPU) ? peo_load_u32(b + l->cpu + 4, swap) : 0;
-	s->period = (st & PEO_SAMPLE_PERIOD) ? peo_load_u64(b + l->period, swap) : 0;
+	return swap && fixed_fields[i].name2 ? v << 32 | v >> 32 : v;
+}
+
+/* Every slot at its place in @l->at, written 0 when not sampled (the
+ * record was not cleared under them); @swap a constant, for a loop each. */
+static inline __attribute__((always_inline)) void load_fixed(const unsigned char *b,
+							     const struct sample_layout *l,
+							     int swap, struct peo_sample *s)
+{
+#pragma GCC unroll 16
+	for (size_t i = 0; i < FIXED_N; i++) {
+		/* an absent slot's place is 0: the load reads the header, and the
+		 * mask drops it (a test and branch each had cost more) */
+		uint64_t v = load_slot(b + l->at[i], i, swap) & l->keep[i];
+
+		memcpy((char *)s + fixed_fields[i].at, &v, 8);
+	}
+}
+
+/* The fixed-size fields without a check each: the caller checked that the
+ * record reaches the last of them (a field at a time, with a bounds check
+ * each, had been most of a sample's parse). */
+static void parse_fixed(struct cursor *c, const struct sample_layout *l, struct peo_sample *s)
+{
+	if (c->swap)
+		load_fixed(c->p, l, 1, s);
+	else
+		load_fixed(c->p, l, 0, s);
 	c->off = l->end;
 }
 
@@ -112,28 +167,37 @@ static void parse_fixed(struct cursor *c, const struct sample_layout *l, uint64_
 static void parse_fixed_checked(struct cursor *c, uint64_t st, struct peo_sample *s)
 {
 	memset(s, 0, offsetof(struct peo_sample, read)); /* the fields absent or cut short */
-	if (st & PEO_SAMPLE_IDENTIFIER)
-		s->identifier = cursor_u64(c, "identifier");
-	if (st & PEO_SAMPLE_IP)
-		s->ip = cursor_u64(c, "ip");
-	if (st & PEO_SAMPLE_TID) {
-		s->pid = cursor_u32(c, "pid");
-		s->tid = cursor_u32(c, "tid");
+	for (size_t i = 0; i < FIXED_N; i++) {
+		const struct fixed_field *f = &fixed_fields[i];
+		char *to = (char *)s + f->at;
+
+		if (!(st & f->bit))
+			continue;
+		if (f->name2) {
+			uint32_t v[2];
+
+			v[0] = cursor_u32(c, f->name);
+			v[1] = cursor_u32(c, f->name2);
+			memcpy(to, v, 8);
+		} else {
+			uint64_t v = cursor_u64(c, f->name);
+
+			memcpy(to, &v, 8);
+		}
 	}
-	if (st & PEO_SAMPLE_TIME)
-		s->time = cursor_u64(c, "time");
-	if (st & PEO_SAMPLE_ADDR)
-		s->addr = cursor_u64(c, "addr");
-	if (st & PEO_SAMPLE_ID)
-		s->id = cursor_u64(c, "id");
-	if (st & PEO_SAMPLE_STREAM_ID)
-		s->stream_id = cursor_u64(c, "stream_id");
-	if (st & PEO_SAMPLE_CPU) {
-		s->cpu = cursor_u32(c, "cpu");
-		s->cpu_res = cursor_u32(c, "cpu.res");
-	}
-	if (st & PEO_SAMPLE_PERIOD)
-		s->period = cursor_u64(c, "period");
+}
+
+void peo_parse_trailer(const struct sample_layout *l, const unsigned char *rec, size_t size,
+		       int swap, struct peo_sample_id *id)
+{
+	id->fields = l->id_fields;
+#pragma GCC unroll 16
+	for (size_t i = 0; i < FIXED_N; i++)
+		if (fixed_fields[i].sid && l->back[i]) {
+			uint64_t v = load_slot(rec + size - l->back[i], i, swap);
+
+			memcpy((char *)id + fixed_fields[i].sid, &v, 8);
+		}
 }
 
 #define RARE_FIELDS                                                                        \
@@ -143,7 +207,7 @@ static void parse_fixed_checked(struct cursor *c, uint64_t st, struct peo_sample
 	 PEO_SAMPLE_DATA_PAGE_SIZE | PEO_SAMPLE_CODE_PAGE_SIZE | PEO_SAMPLE_AUX)
 
 static void parse_rare(struct cursor *c, const struct parse_attr *pa, struct peo_sample *s);
-static void copy_sample_id(struct peo_record *r, uint64_t st);
+static void copy_sample_id(struct peo_record *r, const struct sample_layout *l);
 
 void peo_parse_sample(struct cursor *c, const struct parse_attr *pa, struct peo_record *r)
 {
@@ -151,7 +215,7 @@ void peo_parse_sample(struct cursor *c, const struct parse_attr *pa, struct peo_
 	uint64_t st = pa->attr.sample_type;
 
 	if (pa->fixed.end <= c->end) /* the fields start after the header */
-		parse_fixed(c, &pa->fixed, st, s);
+		parse_fixed(c, &pa->fixed, s);
 	else
 		parse_fixed_checked(c, st, s);
 	if (st & PEO_SAMPLE_READ)
@@ -166,7 +230,7 @@ void peo_parse_sample(struct cursor *c, const struct parse_attr *pa, struct peo_
 	}
 	if (st & RARE_FIELDS)
 		parse_rare(c, pa, s);
-	copy_sample_id(r, st);
+	copy_sample_id(r, &pa->fixed);
 }
 
 /* The fields after RAW: sampled by few (a test each had been a fifth of a
@@ -206,20 +270,14 @@ static void parse_rare(struct cursor *c, const struct parse_attr *pa, struct peo
 }
 
 /* The sample's id fields, also as the trailer view of other records. */
-static void copy_sample_id(struct peo_record *r, uint64_t st)
+static void copy_sample_id(struct peo_record *r, const struct sample_layout *l)
 {
-	const struct peo_sample *s = &r->u.sample;
-
-	r->sample_id.fields = st & (PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_ID |
-				    PEO_SAMPLE_STREAM_ID | PEO_SAMPLE_CPU | PEO_SAMPLE_IDENTIFIER);
-	r->sample_id.pid = s->pid;
-	r->sample_id.tid = s->tid;
-	r->sample_id.time = s->time;
-	r->sample_id.id = s->id;
-	r->sample_id.stream_id = s->stream_id;
-	r->sample_id.cpu = s->cpu;
-	r->sample_id.cpu_res = s->cpu_res;
-	r->sample_id.identifier = s->identifier;
+	r->sample_id.fields = l->id_fields;
+#pragma GCC unroll 16
+	for (size_t i = 0; i < FIXED_N; i++)
+		if (fixed_fields[i].sid)
+			memcpy((char *)&r->sample_id + fixed_fields[i].sid,
+			       (const char *)&r->u.sample + fixed_fields[i].at, 8);
 }
 
 /* Field at bit @pos, @width bits wide, of a bitfield word in host layout. */

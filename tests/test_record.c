@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "counter_internal.h" /* peo_cgroup_root */
+#include "record_internal.h"  /* peo_record_peek */
 #include "test_util.h"
 
 /* ------------------------------------------------------- byte vectors */
@@ -1112,6 +1113,134 @@ static void kernel_callchains_start_with_the_kernel_marker(void **state)
 	close(fd);
 }
 
+/* The fixed leading fields as the kernel writes them (perf_output_sample
+ * and __perf_event_header__init_id), written out here on their own. */
+static const struct {
+	uint64_t bit;
+	int pair;          /* two u32 */
+	int in_trailer;
+	const char *last;  /* the name a record cut 4 bytes into it gets */
+} kernel_fixed[] = {
+	{ PEO_SAMPLE_IDENTIFIER, 0, 1, "identifier" }, { PEO_SAMPLE_IP, 0, 0, "ip" },
+	{ PEO_SAMPLE_TID, 1, 1, "tid" },              { PEO_SAMPLE_TIME, 0, 1, "time" },
+	{ PEO_SAMPLE_ADDR, 0, 0, "addr" },            { PEO_SAMPLE_ID, 0, 1, "id" },
+	{ PEO_SAMPLE_STREAM_ID, 0, 1, "stream_id" },  { PEO_SAMPLE_CPU, 1, 1, "cpu.res" },
+	{ PEO_SAMPLE_PERIOD, 0, 0, "period" },
+};
+
+/* Field @i's value: every byte and both halves of a pair distinct, so a
+ * swap or a misplaced field shows. */
+static uint64_t fixed_value(size_t i)
+{
+	return 0x0102030405060700ULL + i;
+}
+
+static void put_fixed(struct vec *v, size_t i)
+{
+	if (kernel_fixed[i].pair) {
+		vec_put32(v, (uint32_t)(fixed_value(i) >> 32));
+		vec_put32(v, (uint32_t)fixed_value(i));
+	} else {
+		vec_put64(v, fixed_value(i));
+	}
+}
+
+/* What the parse of a record with @mask of the fixed fields must hold. */
+static void check_sample_id(const struct peo_sample_id *id, uint64_t mask)
+{
+	uint64_t want[PEO_ARRAY_SIZE(kernel_fixed)];
+
+	for (size_t i = 0; i < PEO_ARRAY_SIZE(kernel_fixed); i++)
+		want[i] = (mask & kernel_fixed[i].bit) ? fixed_value(i) : 0;
+	assert_int_equal(id->fields, mask & (PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_ID |
+					     PEO_SAMPLE_STREAM_ID | PEO_SAMPLE_CPU |
+					     PEO_SAMPLE_IDENTIFIER));
+	assert_int_equal(id->identifier, want[0]);
+	assert_int_equal(id->pid, (uint32_t)(want[2] >> 32));
+	assert_int_equal(id->tid, (uint32_t)want[2]);
+	assert_int_equal(id->time, want[3]);
+	assert_int_equal(id->id, want[5]);
+	assert_int_equal(id->stream_id, want[6]);
+	assert_int_equal(id->cpu, (uint32_t)(want[7] >> 32));
+	assert_int_equal(id->cpu_res, (uint32_t)want[7]);
+}
+
+/* Every subset of the nine fixed fields, in both byte orders: a SAMPLE's
+ * fields, a LOST record's trailer, the time peek finds in each, and the
+ * field a record cut short names. */
+static void every_set_of_fixed_fields(void **state)
+{
+	(void)state;
+	for (int big = 0; big < 2; big++)
+		for (unsigned set = 0; set < 1u << PEO_ARRAY_SIZE(kernel_fixed); set++) {
+			uint64_t mask = 0, t = 0;
+			struct peo_record_parser *p;
+			const struct peo_sample *s;
+			struct peo_attr attr;
+			struct peo_record r;
+			size_t last = 0;
+			char want[96];
+			struct vec v;
+
+			for (size_t i = 0; i < PEO_ARRAY_SIZE(kernel_fixed); i++)
+				if (set >> i & 1) {
+					mask |= kernel_fixed[i].bit;
+					last = i;
+				}
+			base_attr(&attr, mask);
+			p = parser_for(big, &attr);
+
+			begin(&v, big, PEO_RECORD_SAMPLE, 0);
+			for (size_t i = 0; i < PEO_ARRAY_SIZE(kernel_fixed); i++)
+				if (set >> i & 1)
+					put_fixed(&v, i);
+			finish(&v);
+			parse_ok(p, &v, &r);
+			s = &r.u.sample;
+			assert_int_equal(s->ip, (mask & PEO_SAMPLE_IP) ? fixed_value(1) : 0);
+			assert_int_equal(s->addr, (mask & PEO_SAMPLE_ADDR) ? fixed_value(4) : 0);
+			assert_int_equal(s->period, (mask & PEO_SAMPLE_PERIOD) ? fixed_value(8) : 0);
+			assert_int_equal(s->pid, r.sample_id.pid);
+			assert_int_equal(s->cpu_res, r.sample_id.cpu_res);
+			check_sample_id(&r.sample_id, mask);
+			assert_int_equal(peo_record_peek(p, v.b, v.n, &r, &t), !!(mask & PEO_SAMPLE_TIME));
+			assert_int_equal(t, (mask & PEO_SAMPLE_TIME) ? fixed_value(3) : 0);
+
+			if (set) { /* 4 bytes short: the last field, or a pair's second half */
+				v.n -= 4;
+				finish(&v);
+				assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
+				if (kernel_fixed[last].pair)
+					snprintf(want, sizeof(want), "field '%s' at byte %zu needs 4 "
+						 "bytes, but the record has 0", kernel_fixed[last].last,
+						 v.n);
+				else
+					snprintf(want, sizeof(want), "field '%s' at byte %zu needs 8 "
+						 "bytes, but the record has 4", kernel_fixed[last].last,
+						 v.n - 4);
+				assert_error_contains(want);
+			}
+
+			begin(&v, big, PEO_RECORD_LOST, 0);
+			vec_put64(&v, 5);
+			vec_put64(&v, 6);
+			for (size_t i = 1; i < PEO_ARRAY_SIZE(kernel_fixed); i++) /* IDENTIFIER last */
+				if ((set >> i & 1) && kernel_fixed[i].in_trailer)
+					put_fixed(&v, i);
+			if (set & 1)
+				put_fixed(&v, 0);
+			finish(&v);
+			parse_ok(p, &v, &r);
+			assert_int_equal(r.u.lost.id, 5);
+			assert_int_equal(r.u.lost.lost, 6);
+			check_sample_id(&r.sample_id, mask);
+			t = 0;
+			assert_int_equal(peo_record_peek(p, v.b, v.n, &r, &t), !!(mask & PEO_SAMPLE_TIME));
+			assert_int_equal(t, (mask & PEO_SAMPLE_TIME) ? fixed_value(3) : 0);
+			peo_record_parser_free(p);
+		}
+}
+
 /* Samples of @a2 (id 200) and @a1 (id 101), a LOST trailer, an unknown id. */
 static void parses_by_id(struct peo_record_parser *p, int big, const struct peo_attr *a1,
 			 const struct peo_attr *a2)
@@ -1257,6 +1386,7 @@ int main(void)
 		PEO_TEST(tracepoint_print_fmt_division_wraps),
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
+		PEO_TEST(every_set_of_fixed_fields),
 		PEO_TEST(records_find_their_attr_by_id),
 		PEO_TEST(cpu_wide_switch_records),
 	};
