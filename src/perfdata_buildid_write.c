@@ -139,20 +139,24 @@ static void drop_maps(struct pd_hits *h, uint32_t pid)
 	h->last = SIZE_MAX;
 }
 
-static void add_sample(struct pd_hits *h, const struct peo_record *r)
+static int map_holds(const struct hit_map *m, uint32_t pid, uint64_t ip)
+{
+	return m->pid == pid && m->start <= ip && ip < m->end;
+}
+
+static void add_sample(struct pd_hits *h, uint16_t misc, uint32_t pid, uint64_t ip)
 {
 	const struct hit_map *m;
 
-	if ((r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK) == PEO_RECORD_MISC_KERNEL) {
+	if ((misc & PEO_RECORD_MISC_CPUMODE_MASK) == PEO_RECORD_MISC_KERNEL) {
 		h->kernel_hit = 1;
 		return;
 	}
-	m = h->last < h->nmaps ? &h->maps[h->last] : NULL;
-	if (m && m->pid == r->u.sample.pid && m->start <= r->u.sample.ip && r->u.sample.ip < m->end)
+	if (h->last < h->nmaps && map_holds(&h->maps[h->last], pid, ip))
 		return; /* the same map as the sample before: already marked */
 	for (size_t i = h->nmaps; i-- > 0;) { /* the newest mapping of the address wins */
 		m = &h->maps[i];
-		if (m->pid == r->u.sample.pid && m->start <= r->u.sample.ip && r->u.sample.ip < m->end) {
+		if (map_holds(m, pid, ip)) {
 			h->hit[m->file] = 1;
 			h->last = i;
 			return;
@@ -165,18 +169,20 @@ void pd_hits_records(struct pd_hits *h, const unsigned char *bytes, size_t len)
 	for (size_t at = 0; len - at >= 8;) {
 		struct peo_event_header hd;
 		struct peo_record r;
+		uint32_t pid;
+		uint64_t ip;
 
 		memcpy(&hd, bytes + at, sizeof(hd));
 		if (hd.size < 8 || hd.size > len - at)
 			return;
-		if ((hd.type == PEO_RECORD_MMAP || hd.type == PEO_RECORD_MMAP2 ||
-		     hd.type == PEO_RECORD_SAMPLE || hd.type == PEO_RECORD_FORK ||
-		     hd.type == PEO_RECORD_EXIT ||
-		     (hd.type == PEO_RECORD_COMM && (hd.misc & PEO_RECORD_MISC_COMM_EXEC))) &&
-		    !peo_record_parse(h->parser, bytes + at, hd.size, &r)) {
-			if (hd.type == PEO_RECORD_SAMPLE)
-				add_sample(h, &r);
-			else if (hd.type == PEO_RECORD_FORK && r.u.task.pid != r.u.task.ppid)
+		if (hd.type == PEO_RECORD_SAMPLE) { /* the most of them: two fields read, no parse */
+			if (peo_record_sample_pid_ip(h->parser, bytes + at, hd.size, &pid, &ip))
+				add_sample(h, hd.misc, pid, ip);
+		} else if ((hd.type == PEO_RECORD_MMAP || hd.type == PEO_RECORD_MMAP2 ||
+			    hd.type == PEO_RECORD_FORK || hd.type == PEO_RECORD_EXIT ||
+			    (hd.type == PEO_RECORD_COMM && (hd.misc & PEO_RECORD_MISC_COMM_EXEC))) &&
+			   !peo_record_parse(h->parser, bytes + at, hd.size, &r)) {
+			if (hd.type == PEO_RECORD_FORK && r.u.task.pid != r.u.task.ppid)
 				fork_maps(h, r.u.task.ppid, r.u.task.pid);
 			else if (hd.type == PEO_RECORD_EXIT && r.u.task.pid == r.u.task.tid)
 				drop_maps(h, r.u.task.pid); /* the process, not one of its threads */

@@ -434,15 +434,29 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 	return c.err;
 }
 
+/* The attr of the record at @b (header @h) by the cheapest route, or NULL
+ * when none is known (the full parse says why). */
+static const struct parse_attr *peek_attr(const struct peo_record_parser *p,
+					  const unsigned char *b, struct peo_event_header h)
+{
+	uint64_t id = 0;
+	int who;
+
+	if (!p->nattrs || h.type >= PEO_RECORD_MAX)
+		return NULL;
+	if (p->nattrs == 1)
+		return p->attrs; /* one attr: every record is its own */
+	who = find_attr(p, b, h.type, h.size, &id);
+	return who < 0 ? NULL : &p->attrs[who];
+}
+
 int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t len,
 		    struct peo_record *out, uint64_t *time)
 {
 	const unsigned char *b = bytes;
 	const struct parse_attr *pa;
 	struct peo_event_header h;
-	uint64_t id = 0;
 	size_t at;
-	int who;
 
 	h = peo_load_header(bytes, p->swap);
 	note_header(p, bytes, h, out);
@@ -450,15 +464,9 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 	if (h.size < sizeof(h) || h.size > len)
 		return peo_fail(EPROTO, "%s record: header.size %u does not fit the %zu bytes given",
 				peo_record_type_name(h.type), h.size, len);
-	if (!p->nattrs || h.type >= PEO_RECORD_MAX)
+	pa = peek_attr(p, b, h);
+	if (!pa)
 		return 0;
-	pa = p->attrs; /* one attr: every record is its own */
-	if (p->nattrs > 1) {
-		who = find_attr(p, b, h.type, h.size, &id);
-		if (who < 0)
-			return 0; /* the full parse reports it */
-		pa += who;
-	}
 	out->attr = &pa->attr;
 	if (!time || !(pa->attr.sample_type & PEO_SAMPLE_TIME))
 		return 0;
@@ -471,6 +479,22 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 	if (at + 8 > h.size)
 		return 0;
 	*time = peo_load_u64(b + at, p->swap);
+	return 1;
+}
+
+int peo_record_sample_pid_ip(const struct peo_record_parser *p, const void *bytes, size_t len,
+			     uint32_t *pid, uint64_t *ip)
+{
+	const unsigned char *b = bytes;
+	struct peo_event_header h = peo_load_header(bytes, p->swap);
+	const struct parse_attr *pa;
+
+	if (h.type != PEO_RECORD_SAMPLE || h.size < sizeof(h) || h.size > len ||
+	    !(pa = peek_attr(p, b, h)) || !pa->fixed.at[FIXED_TID] || !pa->fixed.at[FIXED_IP] ||
+	    pa->fixed.end > h.size)
+		return 0;
+	*pid = peo_load_u32(b + pa->fixed.at[FIXED_TID], p->swap);
+	*ip = peo_load_u64(b + pa->fixed.at[FIXED_IP], p->swap);
 	return 1;
 }
 

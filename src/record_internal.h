@@ -87,6 +87,13 @@ PEO_HIDDEN void peo_parse_read(struct cursor *c, uint64_t read_format, struct pe
  */
 PEO_HIDDEN int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t len,
 			       struct peo_record *out, uint64_t *time);
+/*
+ * A SAMPLE's pid and ip read at their fixed places, without a full parse
+ * (for a caller that needs only those): 1, or 0 when the record is not a
+ * sample of a known event carrying both (the full parse says why, if any).
+ */
+PEO_HIDDEN int peo_record_sample_pid_ip(const struct peo_record_parser *p, const void *bytes,
+					size_t len, uint32_t *pid, uint64_t *ip);
 /* record_sample.c: the fixed-size fields' places for @sample_type, and
  * in the trailer when @sample_id_all. */
 PEO_HIDDEN void peo_sample_layout(uint64_t sample_type, int sample_id_all, struct sample_layout *l);

@@ -1166,16 +1166,18 @@ static void check_sample_id(const struct peo_sample_id *id, uint64_t mask)
 }
 
 /* Every subset of the nine fixed fields, in both byte orders: a SAMPLE's
- * fields, a LOST record's trailer, the time peek finds in each, and the
- * field a record cut short names. */
+ * fields, its pid and ip read without a parse, a LOST record's trailer,
+ * the time peek finds in each, and the field a record cut short names. */
 static void every_set_of_fixed_fields(void **state)
 {
 	(void)state;
 	for (int big = 0; big < 2; big++)
 		for (unsigned set = 0; set < 1u << PEO_ARRAY_SIZE(kernel_fixed); set++) {
-			uint64_t mask = 0, t = 0;
+			uint64_t mask = 0, t = 0, ip;
 			struct peo_record_parser *p;
 			const struct peo_sample *s;
+			uint32_t pid;
+			int both;
 			struct peo_attr attr;
 			struct peo_record r;
 			size_t last = 0;
@@ -1203,12 +1205,20 @@ static void every_set_of_fixed_fields(void **state)
 			assert_int_equal(s->pid, r.sample_id.pid);
 			assert_int_equal(s->cpu_res, r.sample_id.cpu_res);
 			check_sample_id(&r.sample_id, mask);
+			/* the build-id tracker's two fields, without the parse */
+			both = (mask & PEO_SAMPLE_TID) && (mask & PEO_SAMPLE_IP);
+			pid = 0;
+			ip = 0;
+			assert_int_equal(peo_record_sample_pid_ip(p, v.b, v.n, &pid, &ip), both);
+			assert_int_equal(pid, both ? s->pid : 0);
+			assert_int_equal(ip, both ? fixed_value(1) : 0);
 			assert_int_equal(peo_record_peek(p, v.b, v.n, &r, &t), !!(mask & PEO_SAMPLE_TIME));
 			assert_int_equal(t, (mask & PEO_SAMPLE_TIME) ? fixed_value(3) : 0);
 
 			if (set) { /* 4 bytes short: the last field, or a pair's second half */
 				v.n -= 4;
 				finish(&v);
+				assert_int_equal(peo_record_sample_pid_ip(p, v.b, v.n, &pid, &ip), 0);
 				assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
 				if (kernel_fixed[last].pair)
 					snprintf(want, sizeof(want), "field '%s' at byte %zu needs 4 "
@@ -1234,6 +1244,7 @@ static void every_set_of_fixed_fields(void **state)
 			assert_int_equal(r.u.lost.id, 5);
 			assert_int_equal(r.u.lost.lost, 6);
 			check_sample_id(&r.sample_id, mask);
+			assert_int_equal(peo_record_sample_pid_ip(p, v.b, v.n, &pid, &ip), 0); /* not a sample */
 			t = 0;
 			assert_int_equal(peo_record_peek(p, v.b, v.n, &r, &t), !!(mask & PEO_SAMPLE_TIME));
 			assert_int_equal(t, (mask & PEO_SAMPLE_TIME) ? fixed_value(3) : 0);
