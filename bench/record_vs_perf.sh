@@ -20,12 +20,13 @@ trap 'rm -rf "$tmp"' EXIT
 # wall_us CMD...: the command's wall time in microseconds (its output and
 # exit status kept in $tmp/last.*: wall_us runs in a subshell)
 wall_us() {
-	local start end
+	local start end rc
 	rm -f "$tmp/out.data"
 	start=$(date +%s%N)
 	"$@" >"$tmp/last.out" 2>"$tmp/last.err"
-	echo $? >"$tmp/last.rc"
+	rc=$?
 	end=$(date +%s%N)
+	echo "$rc" >"$tmp/last.rc" # after the clock: the file write is not the command's time
 	echo $(( (end - start) / 1000 ))
 }
 # ran_ok WHAT: stop the benchmark when the last command failed (a time of a

@@ -75,12 +75,16 @@ compare "text: -F pid,tid,time,ip,event" script -i "$f" -F pid,tid,time,ip,event
 # (no parsing, no formatting).  No reader of this file writing this text is
 # faster on this machine, so perf/floor bounds what any ratio can reach.
 cp "$tmp/perf.out" "$tmp/text.ref"
+cp "$tmp/f.t" "$tmp/text.perf.t" # perf's times of this text, before the next compare
 : >"$tmp/floor.t"
 for (( i = 0; i < runs; i++ )); do
 	# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
-	time_of floor sh -c 'cat "$1" >/dev/null; cat "$2"' sh "$f" "$tmp/text.ref" >>"$tmp/floor.t"
+	time_of floor sh -c 'cat "$1" >/dev/null && cat "$2"' sh "$f" "$tmp/text.ref" >>"$tmp/floor.t"
+	# a cat that failed (a full disk) would time as a tiny floor
+	cmp -s "$tmp/floor.out" "$tmp/text.ref" ||
+		{ echo "script_vs_perf: the floor's cat did not write the text whole" >&2; exit 1; }
 done
-awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tmp/f.t" | median)" \
+awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tmp/text.perf.t" | median)" \
 	-v sz="$(( size / 1000000 ))" 'BEGIN {
 	printf "I/O floor (cat reads the file, cat writes the text; nothing parsed)\n"
 	printf "  %-6s %7.3f s: perf/floor %.1fx, the most any reader writing this text can reach here\n", "cat", fl, ft / fl

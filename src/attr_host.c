@@ -54,9 +54,7 @@ void peo_attr_to_host(const void *bytes, size_t avail, int swap, struct peo_attr
 	memset(out, 0, sizeof(*out));
 	if (avail < 8)
 		return;
-	memcpy(&size, (const char *)bytes + 4, 4);
-	if (swap)
-		size = __builtin_bswap32(size);
+	size = peo_load_u32((const char *)bytes + 4, swap);
 	n = size < avail ? size : avail;
 	n = n < sizeof(*out) ? n : sizeof(*out);
 	memcpy(out, bytes, n);

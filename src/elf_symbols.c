@@ -564,10 +564,8 @@ int peo_notes_build_id(const unsigned char *notes, size_t len, int swap, uint8_t
 		uint32_t v[3];
 		size_t name_at, desc_at, next;
 
-		memcpy(v, notes + at, sizeof(v));
-		if (swap)
-			for (int i = 0; i < 3; i++)
-				v[i] = __builtin_bswap32(v[i]);
+		for (int i = 0; i < 3; i++)
+			v[i] = peo_load_u32(notes + at + 4 * i, swap);
 		name_at = at + 12;
 		if (v[0] > len || v[1] > len) /* sizes past the notes: stop, no overflow below */
 			return 0;

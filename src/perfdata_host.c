@@ -225,26 +225,22 @@ static int cpu_topology(struct peo_perfdata_writer *w)
 	return take(w, PEO_FEAT_CPU_TOPOLOGY, &b);
 }
 
-/* The kB of "@key: N kB" in a meminfo file ("Node 0 MemTotal: ..." in a
- * node's), or 0. */
-static uint64_t meminfo_kb(const char *path, const char *key)
+/* The kB of "@key: N kB" in meminfo @text ("Node 0 MemTotal: ..." in a
+ * node's), or 0 (also for a NULL @text: an unreadable file). */
+static uint64_t meminfo_kb(const char *text, const char *key)
 {
-	char *text = peo_read_text_file(path), *k = text;
 	size_t n = strlen(key);
-	uint64_t kb = 0;
+	const char *k = text;
 
 	while (k && (k = strstr(k, key)) && k[n] != ':')
 		k += n;
-	if (k)
-		kb = strtoull(k + n + 1, NULL, 10);
-	free(text);
-	return kb;
+	return k ? strtoull(k + n + 1, NULL, 10) : 0;
 }
 
 /* NUMA_TOPOLOGY: each online node's id, memory total and free (kB), cpu list. */
 static int numa_topology(struct peo_perfdata_writer *w)
 {
-	struct pd_bytes b = { 0 }, nodes = { 0 };
+	struct pd_bytes b = { 0 };
 	char online[256];
 	uint32_t n = 0;
 	int end;
@@ -252,23 +248,24 @@ static int numa_topology(struct peo_perfdata_writer *w)
 	if (read_line("/sys/devices/system/node/online", online, sizeof(online)))
 		return 0;
 	end = list_end(online);
+	pd_bytes_u32(&b, 0); /* their number, patched below: perf's layout starts with it */
 	for (int node = 0; node < end; node++) {
-		char path[96], cpus[256];
+		char path[96], cpus[256], *meminfo;
 
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
 		if (read_line(path, cpus, sizeof(cpus)))
 			continue;
-		pd_bytes_u32(&nodes, (uint32_t)node);
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
-		pd_bytes_u64(&nodes, meminfo_kb(path, "MemTotal"));
-		pd_bytes_u64(&nodes, meminfo_kb(path, "MemFree"));
-		pd_bytes_string(&nodes, cpus);
+		meminfo = peo_read_text_file(path);
+		pd_bytes_u32(&b, (uint32_t)node);
+		pd_bytes_u64(&b, meminfo_kb(meminfo, "MemTotal"));
+		pd_bytes_u64(&b, meminfo_kb(meminfo, "MemFree"));
+		pd_bytes_string(&b, cpus);
+		free(meminfo);
 		n++;
 	}
-	pd_bytes_u32(&b, n); /* perf's layout starts with their number */
-	pd_bytes_put(&b, nodes.p, nodes.n);
-	b.oom |= nodes.oom;
-	free(nodes.p);
+	if (!b.oom)
+		memcpy(b.p, &n, sizeof(n));
 	return take(w, PEO_FEAT_NUMA_TOPOLOGY, &b);
 }
 
@@ -308,7 +305,10 @@ static int cpuid(struct peo_perfdata_writer *w, const char *info)
 
 static int total_mem(struct peo_perfdata_writer *w)
 {
-	uint64_t kb = meminfo_kb("/proc/meminfo", "MemTotal");
+	char *meminfo = peo_read_text_file("/proc/meminfo");
+	uint64_t kb = meminfo_kb(meminfo, "MemTotal");
+
+	free(meminfo);
 
 	/* kB, as perf writes it (its documentation says bytes) */
 	return kb ? peo_perfdata_writer_feature(w, PEO_FEAT_TOTAL_MEM, &kb, sizeof(kb)) : 0;

@@ -225,7 +225,7 @@ static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perf
 {
 	int got;
 
-	/* The parse clears out->rec; the rest is set here. */
+	/* The parse (or peek) sets out->rec; the rest is set here. */
 	out->offset = h->offset;
 	out->payload = NULL;
 	out->payload_size = 0;

@@ -350,9 +350,7 @@ int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **l
 			break;
 		}
 		v = more;
-		memcpy(&v[count].misc, c.p + c.at + 4, 2);
-		if (f->swap)
-			v[count].misc = __builtin_bswap16(v[count].misc);
+		v[count].misc = peo_load_u16(c.p + c.at + 4, f->swap);
 		v[count].pid = (int32_t)peo_pd_u32(f, c.p + c.at + 8);
 		id = c.p + c.at + 12;
 		v[count].id = id;

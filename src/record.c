@@ -1,6 +1,7 @@
 /*
  * record.c - the record parser: its attrs, finding a record's attr by id,
- * the sample_id trailer, and every record type but SAMPLE (record_sample.c).
+ * and every record type but SAMPLE (record_sample.c, which also lays out
+ * the fixed fields and reads the sample_id trailer).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ void peo_record_parser_free(struct peo_record_parser *p)
 	free(p);
 }
 
-int peo_record_parser_clone(const struct peo_record_parser *p, struct peo_record_parser **out)
+int peo_record_parser_clone(struct peo_record_parser **out, const struct peo_record_parser *p)
 {
 	struct peo_record_parser *c;
 
@@ -123,8 +124,8 @@ int peo_record_parser_add(struct peo_record_parser *p, const struct peo_attr *at
 
 /* Whose record, by its id, when there are several attrs: the index, -1
  * when the id is no attr's, -2 when the record cannot hold it. */
-static int find_attr(const struct peo_record_parser *p, const unsigned char *rec, uint32_t type,
-		     size_t size, uint64_t *id_out)
+static int find_attr_by_id(const struct peo_record_parser *p, const unsigned char *rec,
+			   uint32_t type, size_t size, uint64_t *id_out)
 {
 	const struct parse_attr *a0 = &p->attrs[0];
 	size_t at;
@@ -151,6 +152,14 @@ static int find_attr(const struct peo_record_parser *p, const unsigned char *rec
 	/* Records perf synthesizes (COMM, MMAP of running tasks) carry id 0 or
 	 * another event's: like perf, read them with the first attr. */
 	return type == PEO_RECORD_SAMPLE ? -1 : 0;
+}
+
+/* Whose record (find_attr_by_id's answers); with one attr, every record is
+ * its own, without a call. */
+static inline int find_attr(const struct peo_record_parser *p, const unsigned char *rec,
+			    uint32_t type, size_t size, uint64_t *id_out)
+{
+	return p->nattrs == 1 ? 0 : find_attr_by_id(p, rec, type, size, id_out);
 }
 
 /* @h, the header decoded at @bytes, noted in @out with the bytes and order. */
@@ -399,18 +408,15 @@ int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_
 		return peo_fail(EINVAL, "%s record: the parser has no attr; add one with "
 				"peo_record_parser_add()", peo_record_type_name(h.type));
 	if (p->nattrs && h.type < PEO_RECORD_MAX) { /* perf's own types carry no id */
-		pa = p->attrs; /* one attr: every record is its own */
-		if (p->nattrs > 1) {
-			who = find_attr(p, bytes, h.type, h.size, &id);
-			if (who == -2)
-				return peo_fail(EPROTO, "%s record of %u bytes is too short to hold "
-						"the event id", peo_record_type_name(h.type), h.size);
-			if (who < 0)
-				return peo_fail(ENOENT, "%s record: id %llu belongs to no attr the "
-						"parser was given", peo_record_type_name(h.type),
-						(unsigned long long)id);
-			pa += who;
-		}
+		who = find_attr(p, bytes, h.type, h.size, &id);
+		if (who == -2)
+			return peo_fail(EPROTO, "%s record of %u bytes is too short to hold "
+					"the event id", peo_record_type_name(h.type), h.size);
+		if (who < 0)
+			return peo_fail(ENOENT, "%s record: id %llu belongs to no attr the "
+					"parser was given", peo_record_type_name(h.type),
+					(unsigned long long)id);
+		pa = who ? &p->attrs[who] : p->attrs; /* the usual 0 without a multiply */
 		out->attr = &pa->attr;
 	}
 	c.p = bytes;
@@ -444,8 +450,6 @@ static const struct parse_attr *peek_attr(const struct peo_record_parser *p,
 
 	if (!p->nattrs || h.type >= PEO_RECORD_MAX)
 		return NULL;
-	if (p->nattrs == 1)
-		return p->attrs; /* one attr: every record is its own */
 	who = find_attr(p, b, h.type, h.size, &id);
 	return who < 0 ? NULL : &p->attrs[who];
 }
@@ -461,6 +465,8 @@ int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t
 	h = peo_load_header(bytes, p->swap);
 	note_header(p, bytes, h, out);
 	out->attr = NULL;
+	out->unknown = 0; /* not a memset of the whole record: that was most of a --stats run */
+	out->sample_id.fields = 0;
 	if (h.size < sizeof(h) || h.size > len)
 		return peo_fail(EPROTO, "%s record: header.size %u does not fit the %zu bytes given",
 				peo_record_type_name(h.type), h.size, len);

@@ -82,8 +82,9 @@ PEO_HIDDEN void peo_parse_read(struct cursor *c, uint64_t read_format, struct pe
 /*
  * The header, bytes and attr of a record, and its time when it has one and
  * @time is not NULL (returns 1 then, 0 when not, -EPROTO for a header that
- * does not fit):
- * what sorting and counting need, without parsing the fields.
+ * does not fit): what sorting and counting need, without parsing the
+ * fields.  Of the rest of @out only unknown (0) and sample_id.fields (0,
+ * none parsed) are set.
  */
 PEO_HIDDEN int peo_record_peek(const struct peo_record_parser *p, const void *bytes, size_t len,
 			       struct peo_record *out, uint64_t *time);
@@ -101,7 +102,7 @@ PEO_HIDDEN void peo_sample_layout(uint64_t sample_type, int sample_id_all, struc
  * the caller checked can hold it. */
 PEO_HIDDEN void peo_parse_trailer(const struct sample_layout *l, const unsigned char *rec,
 				  size_t size, int swap, struct peo_sample_id *id);
-/* record_sample.c: a SAMPLE record's fields (@pa NULL: no attr, an error). */
+/* record_sample.c: a SAMPLE record's fields, with its attr @pa (not NULL). */
 PEO_HIDDEN void peo_parse_sample(struct cursor *c, const struct parse_attr *pa,
 				 struct peo_record *r);
 

@@ -1,7 +1,8 @@
 /*
  * record_sample.c - the fields of a SAMPLE record, in the order the kernel
- * writes them, and the decoders of its packed words (branch flags,
- * DATA_SRC) and of its callchain's context markers.
+ * writes them (the fixed ones laid out once per attr, and read back from a
+ * sample_id trailer too), and the decoders of its packed words (branch
+ * flags, DATA_SRC) and of its callchain's context markers.
  */
 #include <errno.h>
 #include <stddef.h>

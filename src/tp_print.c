@@ -13,13 +13,13 @@
 #include "internal.h"
 #include "tp_expr.h"
 
-/* The next argument after @p (comma-separated, at parenthesis depth 0). */
-static const char *next_arg(const char *p, const char **start, const char **end)
+/* The next argument after @p, before @e (comma-separated, at parenthesis depth 0). */
+static const char *next_arg(const char *p, const char *e, const char **start, const char **end)
 {
-	while (*p == ',' || isspace((unsigned char)*p))
+	while (p < e && (*p == ',' || isspace((unsigned char)*p)))
 		p++;
 	*start = p;
-	*end = peo_tp_arg_end(p, p + strlen(p));
+	*end = peo_tp_arg_end(p, e);
 	return *end;
 }
 
@@ -56,7 +56,7 @@ static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *rec,
 			const void *raw, size_t raw_size, char *buf, size_t cap)
 {
-	const char *p = peo_tp_format_print_fmt(f), *args, *fmt_end;
+	const char *p = peo_tp_format_print_fmt(f), *args, *args_end, *fmt_end;
 	size_t len = 0;
 
 	if (!f || !raw || !buf || !cap)
@@ -67,6 +67,7 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 	for (fmt_end = p + 1; *fmt_end && !(*fmt_end == '"' && fmt_end[-1] != '\\'); fmt_end++)
 		;
 	args = *fmt_end ? fmt_end + 1 : fmt_end;
+	args_end = args + strlen(args); /* measured once: each argument scans only itself */
 	for (const char *c = p + 1; c < fmt_end; c++) {
 		char spec[32], out[512], scratch[1024];
 		const char *a, *ae;
@@ -98,7 +99,7 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 			c++;
 		if (c >= fmt_end)
 			break;
-		args = next_arg(args, &a, &ae);
+		args = next_arg(args, args_end, &a, &ae);
 		if (a == ae)
 			return peo_fail(ENOTSUP, "print fmt: conversion '%c' has no argument", *c);
 		err = peo_tp_expr_eval(f, rec, raw, raw_size, a, ae, scratch, sizeof(scratch), &v);

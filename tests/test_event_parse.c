@@ -574,18 +574,23 @@ static void user_only_renames_as_perf(void **state)
 		{ "task-clock:u", 1 }, { "cs:k", 0 }, { "page-faults:u", 0 }, { "cpu-clock:Hu", 1 },
 	};
 
+	struct peo_attr before[PEO_ARRAY_SIZE(want)];
+
 	(void)state;
 	parse_n("task-clock,cs:k,page-faults:u,cpu-clock:H", 4);
+	for (size_t i = 0; i < PEO_ARRAY_SIZE(want); i++)
+		before[i] = *at(i);
 	assert_int_equal(peo_event_list_user_only(cur), 2);
 	for (size_t i = 0; i < PEO_ARRAY_SIZE(want); i++) {
 		assert_string_equal(peo_event_name(peo_event_list_get(cur, i)), want[i].name);
-		if (want[i].changed) {
+		if (want[i].changed)
 			assert_true(at(i)->exclude_kernel && at(i)->exclude_hv && !at(i)->exclude_user);
-		}
+		else /* left alone: attr and all */
+			assert_memory_equal(at(i), &before[i], sizeof(before[i]));
 	}
 	assert_int_equal(peo_event_list_user_only(cur), 0); /* a second call changes nothing */
 	assert_int_equal(peo_event_list_user_only(NULL), -EINVAL);
-	assert_non_null(strstr(peo_last_error(), "'list'"));
+	assert_error_contains("'list'");
 	drop();
 }
 

@@ -509,7 +509,7 @@ static void headers_only_records_parse_with_the_files_parser(void **state)
 
 		build_file(&v, big, &l);
 		assert_int_equal(open_bytes_opts(&v, &f, &o, &fd), 0);
-		assert_int_equal(peo_record_parser_clone(peo_perfdata_parser(f), &clone), 0);
+		assert_int_equal(peo_record_parser_clone(&clone, peo_perfdata_parser(f)), 0);
 		while (peo_perfdata_next(f, &rec) == 1) {
 			if (rec.rec.header.type >= PEO_RECORD_MAX)
 				continue;

@@ -800,6 +800,29 @@ static const char synthetic_format[] =
 	"print fmt: \"path=%s comm=%s first=%d pid=0x%08lx %%\", __get_str(path), REC->comm, "
 	"((short)(REC->deltas)), ((unsigned long)(REC->common_pid))\n";
 
+/* peo_tp_format_print() of @payload (@n bytes) gives @want, and says its length. */
+static void assert_printed(const struct peo_tp_format *f, const struct peo_record *rec,
+			   const void *payload, size_t n, const char *want)
+{
+	char text[256];
+
+	assert_int_equal(peo_tp_format_print(f, rec, payload, n, text, sizeof(text)),
+			 (int)strlen(want));
+	assert_string_equal(text, want);
+}
+
+/* A format of one signed field @decl (@size bytes at offset 0) and @print_fmt. */
+static struct peo_tp_format *one_field_format(const char *decl, int size, const char *print_fmt)
+{
+	struct peo_tp_format *f;
+	char text[512];
+
+	snprintf(text, sizeof(text), "name: z\nformat:\n\tfield:%s;\toffset:0;\tsize:%d;\t"
+		 "signed:1;\nprint fmt: %s\n", decl, size, print_fmt);
+	assert_int_equal(peo_tp_format_parse(&f, text), 0);
+	return f;
+}
+
 static void tracepoint_fields_by_name_either_order(void **state)
 {
 	struct peo_tp_format *f;
@@ -858,9 +881,7 @@ static void tracepoint_fields_by_name_either_order(void **state)
 		{
 			char text[128];
 
-			assert_int_equal(peo_tp_format_print(f, &rec, v.b, v.n, text, sizeof(text)),
-					 (int)strlen("path=/a/b comm=abc first=-2 pid=0xfffffffffffffffb %"));
-			assert_string_equal(text, "path=/a/b comm=abc first=-2 pid=0xfffffffffffffffb %");
+			assert_printed(f, &rec, v.b, v.n, "path=/a/b comm=abc first=-2 pid=0xfffffffffffffffb %");
 			/* cut at the buffer, length still the whole */
 			assert_int_equal(peo_tp_format_print(f, &rec, v.b, v.n, text, 10),
 					 (int)strlen("path=/a/b comm=abc first=-2 pid=0xfffffffffffffffb %"));
@@ -872,8 +893,7 @@ static void tracepoint_fields_by_name_either_order(void **state)
 	}
 	peo_tp_format_free(f);
 	/* A helper peo does not evaluate is refused, naming the argument. */
-	assert_int_equal(peo_tp_format_parse(&f, "name: y\nformat:\n\tfield:int a;\toffset:0;\tsize:4;"
-					     "\tsigned:1;\nprint fmt: \"%s\", __print_hex(REC->a, 4)\n"), 0);
+	f = one_field_format("int a", 4, "\"%s\", __print_hex(REC->a, 4)");
 	{
 		char text[64];
 		int32_t one = 1;
@@ -927,16 +947,13 @@ static void tracepoint_print_fmt_expressions(void **state)
 		for (int big = 0; big < 2; big++) {
 			struct vec v = { .big = big };
 			struct peo_record rec = { .swapped = big };
-			char text[256];
 
 			vec_put64(&v, 7);
 			vec_put64(&v, cases[i].state);
 			vec_put32(&v, cases[i].vec);
 			vec_put32(&v, 0);
 			vec_put64(&v, (uint64_t)-1); /* sval */
-			assert_int_equal(peo_tp_format_print(f, &rec, v.b, v.n, text, sizeof(text)),
-					 (int)strlen(cases[i].want));
-			assert_string_equal(text, cases[i].want);
+			assert_printed(f, &rec, v.b, v.n, cases[i].want);
 		}
 	peo_tp_format_free(f);
 }
@@ -955,18 +972,12 @@ static void tracepoint_print_fmt_short_circuits(void **state)
 	char text[64];
 
 	(void)state;
-	assert_int_equal(peo_tp_format_parse(&f, "name: z\nformat:\n\tfield:int a;\toffset:0;\t"
-					     "size:4;\tsigned:1;\nprint fmt: \"%d %d %d\", REC->a ? "
-					     "100 / REC->a : 0, REC->a && 10 / REC->a, !REC->a || "
-					     "8 / REC->a\n"), 0);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(peo_tp_format_print(f, &rec, &cases[i].a, 4, text, sizeof(text)),
-				 (int)strlen(cases[i].want));
-		assert_string_equal(text, cases[i].want);
-	}
+	f = one_field_format("int a", 4, "\"%d %d %d\", REC->a ? 100 / REC->a : 0, "
+			     "REC->a && 10 / REC->a, !REC->a || 8 / REC->a");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_printed(f, &rec, &cases[i].a, 4, cases[i].want);
 	peo_tp_format_free(f);
-	assert_int_equal(peo_tp_format_parse(&f, "name: z\nformat:\n\tfield:int a;\toffset:0;\t"
-					     "size:4;\tsigned:1;\nprint fmt: \"%d\", 100 / REC->a\n"), 0);
+	f = one_field_format("int a", 4, "\"%d\", 100 / REC->a");
 	assert_int_equal(peo_tp_format_print(f, &rec, &cases[0].a, 4, text, sizeof(text)), -EDOM);
 	assert_error_contains("division by zero");
 	peo_tp_format_free(f);
@@ -978,17 +989,12 @@ static void tracepoint_print_fmt_short_circuits(void **state)
 static void tracepoint_print_fmt_division_wraps(void **state)
 {
 	int64_t a = INT64_MIN;
-	struct peo_tp_format *f;
+	struct peo_tp_format *f = one_field_format("s64 a", 8, "\"%lld %lld %s\", REC->a / -1, "
+						   "REC->a % -1, \"x,y\"");
 	struct peo_record rec = { .swapped = 0 };
-	char text[96];
 
 	(void)state;
-	assert_int_equal(peo_tp_format_parse(&f, "name: z\nformat:\n\tfield:s64 a;\toffset:0;\t"
-					     "size:8;\tsigned:1;\nprint fmt: \"%lld %lld %s\", "
-					     "REC->a / -1, REC->a % -1, \"x,y\"\n"), 0);
-	assert_int_equal(peo_tp_format_print(f, &rec, &a, 8, text, sizeof(text)),
-			 (int)strlen("-9223372036854775808 0 x,y"));
-	assert_string_equal(text, "-9223372036854775808 0 x,y");
+	assert_printed(f, &rec, &a, 8, "-9223372036854775808 0 x,y");
 	peo_tp_format_free(f);
 }
 
@@ -1318,12 +1324,12 @@ static void records_find_their_attr_by_id(void **state)
 
 		/* A clone parses the same with the original gone (its own
 		 * attrs, ids and byte order: ASan sees any memory shared). */
-		assert_int_equal(peo_record_parser_clone(p, &clone), 0);
+		assert_int_equal(peo_record_parser_clone(&clone, p), 0);
 		peo_record_parser_free(p);
 		parses_by_id(clone, big, &a1, &a2);
 		peo_record_parser_free(clone);
 	}
-	assert_int_equal(peo_record_parser_clone(NULL, &(struct peo_record_parser *){ NULL }), -EINVAL);
+	assert_int_equal(peo_record_parser_clone(&(struct peo_record_parser *){ NULL }, NULL), -EINVAL);
 	assert_error_contains("argument 'p' is NULL");
 }
 

@@ -587,8 +587,7 @@ static void *produce(void *arg)
 {
 	struct producer *p = arg;
 
-	peo_test_pin_to_cpu(0);
-	while (!*p->stop)
+	while (!*p->stop) /* on CPU 0: its pthread_attr says so */
 		mark(p->thread << 32 | p->calls++);
 	return NULL;
 }
@@ -602,6 +601,8 @@ static void two_producers_one_consumer(void **state)
 	volatile int stop = 0;
 	struct producer prod[2] = { { 1, 0, &stop }, { 2, 0, &stop } };
 	pthread_t th[2];
+	pthread_attr_t on_cpu0;
+	cpu_set_t cpu0;
 	uint64_t next[3] = { 0, 0, 0 }, received = 0, gaps = 0;
 	struct peo_ring_stats st = { .sz = sizeof(st) };
 	uint64_t t_end;
@@ -610,8 +611,14 @@ static void two_producers_one_consumer(void **state)
 
 	(void)state;
 	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
+	/* pinned from the start by their attr: no cmocka assert in the threads */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	assert_int_equal(pthread_attr_init(&on_cpu0), 0);
+	assert_int_equal(pthread_attr_setaffinity_np(&on_cpu0, sizeof(cpu0), &cpu0), 0);
 	for (int i = 0; i < 2; i++)
-		assert_int_equal(pthread_create(&th[i], NULL, produce, &prod[i]), 0);
+		assert_int_equal(pthread_create(&th[i], &on_cpu0, produce, &prod[i]), 0);
+	pthread_attr_destroy(&on_cpu0);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t_end = (uint64_t)ts.tv_sec + 2;
 	for (;;) {

@@ -871,7 +871,7 @@ static int send_parser(struct script *s)
 {
 	struct peo_record_parser *p;
 	struct entry *e;
-	int err = peo_record_parser_clone(peo_perfdata_parser(s->f), &p);
+	int err = peo_record_parser_clone(&p, peo_perfdata_parser(s->f));
 
 	if (err)
 		return err;
@@ -895,7 +895,6 @@ static int wanted(const struct script *s, uint32_t type)
 		return !side || side_shown(s, type);
 	return type == PEO_RECORD_SAMPLE || (side && type != PEO_RECORD_EXIT) || side_shown(s, type);
 }
-
 
 /*
  * A text run's record, unparsed, to the formatting thread (when it needs
@@ -1141,9 +1140,8 @@ int cmd_script(int argc, char **argv)
 	ret = parse_args(argc, argv, &s.a);
 	if (ret >= 0)
 		return ret;
-	/* Counting needs neither order nor fields. */
 	/* Text records are parsed on the formatting thread, JSON's here;
-	 * counting needs no parse. */
+	 * counting needs neither order nor a parse. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
 		 .headers_only = !s.a.json, .readahead_thread = 1);
 

@@ -279,6 +279,8 @@ static inline void out_bytes(struct out *o, const char *s, size_t len)
 	out_advance(o, put_bytes(out_room(o, len), s, len));
 }
 
+/* strlen inlined: a comm a line, and a call into a small libc per line
+ * cost more than its few bytes. */
 static inline size_t out_strlen(const char *s)
 {
 	size_t len = 0;

@@ -467,8 +467,9 @@ PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const cha
  * as HEADER_ATTR and its name as EVENT_UPDATE, the features set before the
  * first record as HEADER_FEATURE (and TRACING_DATA) records, then the
  * records, and features set later at the end.
- * Returns 0, -EINVAL for a NULL @out, -EBADF for an fd that is not open,
- * -ENOMEM.
+ * @out: receives the writer, as for peo_perfdata_writer_open().
+ * @fd:  the open file or pipe to write.
+ * Returns 0, -EINVAL for a NULL @out, -EBADF for a negative @fd, -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd);
 
@@ -519,7 +520,9 @@ PEO_API int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned 
  * writes it: HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID,
  * TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, and CMDLINE from @argc/@argv.
  * A part this machine does not say (no /sys topology...) is left out.
- * Returns 0, -EINVAL for a NULL @w or @argv, or -ENOMEM.
+ * @w:    the writer.
+ * @argc, @argv: the recording command line (@argv may be NULL when @argc is 0).
+ * Returns 0, -EINVAL for a NULL @w or a NULL @argv with @argc > 0, or -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int argc,
 					      const char *const *argv);
@@ -532,8 +535,10 @@ PEO_API int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int
  * header_event and each event's format file, as perf writes the section,
  * so the payloads decode without this machine's tracefs.  Nothing when
  * there are no tracepoints, or no tracefs is mounted.
+ * @w:       the writer.
  * @tracefs: the tracefs directory, or NULL for the system's.
- * Returns 0, -ENOENT naming a format file that cannot be read, -ENOMEM.
+ * Returns 0, -EINVAL for a NULL @w, -ENOENT naming the format file of a
+ * tracepoint found (its id read) whose format cannot be read, -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *tracefs);
 

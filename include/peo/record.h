@@ -73,12 +73,12 @@ PEO_API int peo_record_parser_add(struct peo_record_parser *p, const struct peo_
  * records can then be parsed on another thread while @p's owner goes on
  * (and adds attrs) undisturbed.  A record parsed with the copy points at
  * the copy's attrs (rec.attr).
- * @p:   the parser to copy; not changed.
  * @out: receives the copy; free with peo_record_parser_free().
+ * @p:   the parser to copy; not changed.
  * Returns 0, -EINVAL for a NULL argument, or -ENOMEM.
  */
-PEO_API int peo_record_parser_clone(const struct peo_record_parser *p,
-				    struct peo_record_parser **out);
+PEO_API int peo_record_parser_clone(struct peo_record_parser **out,
+				    const struct peo_record_parser *p);
 
 /* The sample_id trailer (sample_id_all), or the same fields of a sample. */
 struct peo_sample_id {
@@ -216,7 +216,8 @@ struct peo_record {
  * the header and bytes are filled.  Returns 0, or -EPROTO for a record
  * whose fields run past its size or whose counts are impossible (the
  * sentence names the record type, the field and its byte offset), or
- * -ENOENT when no attr matches the record's id (the id is named).
+ * -ENOENT when no attr matches the record's id (the id is named).  After
+ * an error @out holds no parsed record (its header at most).
  */
 PEO_API int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_t len,
 			     struct peo_record *out);
