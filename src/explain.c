@@ -56,7 +56,7 @@ static void explain_noent(struct peo_buf *b, const struct peo_attr *attr)
 	case PEO_TYPE_HW_CACHE:
 	case PEO_TYPE_RAW:
 		if (!peo_host_has_cpu_pmu(pmu, sizeof(pmu)))
-			peo_buf_printf(b, "this machine exposes no hardware PMU (no /sys/bus/event_source/devices/cpu); "
+			peo_buf_printf(b, "this machine exposes no hardware PMU (no core PMU, such as cpu, in /sys/bus/event_source/devices); "
 					  "software events such as task-clock still work");
 		else
 			peo_buf_printf(b, "the %s PMU does not implement this event (see `perf list` or /sys/bus/event_source/devices/%s/events)",

@@ -123,6 +123,13 @@ PEO_HIDDEN const char *peo_attr_size_since(uint32_t size);
 /* sysfs.c: small helpers for /proc and /sys values. */
 PEO_HIDDEN int peo_read_long_file(const char *path, long *out);
 PEO_HIDDEN int peo_path_exists(const char *path);
+/*
+ * The core PMU under @dir (a sysfs event_source/devices tree): "cpu" and
+ * the other known names first, else the first (sorted) PMU with a `cpus`
+ * file.  Copies its name into @name (@cap bytes); returns 1, or 0 if none.
+ */
+PEO_HIDDEN int peo_find_cpu_pmu(const char *dir, char *name, size_t cap);
+/* The same for this machine, looked up once per process; @name may be NULL. */
 PEO_HIDDEN int peo_host_has_cpu_pmu(char *name, size_t cap);
 
 /* opts.c: check a caller's options struct against the fields we know. */

@@ -31,25 +31,50 @@ int peo_path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-/* The PMU directory that carries the CPU's generic hardware events, or "". */
+/* A core PMU of a hybrid or Arm machine lists its CPUs in a `cpus` file;
+ * uncore PMUs have `cpumask` instead. */
+static int has_cpus_file(const char *dir, const char *pmu)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/cpus", dir, pmu);
+	return peo_path_exists(path);
+}
+
+/*
+ * Not "power": on x86 that is RAPL's energy PMU, which has no cycles
+ * (IBM POWER's core PMU registers as "cpu").
+ */
+int peo_find_cpu_pmu(const char *dir, char *name, size_t cap)
+{
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom", "cpum_cf" };
+	char path[512], **entries;
+	int n, i, found = 0;
+
+	for (i = 0; i < (int)PEO_ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (peo_path_exists(path)) {
+			snprintf(name, cap, "%s", names[i]);
+			return 1;
+		}
+	}
+	n = peo_list_dir(dir, &entries);
+	for (i = 0; i < n && !found; i++) {
+		found = strlen(entries[i]) < cap && has_cpus_file(dir, entries[i]);
+		if (found)
+			snprintf(name, cap, "%s", entries[i]);
+	}
+	if (n > 0)
+		peo_free_names(entries, n);
+	return found;
+}
+
 static char cpu_pmu_name[32];
 
 static void find_cpu_pmu(void)
 {
-	static const char *const candidates[] = {
-		"cpu", "cpu_core", "cpu_atom", "armv8_pmuv3", "armv8_pmuv3_0",
-		"cpum_cf", "power", "riscv-pmu",
-	};
-	char path[128];
-	size_t i;
-
-	for (i = 0; i < PEO_ARRAY_SIZE(candidates); i++) {
-		snprintf(path, sizeof(path), "%s/%s", peo_default_pmu_dir(), candidates[i]);
-		if (peo_path_exists(path)) {
-			snprintf(cpu_pmu_name, sizeof(cpu_pmu_name), "%s", candidates[i]);
-			return;
-		}
-	}
+	if (!peo_find_cpu_pmu(peo_default_pmu_dir(), cpu_pmu_name, sizeof(cpu_pmu_name)))
+		cpu_pmu_name[0] = 0;
 }
 
 /*

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -292,7 +293,7 @@ static void test_einval_unknown_tracepoint_id(void **state)
 
 static void test_enoent_no_hardware_pmu(void **state)
 {
-	int has_pmu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0;
+	int has_pmu = peo_host_has_cpu_pmu(NULL, 0);
 	struct peo_attr attr;
 	int fd;
 
@@ -306,17 +307,58 @@ static void test_enoent_no_hardware_pmu(void **state)
 			close(fd);
 			return; /* a machine with a PMU counts cycles */
 		}
-		PEO_SKIP("this machine has /sys/bus/event_source/devices/cpu but cycles failed: %s",
-			 peo_last_error());
+		PEO_SKIP("this machine has a CPU PMU but cycles failed: %s", peo_last_error());
 	}
 	if (fd >= 0) {
 		close(fd);
-		PEO_SKIP("no /sys/bus/event_source/devices/cpu, yet hardware/cycles opened: "
-			 "this machine's PMU has another name");
+		fail_msg("no CPU PMU found in /sys/bus/event_source/devices, yet hardware/cycles "
+			 "opened: peo_find_cpu_pmu() misses this machine's PMU");
 	}
 	assert_int_equal(fd, -ENOENT);
 	assert_error_contains("hardware/cycles");
 	assert_error_contains("this machine exposes no hardware PMU");
+}
+
+/* Make @rel (a directory, or a file when @file) under @root. */
+static void make_node(const char *root, const char *rel, int file)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (file)
+		close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+	else
+		mkdir(path, 0755);
+	assert_true(access(path, F_OK) == 0);
+}
+
+/*
+ * Which PMU the ENOENT sentence blames, on fake sysfs trees: x86's RAPL
+ * "power" and uncore PMUs (cpumask) are no core PMU; an Arm one is found by
+ * its `cpus` file; "cpu" wins over all.
+ */
+static void test_core_pmu_by_name_or_cpus_file(void **state)
+{
+	char root[] = "/tmp/peo-pmus-XXXXXX", name[32], cmd[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	make_node(root, "power", 0);
+	make_node(root, "power/events", 0);
+	make_node(root, "uncore_imc_0", 0);
+	make_node(root, "uncore_imc_0/cpumask", 1);
+	make_node(root, "msr", 0);
+	assert_int_equal(peo_find_cpu_pmu(root, name, sizeof(name)), 0);
+	make_node(root, "armv8_pmuv3_0", 0);
+	make_node(root, "armv8_pmuv3_0/cpus", 1);
+	assert_int_equal(peo_find_cpu_pmu(root, name, sizeof(name)), 1);
+	assert_string_equal(name, "armv8_pmuv3_0");
+	make_node(root, "cpu", 0);
+	assert_int_equal(peo_find_cpu_pmu(root, name, sizeof(name)), 1);
+	assert_string_equal(name, "cpu");
+	assert_int_equal(peo_find_cpu_pmu("/nonexistent-peo", name, sizeof(name)), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_enoent_unknown_pmu_type(void **state)
@@ -619,6 +661,7 @@ int main(void)
 		PEO_TEST(test_einval_flag_newer_than_kernel),
 		PEO_TEST(test_einval_unknown_tracepoint_id),
 		PEO_TEST(test_enoent_no_hardware_pmu),
+		PEO_TEST(test_core_pmu_by_name_or_cpus_file),
 		PEO_TEST(test_enoent_unknown_pmu_type),
 		PEO_TEST(test_esrch_exited_pid),
 		PEO_TEST(test_emfile_rlimit),
