@@ -3,9 +3,10 @@
 # several threads, built with clang's ThreadSanitizer: test_threads
 # (separate objects from separate threads, DESIGN.md's promise, and a ring
 # set woken from another thread), test_perfdata (the read-ahead helper
-# thread) and test_script_out (peo script's writer thread and formatting
-# worker); then the peo command itself, recording a file and printing it
-# with its three helper threads (read-ahead, formatting, writing).
+# thread) and test_script_out (peo script's writer threads, formatting
+# workers and their shared log); then the peo command itself, recording a
+# file and printing it with its helper threads (read-ahead, formatting
+# workers, writing).
 set -uo pipefail
 build=${1:-build-tsan} jobs=${2:-2}
 tests=(test_threads test_perfdata test_script_out)
@@ -35,7 +36,8 @@ if ! "$build/peo" record -o "$tmp/t.data" -e cpu-clock -F 10000 -g -- \
 	echo "=== tsan: peo record FAILED"
 	status=1
 else
-	for args in "-F pid,tid,time,ip,event" "" "--show-task-events --show-mmap-events"; do
+	for args in "-F pid,tid,time,ip,event" "" "--show-task-events --show-mmap-events --workers 3" \
+		"-F pid,tid,time,ip,event --workers 4"; do
 		# shellcheck disable=SC2086
 		if "$build/peo" script -i "$tmp/t.data" $args >"$tmp/script.out" 2>"$tmp/script.err" &&
 			[ -s "$tmp/script.out" ]; then

@@ -43,14 +43,15 @@ check() {
 		fail "$name: peo script failed: $(head -2 "$tmp/$name.peo.err")"
 	perf script -i "$f" -F "$fields" >"$tmp/$name.perf" 2>/dev/null
 	same "$name" "-F $fields" "$tmp/$name.peo" "$tmp/$name.perf"
-	# on one CPU peo script formats on the reading thread: the same lines
-	if [ "$name" = callchain ] && command -v taskset >/dev/null; then
-		taskset -c 0 "$peo" script -i "$f" -F "$fields" >"$tmp/$name.one" 2>&1
-		same "$name" "-F $fields on one CPU (no formatting thread)" "$tmp/$name.one" "$tmp/$name.perf"
-	fi
+	# formatted on the reading thread (as on one CPU), or by three workers
+	# taking turns (whatever the CPUs): the same lines
+	for w in 0 3; do
+		"$peo" script -i "$f" -F "$fields" --workers $w >"$tmp/$name.w$w" 2>&1
+		same "$name" "-F $fields --workers $w" "$tmp/$name.w$w" "$tmp/$name.perf"
+	done
 	# the task and mmap records too, among the samples
 	"$peo" script -i "$f" -F pid,tid,time,event --show-task-events --show-mmap-events \
-		>"$tmp/$name.side.peo" 2>&1
+		--workers 3 >"$tmp/$name.side.peo" 2>&1
 	perf script -i "$f" -F pid,tid,time,event --show-task-events --show-mmap-events \
 		>"$tmp/$name.side.perf" 2>/dev/null
 	same "$name" "--show-task-events --show-mmap-events" "$tmp/$name.side.peo" "$tmp/$name.side.perf"

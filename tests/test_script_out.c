@@ -6,6 +6,7 @@
  * this thread and by the writer thread; and the formatting worker's
  * batches, handed over in order.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -21,7 +22,9 @@
 #include "commands.h"
 #include "script_out.h"
 #include "script_maps.h"
+#include "script_log.h"
 #include "script_pipe.h"
+#include "script_pool.h"
 
 /* Values around every power of 10 and 16, and random ones of every size. */
 static size_t sample_values(uint64_t *v, size_t cap)
@@ -217,34 +220,232 @@ static void check_batch(void *ctx, const unsigned char *bytes, size_t n)
 	}
 }
 
-/* Entries of many sizes, up to the largest, cross many batches while the
+/* The size of the @i-th test entry: mostly small, every thousandth @largest. */
+static uint32_t entry_size(uint32_t i, uint32_t *x, uint32_t largest)
+{
+	*x = *x * 1103515245u + 12345u;
+	return i % 1000 == 999 ? largest : 8 + 8 * (*x >> 24 & 255);
+}
+
+/* Entry @i of @size bytes at @at: its number and size, then filler. */
+static void put_entry(unsigned char *at, uint32_t i, uint32_t size)
+{
+	uint32_t v[2] = { i, size };
+
+	memcpy(at, v, sizeof(v));
+	memset(at + sizeof(v), 0xab, size - sizeof(v));
+}
+
+/* Batches of entries of many sizes cross the ring many times while the
  * worker takes them: each arrives once, in order, and finish waits for all. */
 static void pipe_keeps_order(void **state)
 {
 	struct script_pipe *p;
 	struct seen seen = { 0 };
 	uint32_t n = 20000, x = 12345;
+	size_t used = 0, cap;
+	unsigned char *batch;
 
 	(void)state;
 	assert_int_equal(script_pipe_start(&p, check_batch, &seen), 0);
+	batch = script_pipe_next_batch(p, 0, &cap);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t v[2] = { i, 8 };
-		unsigned char *at;
+		uint32_t size = entry_size(i, &x, 64u << 10);
 
-		x = x * 1103515245u + 12345u;
-		if (i % 1000 == 999)
-			v[1] = SCRIPT_PIPE_ENTRY_MAX; /* the largest an entry may be */
-		else
-			v[1] = 8 + 8 * (x >> 24 & 255);
-		at = script_pipe_room(p, v[1]);
-		memcpy(at, v, sizeof(v));
-		memset(at + sizeof(v), 0xab, v[1] - sizeof(v));
-		script_pipe_commit(p, v[1]);
+		if (cap - used < size) {
+			batch = script_pipe_next_batch(p, used, &cap);
+			used = 0;
+		}
+		put_entry(batch + used, i, size);
+		used += size;
 	}
+	script_pipe_next_batch(p, used, &cap);
 	script_pipe_finish(p);
 	assert_int_equal(seen.next, n);
 	assert_false(seen.out_of_order);
 	assert_true(seen.batches > 4); /* the ring of batches went round */
+}
+
+/* A pool test's batches: each entry's number printed, a line each;
+ * stop_at's batch stops the output after its lines. */
+struct numbered {
+	uint32_t stop_at;
+	unsigned batches[8]; /* by worker */
+};
+
+static int print_numbers(void *ctx, unsigned worker, const unsigned char *bytes, size_t n,
+			 struct out *o)
+{
+	struct numbered *nb = ctx;
+	int stop = 0;
+
+	nb->batches[worker]++; /* each worker's own counter: no race */
+	for (size_t at = 0; at < n;) {
+		uint32_t v[2];
+
+		memcpy(v, bytes + at, sizeof(v));
+		out_u64(o, v[0], 0);
+		out_char(o, '\n');
+		stop |= v[0] == nb->stop_at;
+		at += v[1];
+	}
+	return stop;
+}
+
+/* Fill @p with entries 0..@n-1 (sizes up to the largest); returns the pool's finish. */
+static int fill_pool(struct script_pool *p, uint32_t n, unsigned *stopper)
+{
+	uint32_t x = 777;
+	size_t used = 0, cap;
+	unsigned char *batch = script_pool_next_batch(p, 0, &cap);
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t size = entry_size(i, &x, SCRIPT_POOL_ENTRY_MAX);
+
+		if (cap - used < size) {
+			batch = script_pool_next_batch(p, used, &cap);
+			used = 0;
+		}
+		put_entry(batch + used, i, size);
+		used += size;
+	}
+	return script_pool_finish(p, used, stopper);
+}
+
+/* The numbers' lines in order, 0..@n-1, then nothing: 1, or 0. */
+static int lines_count_up(const char *text, size_t len, uint32_t n)
+{
+	char want[16];
+	size_t at = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		int w = snprintf(want, sizeof(want), "%u\n", i);
+
+		if (at + (size_t)w > len || memcmp(text + at, want, (size_t)w))
+			return 0;
+		at += (size_t)w;
+	}
+	return at == len;
+}
+
+/* With one worker or several, every batch's lines come out in batch order,
+ * and every worker takes batches. */
+static void pool_writes_in_batch_order(void **state)
+{
+	static const unsigned counts[] = { 1, 3, 5 };
+	uint32_t n = 60000;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		struct numbered nb = { .stop_at = UINT32_MAX };
+		struct script_pool *p;
+		struct capture c;
+		unsigned stopper = 99;
+		size_t len;
+		char *text;
+
+		capture_open(&c, 0);
+		assert_int_equal(script_pool_start(&p, counts[k], c.fd, print_numbers, &nb), 0);
+		assert_int_equal(fill_pool(p, n, &stopper), 0);
+		assert_int_equal(stopper, 99);
+		text = capture_text(&c, &len);
+		assert_true(lines_count_up(text, len, n));
+		for (unsigned w = 0; w < counts[k]; w++)
+			assert_true(nb.batches[w] > 0);
+		free(text);
+	}
+}
+
+/* A batch that asks stops the output after its own lines (those of later
+ * batches, formatted meanwhile, are not written), and finish names it. */
+static void pool_stops_after_the_batch_that_asks(void **state)
+{
+	struct numbered nb = { .stop_at = 30000 };
+	struct script_pool *p;
+	struct capture c;
+	unsigned stopper = 99;
+	size_t len;
+	char *text, *last;
+	uint32_t lines;
+
+	(void)state;
+	capture_open(&c, 0);
+	assert_int_equal(script_pool_start(&p, 3, c.fd, print_numbers, &nb), 0);
+	assert_int_equal(fill_pool(p, 60000, &stopper), -2);
+	assert_true(stopper < 3);
+	text = capture_text(&c, &len);
+	assert_true(len > 0 && text[len - 1] == '\n');
+	text[len - 1] = '\0';
+	last = strrchr(text, '\n');
+	lines = (uint32_t)strtoul(last ? last + 1 : text, NULL, 10) + 1;
+	text[len - 1] = '\n';
+	assert_true(lines > nb.stop_at && lines < 60000); /* the whole batch of 30000, no more */
+	assert_true(lines_count_up(text, len, lines));
+	free(text);
+}
+
+/* A write that fails ends the pool with -1 and its errno. */
+static void pool_reports_a_failed_write(void **state)
+{
+	struct numbered nb = { .stop_at = UINT32_MAX };
+	struct script_pool *p;
+	unsigned stopper = 99;
+	int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+
+	(void)state;
+	if (fd < 0)
+		PEO_SKIP("/dev/full cannot be opened: %m");
+	assert_int_equal(script_pool_start(&p, 2, fd, print_numbers, &nb), 0);
+	assert_int_equal(fill_pool(p, 20000, &stopper), -1);
+	assert_int_equal(errno, ENOSPC);
+	close(fd);
+}
+
+/* Each of three readers, reading at its own pace, gets every entry once in
+ * order, whatever its size; chunks all readers have left are reused, so
+ * the log stays a few chunks long. */
+static void log_every_reader_reads_every_entry(void **state)
+{
+	struct script_log l;
+	struct script_log_cursor c[3];
+	uint32_t n = 200000, x = 99, next[3] = { 0 };
+	size_t most = 0;
+
+	(void)state;
+	assert_int_equal(script_log_init(&l, 3), 0);
+	for (int r = 0; r < 3; r++)
+		script_log_reader_start(&l, &c[r]);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t size = entry_size(i, &x, SCRIPT_LOG_ENTRY_MAX);
+		unsigned char *at = script_log_room(&l, size);
+
+		assert_non_null(at);
+		put_entry(at, i, size);
+		script_log_commit(&l, size);
+		for (int r = 0; r < 3; r++) { /* reader r catches up every 10^r entries */
+			const unsigned char *e;
+			size_t len;
+
+			if ((i + 1) % (r == 0 ? 1 : r == 1 ? 10 : 100) && i + 1 < n)
+				continue;
+			while ((e = script_log_next(&c[r], l.count, &len))) {
+				uint32_t v[2];
+
+				memcpy(v, e, sizeof(v));
+				assert_int_equal(v[0], next[r]);
+				assert_int_equal(v[1], len);
+				assert_true(len == sizeof(v) || e[len - 1] == 0xab);
+				next[r]++;
+			}
+		}
+		most = l.nchunks > most ? l.nchunks : most;
+	}
+	for (int r = 0; r < 3; r++)
+		assert_int_equal(next[r], n);
+	/* the slowest reader is at most 100 entries (~100 KiB, or one of 128
+	 * KiB) behind: a 256 KiB chunk or two of the ~230 MB written, a spare */
+	assert_true(most <= 4);
+	script_log_free(&l);
 }
 
 static void strings_pad_and_align(void **state)
@@ -293,7 +494,8 @@ static void a_failed_write_is_reported(void **state)
 		out_flush(o); /* the thread may not have written it yet */
 		out_str(o, "more");
 		assert_int_equal(out_finish(o), -1);
-		assert_int_equal(o->failed, 1);
+		assert_int_equal(errno, ENOSPC);
+		assert_int_equal(o->failed, ENOSPC);
 	}
 	close(fd);
 	free(o);
@@ -335,6 +537,10 @@ int main(void)
 		cmocka_unit_test(numbers_match_printf_threaded),
 		cmocka_unit_test(bytes_of_every_length),
 		cmocka_unit_test(pipe_keeps_order),
+		cmocka_unit_test(pool_writes_in_batch_order),
+		cmocka_unit_test(pool_stops_after_the_batch_that_asks),
+		cmocka_unit_test(pool_reports_a_failed_write),
+		cmocka_unit_test(log_every_reader_reads_every_entry),
 		cmocka_unit_test(strings_pad_and_align),
 		cmocka_unit_test(a_failed_write_is_reported),
 		cmocka_unit_test(helper_threads_leave_signals_to_main),

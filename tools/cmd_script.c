@@ -15,8 +15,9 @@
 
 #include "commands.h"
 #include "script_maps.h"
+#include "script_log.h"
 #include "script_out.h"
-#include "script_pipe.h"
+#include "script_pool.h"
 #include "script_threads.h"
 
 enum field {
@@ -41,6 +42,47 @@ struct script_args {
 	const char *input;
 	unsigned fields; /* 0: perf's default for the event */
 	int json, stats, header, ns, show_task, show_mmap, no_ordered;
+	int workers; /* formatting threads; -1: by the CPUs */
+};
+
+/* The most formatting workers by default (see default_workers()). */
+#define MAX_WORKERS 4
+
+/* A parser the formatting workers share (they only read it), freed by the last to let go. */
+struct shared_parser {
+	struct peo_record_parser *p;
+	unsigned refs; /* atomic */
+};
+
+/* The last pid/tid (or pid or tid) column and whole seconds printed: runs
+ * of samples share them, and their digits were a fifth of a text run. */
+struct column_cache {
+	uint64_t key;
+	int valid;
+	size_t len;
+	char text[48];
+};
+
+struct script;
+
+/*
+ * A formatting worker's own (one without workers): text records are
+ * parsed and printed with it.  Every worker reads every state record
+ * (parsers, COMM, FORK, MMAP...) from the log, so each has the names and
+ * maps as they stand at each of its lines.  On cache lines of their own:
+ * shared, every write of one thread had stalled the others' reads.
+ */
+struct fmt {
+	_Alignas(64) const struct script *s;
+	struct out *out; /* the batch's text */
+	struct shared_parser *parser;
+	struct script_log_cursor cursor;
+	struct peo_record rec;
+	struct script_threads threads;
+	struct script_maps maps;
+	struct column_cache pid_tid, one_id, seconds;
+	int failed; /* a record did not parse (its sentence in error): nothing after it */
+	char error[1100];
 };
 
 struct script {
@@ -55,32 +97,22 @@ struct script {
 		int format_tried;
 	} *events; /* by the event's index in the file; grows as a pipe's HEADER_ATTRs add events */
 	size_t nevents;
-	struct script_pipe *pipe; /* text records formatted by a worker, or NULL */
-	unsigned char *solo;      /* an entry's room without the worker */
+	struct script_pool *pool; /* text records formatted by workers, or NULL */
+	unsigned char *batch;     /* the pool's batch being filled: used of cap bytes */
+	size_t batch_used, batch_cap;
+	int stop;                 /* the output stopped (a record did not parse, a write failed) */
+	unsigned char *solo;      /* an entry's room without workers */
 	size_t parser_events;     /* the events the last parser sent knew (SIZE_MAX: none sent) */
-
-	/* Set once by the formatting thread when a record does not parse (its
-	 * sentence in error): the reading thread stops.  A line of its own,
-	 * read for every record. */
-	_Alignas(64) int failed;
-	char error[1100];
-
-	/* The formatting thread's, on cache lines of their own: shared with
-	 * the reading thread's, every write of one thread had stalled the
-	 * other's reads. */
-	_Alignas(64) struct peo_record_parser *parser; /* a copy of the reader's */
-	struct peo_record rec;
-	struct script_threads threads;
-	struct script_maps maps;
-	/* The last pid/tid (or pid or tid) column and whole seconds printed:
-	 * runs of samples share them, and their digits were a fifth of a text run. */
-	struct column_cache {
-		uint64_t key;
-		int valid;
-		size_t len;
-		char text[48];
-	} pid_tid, one_id, seconds;
-	struct out out; /* every record's line goes through it */
+	/* The last sample's event and its kept column: runs of samples share
+	 * them, and looking them up was a tenth of the reading thread's work. */
+	const struct peo_attr *last_attr;
+	const char *last_label;
+	size_t last_label_len;
+	char pad[LABEL_MAX]; /* a column made for one line (no event index, or no memory) */
+	struct script_log log;    /* the state records, for every worker */
+	struct fmt *fmts;         /* the workers' (or the one without workers) */
+	unsigned nfmts;
+	struct out out; /* JSON lines, and text without workers */
 };
 
 static void usage(FILE *out)
@@ -97,7 +129,9 @@ static void usage(FILE *out)
 		"  --show-task-events     COMM, FORK and EXIT records too\n"
 		"  --show-mmap-events     MMAP and MMAP2 records too\n"
 		"  --ns                   times with nanoseconds\n"
-		"  --no-ordered           file order instead of time order (perf's rounds)\n");
+		"  --no-ordered           file order instead of time order (perf's rounds)\n"
+		"  --workers N            text formatting threads (default: one per CPU beside\n"
+		"                         the reading thread's, at most %d; 0: none)\n", MAX_WORKERS);
 }
 
 static int parse_fields(const char *list, unsigned *out)
@@ -126,9 +160,27 @@ static int parse_fields(const char *list, unsigned *out)
 	return err;
 }
 
+/* --workers N: 0 to 64. */
+static int parse_workers(const char *text, int *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (errno || end == text || *end || n < 0 || n > 64) {
+		fprintf(stderr, "peo script: --workers '%s': give a whole number from 0 to 64 "
+			"(0: format on the reading thread)\n", text);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct script_args *a)
 {
-	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP, O_ORDERED, O_NO_ORDERED };
+	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP, O_ORDERED, O_NO_ORDERED,
+	       O_WORKERS };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -140,6 +192,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		{ "show-mmap-events", no_argument, NULL, O_MMAP },
 		{ "ordered", no_argument, NULL, O_ORDERED },
 		{ "no-ordered", no_argument, NULL, O_NO_ORDERED },
+		{ "workers", required_argument, NULL, O_WORKERS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -147,6 +200,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->input = "perf.data";
+	a->workers = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+i:F:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -163,6 +217,10 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		case O_MMAP: a->show_mmap = 1; break;
 		case O_ORDERED: a->no_ordered = 0; break;
 		case O_NO_ORDERED: a->no_ordered = 1; break;
+		case O_WORKERS:
+			if (parse_workers(optarg, &a->workers))
+				return 2;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -318,12 +376,12 @@ static void cache_made(struct column_cache *c, int len)
 
 /* The time column "seconds.fraction: " (the seconds cached: runs of
  * samples share them).  Room: sizeof(seconds.text) + 11. */
-static char *put_time(struct script *s, char *p, uint64_t ns, int with_ns)
+static char *put_time(struct fmt *w, char *p, uint64_t ns, int with_ns)
 {
-	if (!cache_holds(&s->seconds, ns / 1000000000u))
-		cache_made(&s->seconds, snprintf(s->seconds.text, sizeof(s->seconds.text), "%5llu.",
+	if (!cache_holds(&w->seconds, ns / 1000000000u))
+		cache_made(&w->seconds, snprintf(w->seconds.text, sizeof(w->seconds.text), "%5llu.",
 						 (unsigned long long)(ns / 1000000000u)));
-	p = put_bytes(p, s->seconds.text, s->seconds.len);
+	p = put_bytes(p, w->seconds.text, w->seconds.len);
 	if (with_ns)
 		p = put_dec_zero(p, ns % 1000000000u, 9);
 	else
@@ -333,9 +391,9 @@ static char *put_time(struct script *s, char *p, uint64_t ns, int with_ns)
 	return p;
 }
 
-static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap)
+static const char *comm_of(struct fmt *w, uint32_t tid, char *buf, size_t cap)
 {
-	const char *c = script_threads_comm(&s->threads, tid);
+	const char *c = script_threads_comm(&w->threads, tid);
 
 	if (c)
 		return c;
@@ -344,64 +402,73 @@ static const char *comm_of(struct script *s, uint32_t tid, char *buf, size_t cap
 }
 
 /*
- * What the reading thread hands the formatting thread: a record's bytes as
- * the file has them, for that thread to parse and print, with what needs
- * the file to resolve (the event's column, its tracepoint format); or,
- * with rec_len 0, a parser for the records after it.  The record follows
- * this header (then the event column, when it is not one kept for good).
+ * What the reading thread hands the formatting workers, in a batch or in
+ * the log.  A record entry holds a record's bytes as the file has them,
+ * for a worker to parse and print, with what needs the file to resolve
+ * (the event's column, its tracepoint format); the record follows this
+ * header (then the event column, when it is not one kept for good).
+ * Samples go in batches; the records that build state (COMM, FORK,
+ * MMAP...) and new parsers go in the log, and a sync entry at their place
+ * in the batch has its worker read the log up to them.
  */
+enum entry_kind { ENTRY_RECORD, ENTRY_SYNC, ENTRY_PARSER };
+
 struct entry {
 	uint32_t size;      /* bytes: this header, the record, a column; a multiple of 8 */
-	uint32_t rec_len;   /* the record's header.size; 0: a parser entry */
+	uint32_t rec_len;   /* the record's header.size */
 	uint32_t label_len; /* the event column's bytes */
-	uint32_t unused;
-	const char *label; /* the column: the reading thread's label, or after the record */
-	uint64_t offset;   /* the record's place in the file, for an error's sentence */
+	uint16_t kind;      /* enum entry_kind */
+	uint16_t print;     /* a sync's: print the line of the log's record it reaches */
+	const char *label;  /* the column: the reading thread's label, or after the record */
+	uint64_t offset;    /* the record's place in the file, for an error's sentence */
 	union {
-		struct peo_tp_format *format;     /* -F trace: the sample's event's, or NULL */
-		struct peo_record_parser *parser; /* a parser entry's: now the thread's own */
+		const struct peo_tp_format *format; /* -F trace: the sample's event's, or NULL */
+		struct shared_parser *parser;       /* a parser entry's */
+		uint64_t upto;                      /* a sync's: read the log's entries below it */
 	} u;
 };
 
 /* The most an entry holds: a record of the largest size, a column. */
 #define ENTRY_MAX (sizeof(struct entry) + 65536 + LABEL_MAX)
-_Static_assert(ENTRY_MAX <= SCRIPT_PIPE_ENTRY_MAX, "a pipe batch holds any entry");
+_Static_assert(ENTRY_MAX + sizeof(struct entry) <= SCRIPT_POOL_ENTRY_MAX,
+	       "a batch holds any entry and a sync");
+_Static_assert(ENTRY_MAX <= SCRIPT_LOG_ENTRY_MAX, "the log holds any entry");
 _Static_assert(sizeof(struct entry) % 8 == 0, "records after an entry stay 8-aligned");
 
-static unsigned default_fields(const struct script *s)
+static unsigned default_fields(const struct script_args *a)
 {
-	return s->a.fields ? s->a.fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
+	return a->fields ? a->fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
 }
 
 /* The columns a line starts with: comm, pid/tid, cpu, time (from @id's fields). */
-static void print_start(struct script *s, unsigned fl, const struct peo_sample_id *id,
+static void print_start(struct fmt *w, unsigned fl, const struct peo_sample_id *id,
 			int unpadded_comm)
 {
-	struct out *o = &s->out;
+	struct out *o = w->out;
 	char *p;
 
 	if (fl & F_COMM) {
 		char cbuf[32];
-		const char *c = comm_of(s, id->tid, cbuf, sizeof(cbuf));
+		const char *c = comm_of(w, id->tid, cbuf, sizeof(cbuf));
 
 		out_bytes_right(o, c, out_strlen(c), unpadded_comm ? 0 : 16);
 		out_char(o, ' ');
 	}
 	/* the rest in room made once: pid/tid and time texts, cpu, punctuation */
-	p = out_room(o, sizeof(s->pid_tid.text) + sizeof(s->seconds.text) + 64);
+	p = out_room(o, sizeof(w->pid_tid.text) + sizeof(w->seconds.text) + 64);
 	if ((fl & F_PID) && (fl & F_TID)) {
-		if (!cache_holds(&s->pid_tid, (uint64_t)id->pid << 32 | id->tid))
-			cache_made(&s->pid_tid, snprintf(s->pid_tid.text, sizeof(s->pid_tid.text),
+		if (!cache_holds(&w->pid_tid, (uint64_t)id->pid << 32 | id->tid))
+			cache_made(&w->pid_tid, snprintf(w->pid_tid.text, sizeof(w->pid_tid.text),
 							 "%5d/%-5d ", (int32_t)id->pid,
 							 (int32_t)id->tid));
-		p = put_bytes(p, s->pid_tid.text, s->pid_tid.len);
+		p = put_bytes(p, w->pid_tid.text, w->pid_tid.len);
 	} else if (fl & (F_PID | F_TID)) {
 		int32_t one = (int32_t)((fl & F_PID) ? id->pid : id->tid);
 
-		if (!cache_holds(&s->one_id, (uint32_t)one))
-			cache_made(&s->one_id, snprintf(s->one_id.text, sizeof(s->one_id.text), "%5d ",
+		if (!cache_holds(&w->one_id, (uint32_t)one))
+			cache_made(&w->one_id, snprintf(w->one_id.text, sizeof(w->one_id.text), "%5d ",
 							one)); /* -1 as perf */
-		p = put_bytes(p, s->one_id.text, s->one_id.len);
+		p = put_bytes(p, w->one_id.text, w->one_id.len);
 	}
 	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU)) {
 		*p++ = '[';
@@ -410,7 +477,7 @@ static void print_start(struct script *s, unsigned fl, const struct peo_sample_i
 		*p++ = ' ';
 	}
 	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
-		p = put_time(s, p, id->time, s->a.ns);
+		p = put_time(w, p, id->time, w->s->a.ns);
 	out_advance(o, p);
 }
 
@@ -439,9 +506,9 @@ static struct peo_tp_format *format_of(struct script *s, const struct peo_record
 }
 
 /* A callchain sample's frames, a line each, and the blank line perf ends it with. */
-static void print_callchain(struct script *s, const struct peo_record *r)
+static void print_callchain(struct fmt *w, const struct peo_record *r)
 {
-	struct out *o = &s->out;
+	struct out *o = w->out;
 	struct peo_callchain_iter it;
 	uint64_t ip, off;
 	int64_t ctx;
@@ -451,7 +518,7 @@ static void print_callchain(struct script *s, const struct peo_record *r)
 	peo_callchain_begin(&it, r);
 	while (peo_callchain_next(&it, &ip, &ctx)) {
 		/* perf prints a user frame as its offset in the mapped file */
-		if (ctx == PEO_CONTEXT_USER && script_maps_offset(&s->maps, r->sample_id.pid, ip, &off))
+		if (ctx == PEO_CONTEXT_USER && script_maps_offset(&w->maps, r->sample_id.pid, ip, &off))
 			ip = off;
 		p = out_room(o, 18);
 		*p++ = '\t';
@@ -464,17 +531,17 @@ static void print_callchain(struct script *s, const struct peo_record *r)
 
 /* perf script's sample line for the fields asked (perf's order, whatever
  * -F's); @label is the event's column, @format the tracepoint's for -F trace. */
-static void print_sample(struct script *s, const struct peo_record *r, const char *label,
-			 size_t label_len, struct peo_tp_format *format)
+static void print_sample(struct fmt *w, const struct peo_record *r, const char *label,
+			 size_t label_len, const struct peo_tp_format *format)
 {
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
-	unsigned fl = default_fields(s);
+	unsigned fl = default_fields(&w->s->a);
 	int chain = (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN);
-	struct out *o = &s->out;
+	struct out *o = w->out;
 	char *p;
 
-	print_start(s, fl, &r->sample_id, chain); /* perf pads the comm, unless a callchain follows */
+	print_start(w, fl, &r->sample_id, chain); /* perf pads the comm, unless a callchain follows */
 	if (fl & F_PERIOD) { /* a fixed period (-c) is not sampled: the attr has it */
 		p = put_dec(out_room(o, 32), sample_period(r), 0, 10);
 		*p++ = ' ';
@@ -490,7 +557,7 @@ static void print_sample(struct script *s, const struct peo_record *r, const cha
 	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
 		out_hex(o, smp->addr, 16);
 	if (chain && smp->callchain_nr) {
-		print_callchain(s, r);
+		print_callchain(w, r);
 		return;
 	}
 	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
@@ -733,30 +800,30 @@ static void print_other_json(struct script *s, const struct peo_record *r)
 /* ------------------------------------------------------------- records */
 
 /* The names and maps text lines need (the formatting thread's). */
-static void track_threads(struct script *s, const struct peo_record *r)
+static void track_threads(struct fmt *w, const struct peo_record *r)
 {
 	if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
-		script_maps_add(&s->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
+		script_maps_add(&w->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
 				r->u.mmap.pgoff);
 	else if (r->header.type == PEO_RECORD_FORK && r->u.task.pid != r->u.task.ppid)
-		script_maps_fork(&s->maps, r->u.task.ppid, r->u.task.pid);
+		script_maps_fork(&w->maps, r->u.task.ppid, r->u.task.pid);
 	if (r->header.type == PEO_RECORD_COMM)
-		script_threads_set(&s->threads, r->u.comm.tid, r->u.comm.comm);
+		script_threads_set(&w->threads, r->u.comm.tid, r->u.comm.comm);
 	else if (r->header.type == PEO_RECORD_FORK) {
-		const char *parent = script_threads_comm(&s->threads, r->u.task.ptid);
+		const char *parent = script_threads_comm(&w->threads, r->u.task.ptid);
 
 		if (parent)
-			script_threads_set(&s->threads, r->u.task.tid, parent);
+			script_threads_set(&w->threads, r->u.task.tid, parent);
 	}
 }
 
 /* MMAP, MMAP2, COMM, FORK and EXIT lines, as perf script's --show-*-events print them. */
-static void print_side(struct script *s, const struct peo_record *r)
+static void print_side(struct fmt *w, const struct peo_record *r)
 {
 	const struct peo_rec_mmap *m = &r->u.mmap;
 	char line[4400];
 
-	print_start(s, default_fields(s), &r->sample_id, 0);
+	print_start(w, default_fields(&w->s->a), &r->sample_id, 0);
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
 		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
@@ -795,7 +862,7 @@ static void print_side(struct script *s, const struct peo_record *r)
 		}
 		break;
 	}
-	out_bytes(&s->out, line, strnlen(line, sizeof(line)));
+	out_bytes(w->out, line, strnlen(line, sizeof(line)));
 }
 
 /* Whether a text run shows the lines of records of @type (not SAMPLE). */
@@ -807,80 +874,165 @@ static int side_shown(const struct script *s, uint32_t type)
 				  type == PEO_RECORD_EXIT);
 }
 
-/* The formatting thread's work on one entry: parse the record with its
- * own parser, keep the names and maps, print the line. */
-static void format_entry(struct script *s, const struct entry *e)
+/* @w now parses with @sp (dropping its old parser, freed by the last worker to let go). */
+static void adopt_parser(struct fmt *w, struct shared_parser *sp)
+{
+	struct shared_parser *old = w->parser;
+
+	if (old && __atomic_sub_fetch(&old->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		peo_record_parser_free(old->p);
+		free(old);
+	}
+	w->parser = sp;
+}
+
+static void format_entry(struct fmt *w, const struct entry *e, int print);
+
+/* Read the log up to entry @upto, printing the line of the last one when @print. */
+static void read_log(struct fmt *w, uint64_t upto, int print)
+{
+	const struct entry *e;
+	size_t n;
+
+	while ((e = script_log_next(&w->cursor, upto, &n)))
+		format_entry(w, e, print && w->cursor.pos == upto);
+}
+
+/* A worker's work on one entry: a record parsed with its parser, its
+ * names and maps kept, its line printed (when @print); a parser adopted;
+ * the log read up to a sync's place. */
+static void format_entry(struct fmt *w, const struct entry *e, int print)
 {
 	const char *rec = (const char *)(e + 1);
 	uint32_t t;
 
-	if (!e->rec_len) {
-		peo_record_parser_free(s->parser);
-		s->parser = e->u.parser;
+	if (e->kind == ENTRY_PARSER) {
+		adopt_parser(w, e->u.parser);
 		return;
 	}
-	if (s->failed)
+	if (e->kind == ENTRY_SYNC) {
+		read_log(w, e->u.upto, e->print);
+		return;
+	}
+	if (w->failed)
 		return; /* nothing after a record that does not parse */
-	if (peo_record_parse(s->parser, rec, e->rec_len, &s->rec)) {
-		snprintf(s->error, sizeof(s->error), "perf.data: record at offset %llu: %s",
+	if (peo_record_parse(w->parser->p, rec, e->rec_len, &w->rec)) {
+		snprintf(w->error, sizeof(w->error), "perf.data: record at offset %llu: %s",
 			 (unsigned long long)e->offset, peo_last_error());
-		__atomic_store_n(&s->failed, 1, __ATOMIC_RELEASE);
+		w->failed = 1;
 		return;
 	}
-	t = s->rec.header.type;
-	track_threads(s, &s->rec);
+	t = w->rec.header.type;
+	track_threads(w, &w->rec);
 	if (t == PEO_RECORD_SAMPLE)
-		print_sample(s, &s->rec, e->label, e->label_len, e->u.format);
-	else if (side_shown(s, t))
-		print_side(s, &s->rec);
+		print_sample(w, &w->rec, e->label, e->label_len, e->u.format);
+	else if (print)
+		print_side(w, &w->rec);
 }
 
-/* The worker's batches (or one entry at a time without it). */
-static void format_entries(void *ctx, const unsigned char *bytes, size_t n)
+/* A batch's entries, formatted into @o by worker @worker (or, without
+ * workers, into the one output).  Non-zero when a record did not parse:
+ * the output stops after this batch's lines. */
+static int format_entries(void *ctx, unsigned worker, const unsigned char *bytes, size_t n,
+			  struct out *o)
 {
-	struct script *s = ctx;
+	struct fmt *w = &((struct script *)ctx)->fmts[worker];
 
+	w->out = o;
 	for (size_t at = 0; at < n;) {
 		const struct entry *e = (const struct entry *)(const void *)(bytes + at);
 
-		format_entry(s, e);
+		format_entry(w, e, 1);
 		at += e->size;
 	}
+	return w->failed;
 }
 
-/* Room for an entry of @need bytes (at most ENTRY_MAX): in the pipe's
- * batch, else this thread's own. */
-static struct entry *entry_room(struct script *s, size_t need)
+/* A sync entry at @e: read the log below @upto (printing the last one's line when @print). */
+static void put_sync(struct entry *e, uint64_t upto, int print)
 {
-	return (struct entry *)(void *)(s->pipe ? script_pipe_room(s->pipe, need) : s->solo);
+	memset(e, 0, sizeof(*e));
+	e->size = sizeof(*e);
+	e->kind = ENTRY_SYNC;
+	e->print = (uint16_t)print;
+	e->u.upto = upto;
 }
 
-/* The entry filled: the pipe's worker formats it, else this thread now. */
+/* Room for an entry of @need bytes (at most ENTRY_MAX): in the batch
+ * being filled (after the sync a new batch starts with), else this
+ * thread's own. */
+static struct entry *entry_room_slow(struct script *s, size_t need)
+{
+	struct entry *e;
+
+	if (!s->pool)
+		return (struct entry *)(void *)s->solo;
+	if (s->batch_cap - s->batch_used < need + sizeof(*e)) {
+		s->batch = script_pool_next_batch(s->pool, s->batch_used, &s->batch_cap);
+		s->batch_used = 0;
+		s->stop = script_pool_halted(s->pool);
+	}
+	e = (struct entry *)(void *)(s->batch + s->batch_used);
+	if (!s->batch_used) { /* its worker first reads what the other workers' batches added to the log */
+		put_sync(e, s->log.count, 0);
+		s->batch_used = sizeof(*e);
+		e++;
+	}
+	return e;
+}
+
+/* The same, its common case inline (room left in a batch begun). */
+static inline struct entry *entry_room(struct script *s, size_t need)
+{
+	if (s->batch_used && s->batch_cap - s->batch_used >= need + sizeof(struct entry))
+		return (struct entry *)(void *)(s->batch + s->batch_used);
+	return entry_room_slow(s, need);
+}
+
+/* The entry filled: a worker formats it, else this thread now. */
 static void entry_done(struct script *s, struct entry *e)
 {
 	e->size = (e->size + 7u) & ~7u;
-	if (s->pipe)
-		script_pipe_commit(s->pipe, e->size);
-	else
-		format_entries(s, (const unsigned char *)e, e->size);
+	if (s->pool) {
+		s->batch_used += e->size;
+		return;
+	}
+	format_entries(s, 0, (const unsigned char *)e, e->size, &s->out);
+	s->stop = s->fmts[0].failed;
 }
 
-/* Hand the formatting thread a copy of the reader's parser: the file's
- * events so far.  Returns 0, or -ENOMEM. */
+/* The log entry at @e (in the log's room) is filled: commit it, and a sync
+ * to it goes in the batch (its line printed when @print). */
+static void log_done(struct script *s, struct entry *e, int print)
+{
+	/* the room first: a batch it starts reads the log up to before this entry */
+	struct entry *sync = entry_room(s, sizeof(*sync));
+
+	e->size = (e->size + 7u) & ~7u;
+	script_log_commit(&s->log, e->size);
+	put_sync(sync, s->log.count, print);
+	entry_done(s, sync);
+}
+
+/* Hand the workers a copy of the reader's parser: the file's events so
+ * far.  Returns 0, or -ENOMEM. */
 static int send_parser(struct script *s)
 {
-	struct peo_record_parser *p;
-	struct entry *e;
-	int err = peo_record_parser_clone(&p, peo_perfdata_parser(s->f));
+	struct shared_parser *sp = calloc(1, sizeof(*sp));
+	struct entry *e = script_log_room(&s->log, sizeof(*e));
 
-	if (err)
-		return err;
-	e = entry_room(s, sizeof(*e));
+	if (!sp || !e || peo_record_parser_clone(&sp->p, peo_perfdata_parser(s->f))) {
+		free(sp);
+		return -ENOMEM;
+	}
+	sp->refs = s->nfmts;
 	memset(e, 0, sizeof(*e));
 	e->size = sizeof(*e);
-	e->u.parser = p;
-	entry_done(s, e);
+	e->kind = ENTRY_PARSER;
+	e->u.parser = sp;
+	log_done(s, e, 0);
 	s->parser_events = peo_perfdata_attr_count(s->f);
+	s->last_attr = NULL; /* the reader's attrs may have moved */
 	return 0;
 }
 
@@ -897,29 +1049,41 @@ static int wanted(const struct script *s, uint32_t type)
 }
 
 /*
- * A text run's record, unparsed, to the formatting thread (when it needs
- * it).  The file's events grew (or it has no parser yet): a new parser
- * goes first.  Returns 0, or -ENOMEM.
+ * A text run's record, unparsed, to the formatting workers (when they
+ * need it): a sample in the batch, any other record in the log.  The
+ * file's events grew (or it has no parser yet): a new parser goes first.
+ * Returns 0, or -ENOMEM.
  */
 static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 {
 	const struct peo_record *r = &pr->rec;
 	uint32_t t = r->header.type, rec_len = r->header.size, room = (rec_len + 7u) & ~7u;
-	unsigned fl = default_fields(s);
-	const char *label = NULL;
+	unsigned fl = default_fields(&s->a);
+	const char *label = NULL, *pad = s->pad;
 	size_t label_len = 0;
 	struct entry *e;
-	char pad[LABEL_MAX];
 
-	if (!wanted(s, t))
+	if (t != PEO_RECORD_SAMPLE && !wanted(s, t))
 		return 0;
 	if (s->parser_events != peo_perfdata_attr_count(s->f) && send_parser(s))
 		return -ENOMEM;
-	if (t == PEO_RECORD_SAMPLE && (fl & F_EVENT)) /* a kept label is passed as it is */
-		label = sample_column(s, r, pad, sizeof(pad), &label_len);
-	e = entry_room(s, sizeof(*e) + room + (label == pad ? label_len : 0));
+	if (t == PEO_RECORD_SAMPLE && (fl & F_EVENT) && r->attr && r->attr == s->last_attr) {
+		label = s->last_label;
+		label_len = s->last_label_len;
+	} else if (t == PEO_RECORD_SAMPLE && (fl & F_EVENT)) { /* a kept label is passed as it is */
+		label = sample_column(s, r, s->pad, sizeof(s->pad), &label_len);
+		s->last_attr = label != pad ? r->attr : NULL;
+		s->last_label = label;
+		s->last_label_len = label_len;
+	}
+	if (t == PEO_RECORD_SAMPLE)
+		e = entry_room(s, sizeof(*e) + room + (label == pad ? label_len : 0));
+	else if (!(e = script_log_room(&s->log, sizeof(*e) + room)))
+		return -ENOMEM;
 	e->size = (uint32_t)(sizeof(*e) + room);
 	e->rec_len = rec_len;
+	e->kind = ENTRY_RECORD;
+	e->print = 0;
 	e->offset = pr->offset;
 	e->u.format = NULL;
 	put_bytes((char *)(e + 1), r->bytes, rec_len);
@@ -932,7 +1096,10 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	if (t == PEO_RECORD_SAMPLE && (fl & F_TRACE) && r->attr &&
 	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
 		e->u.format = format_of(s, r);
-	entry_done(s, e);
+	if (t == PEO_RECORD_SAMPLE)
+		entry_done(s, e);
+	else
+		log_done(s, e, side_shown(s, t));
 	return 0;
 }
 
@@ -1129,18 +1296,99 @@ static int cpus_allowed(void)
 	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
 }
 
+/*
+ * Formatting workers by default: a core each beside the reading thread's,
+ * up to MAX_WORKERS (the reading thread, about 40% of the work, keeps no
+ * more busy); none on one core.
+ */
+static unsigned default_workers(void)
+{
+	int cpus = cpus_allowed();
+
+	return cpus < 2 ? 0 : cpus - 1 > MAX_WORKERS ? MAX_WORKERS : (unsigned)cpus - 1;
+}
+
+/* Let go of what @w holds, the parsers the log still has for it too. */
+static void fmt_free(struct fmt *w, uint64_t log_end)
+{
+	const struct entry *e;
+	size_t n;
+
+	while ((e = script_log_next(&w->cursor, log_end, &n)))
+		if (e->kind == ENTRY_PARSER)
+			adopt_parser(w, e->u.parser);
+	adopt_parser(w, NULL);
+	script_threads_free(&w->threads);
+	script_maps_free(&w->maps);
+}
+
+/* The workers' state, their log and their pool (or this thread's room to
+ * format in, without one).  Returns 0, or -ENOMEM. */
+static int text_start(struct script *s)
+{
+	unsigned workers = s->a.workers >= 0 ? (unsigned)s->a.workers : default_workers();
+
+	s->nfmts = workers ? workers : 1;
+	s->fmts = aligned_alloc(_Alignof(struct fmt), s->nfmts * sizeof(*s->fmts));
+	if (!s->fmts || script_log_init(&s->log, s->nfmts))
+		return -ENOMEM;
+	memset(s->fmts, 0, s->nfmts * sizeof(*s->fmts));
+	for (unsigned i = 0; i < s->nfmts; i++) {
+		s->fmts[i].s = s;
+		script_log_reader_start(&s->log, &s->fmts[i].cursor);
+	}
+	if (workers && !script_pool_start(&s->pool, workers, 1, format_entries, s)) {
+		s->batch = script_pool_next_batch(s->pool, 0, &s->batch_cap);
+		return 0;
+	}
+	s->nfmts = s->log.readers = 1; /* no workers: this thread formats */
+	out_start_writer(&s->out);     /* without it, this thread writes too */
+	s->solo = malloc(ENTRY_MAX);
+	return s->solo ? 0 : -ENOMEM;
+}
+
+/* Every record to the workers (or formatted here).  Returns 0, or -1 said. */
+static int run_text(struct script *s)
+{
+	struct peo_perfdata_record rec;
+	unsigned stopper = 0;
+	int got, ended, oom;
+
+	oom = (got = text_start(s)) < 0;
+	while (!oom && !s->stop && (got = peo_perfdata_next(s->f, &rec)) == 1)
+		oom = (got = send_record(s, &rec)) < 0;
+	if (s->pool) /* every line printed, up to a record that does not parse */
+		ended = script_pool_finish(s->pool, s->batch_used, &stopper);
+	else
+		ended = out_finish(&s->out) ? -1 : s->fmts && s->fmts[0].failed ? -2 : 0;
+	if (ended == -1)
+		fprintf(stderr, "peo script: writing the output: %s\n", strerror(errno));
+	else if (ended == -2)
+		fprintf(stderr, "peo script: %s\n", s->fmts[stopper].error);
+	else if (oom)
+		fprintf(stderr, "peo script: out of memory for the records handed to the formatters\n");
+	else if (got < 0)
+		fprintf(stderr, "peo script: %s\n", peo_last_error());
+	for (unsigned i = 0; s->fmts && i < s->nfmts; i++)
+		fmt_free(&s->fmts[i], s->log.count);
+	free(s->fmts);
+	script_log_free(&s->log);
+	free(s->solo);
+	return ended || got < 0 ? -1 : 0;
+}
+
 int cmd_script(int argc, char **argv)
 {
 	static struct script s; /* 64 KiB of output buffer: not on the stack */
 	struct peo_perfdata_record rec;
-	int ret, got, said = 0;
+	int ret, got = 0;
 
 	memset(&s, 0, sizeof(s));
 	s.parser_events = SIZE_MAX;
 	ret = parse_args(argc, argv, &s.a);
 	if (ret >= 0)
 		return ret;
-	/* Text records are parsed on the formatting thread, JSON's here;
+	/* Text records are parsed by the formatting workers, JSON's here;
 	 * counting needs neither order nor a parse. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
 		 .headers_only = !s.a.json, .readahead_thread = 1);
@@ -1159,42 +1407,22 @@ int cmd_script(int argc, char **argv)
 		got = peo_perfdata_count(s.f, &counts);
 		if (!got)
 			print_stats(&s, &counts);
+		else
+			fprintf(stderr, "peo script: %s\n", peo_last_error());
 		peo_perfdata_counts_free(&counts);
-	} else {
+	} else if (s.a.json) {
 		out_start_writer(&s.out); /* without it, this thread writes */
-		/* Text records parsed and printed on a second core (when there
-		 * is one to run on); without a worker, here. */
-		if (!s.a.json && (cpus_allowed() < 2 ||
-				  script_pipe_start(&s.pipe, format_entries, &s)))
-			s.solo = malloc(ENTRY_MAX);
-		if (s.a.json) {
-			while ((got = peo_perfdata_next(s.f, &rec)) == 1)
-				handle_json(&s, &rec.rec);
-		} else if (!s.pipe && !s.solo) {
-			fprintf(stderr, "peo script: out of memory for a line's room (%zu bytes)\n",
-				ENTRY_MAX);
-			said = 1;
-			got = -ENOMEM;
-		} else {
-			while (!__atomic_load_n(&s.failed, __ATOMIC_ACQUIRE) &&
-			       (got = peo_perfdata_next(s.f, &rec)) == 1)
-				if ((got = send_record(&s, &rec)) < 0)
-					break;
+		while ((got = peo_perfdata_next(s.f, &rec)) == 1)
+			handle_json(&s, &rec.rec);
+		if (got < 0)
+			fprintf(stderr, "peo script: %s\n", peo_last_error());
+		if (out_finish(&s.out)) {
+			fprintf(stderr, "peo script: writing the output: %s\n", strerror(errno));
+			got = -1;
 		}
-		script_pipe_finish(s.pipe); /* every line printed before the last flush */
-		free(s.solo);
-		out_finish(&s.out);
+	} else {
+		got = run_text(&s);
 	}
-	if (s.failed && !said) { /* the formatting thread's, joined */
-		fprintf(stderr, "peo script: %s\n", s.error);
-		said = 1;
-		got = -EPROTO;
-	}
-	if (got < 0 && !said)
-		fprintf(stderr, "peo script: %s\n", peo_last_error());
-	peo_record_parser_free(s.parser);
-	script_threads_free(&s.threads);
-	script_maps_free(&s.maps);
 	for (size_t i = 0; i < s.nevents; i++) {
 		peo_tp_format_free(s.events[i].format);
 		free(s.events[i].label);

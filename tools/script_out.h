@@ -15,7 +15,7 @@ struct out_writer; /* script_out.c */
 
 struct out {
 	int fd;
-	int failed;   /* a write failed (EPIPE...): stop writing, report once */
+	int failed;   /* a write failed with this errno (EPIPE...): stop writing, report once */
 	char *buf;    /* the buffer being filled: n of cap bytes used */
 	size_t n, cap;
 	struct out_writer *w; /* the thread writing full buffers, or NULL */
@@ -26,15 +26,29 @@ struct out {
 void out_init(struct out *o, int fd);
 
 /*
+ * A buffer of @cap bytes that grows instead of being written (a batch's
+ * text, written by someone else in order).  Returns 0, or -1 (memory).
+ * When it cannot grow, what it held is dropped and failed is set.
+ */
+int out_init_growing(struct out *o, size_t cap);
+
+/* Free a growing buffer's memory. */
+void out_free_growing(struct out *o);
+
+/*
  * Hand full buffers to a thread that writes them, so formatting goes on
  * while the kernel copies.  Returns 0, or -1 (then this thread writes).
  */
 int out_start_writer(struct out *o);
 
-/* Write (or hand over) what is buffered.  Returns 0, or -1 once a write has failed. */
+/* Write @n bytes at @p to @fd whole (EINTR retried).  Returns 0, or -1 with errno. */
+int out_write_all(int fd, const char *p, size_t n);
+
+/* Write (or hand over) what is buffered; a growing buffer grows instead.
+ * Returns 0, or -1 once a write (or growing) has failed. */
 int out_flush(struct out *o);
 
-/* Flush, wait for the writer thread and stop it.  Returns 0, or -1 when a write failed. */
+/* Flush, wait for the writer thread and stop it.  Returns 0, or -1 with errno when a write failed. */
 int out_finish(struct out *o);
 
 /* Make room for @need more bytes. */

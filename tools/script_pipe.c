@@ -10,7 +10,6 @@
 
 #define BATCHES 4
 #define BATCH_BYTES (1u << 20) /* a few thousand lines: a handover per millisecond or so */
-_Static_assert(SCRIPT_PIPE_ENTRY_MAX <= BATCH_BYTES, "an empty batch takes any entry");
 
 struct script_pipe {
 	pthread_t thread;
@@ -93,18 +92,6 @@ static void hand_over(struct script_pipe *p)
 	pthread_mutex_unlock(&p->lock);
 	p->filling = p->filled % BATCHES;
 	p->used[p->filling] = 0;
-}
-
-unsigned char *script_pipe_room(struct script_pipe *p, size_t need)
-{
-	if (BATCH_BYTES - p->used[p->filling] < need)
-		hand_over(p);
-	return p->buf[p->filling] + p->used[p->filling];
-}
-
-void script_pipe_commit(struct script_pipe *p, size_t n)
-{
-	p->used[p->filling] += n;
 }
 
 unsigned char *script_pipe_next_batch(struct script_pipe *p, size_t n, size_t *cap)

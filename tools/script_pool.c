@@ -1,0 +1,253 @@
+/*
+ * script_pool.c - the workers and the ordered writer of script_pool.h.
+ * One lock guards the counters; batches are large (thousands of lines),
+ * so it is taken a few times per millisecond at most.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "script_pool.h"
+
+#define SLOTS_PER_WORKER 4 /* filled, formatted, written, and one to spare for hiccups */
+#define BATCH_BYTES (512u << 10)
+#define OUT_BYTES (512u << 10) /* a batch's text to start with; it grows */
+
+_Static_assert(SCRIPT_POOL_ENTRY_MAX <= BATCH_BYTES, "an empty batch takes any entry");
+
+struct slot {
+	unsigned char *in;
+	size_t used;
+	struct out out;
+	int formatted; /* its worker is done: the writer's to write */
+	int stop;      /* its work asked the output to stop after it */
+};
+
+struct worker {
+	struct script_pool *p;
+	unsigned index;
+	pthread_t thread;
+	int started;
+};
+
+struct script_pool {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	script_pool_fn fn;
+	void *ctx;
+	int fd;
+	unsigned nworkers, nslots;
+	struct slot *slots;
+	struct worker *workers;
+	pthread_t writer;
+	int writer_started;
+	unsigned long long filled;  /* batches handed over: batch g is in slot g % nslots */
+	unsigned long long written; /* batches the writer is done with */
+	int closing;                /* no batch comes after those filled */
+	int halted;                 /* output stopped (atomic: the reading thread polls it) */
+	int write_errno;            /* a write failed with it */
+	int stop_seen;              /* a batch's work stopped the output */
+	unsigned stopper;           /* that batch's worker */
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	struct script_pool *p = wk->p;
+
+	for (unsigned long long g = wk->index;; g += p->nworkers) {
+		struct slot *s = &p->slots[g % p->nslots];
+		int stop = 0;
+
+		pthread_mutex_lock(&p->lock);
+		while (g >= p->filled && !p->closing)
+			pthread_cond_wait(&p->changed, &p->lock);
+		if (g >= p->filled) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		pthread_mutex_unlock(&p->lock);
+		if (!__atomic_load_n(&p->halted, __ATOMIC_RELAXED)) /* not to be written: not made */
+			stop = p->fn(p->ctx, wk->index, s->in, s->used, &s->out);
+		pthread_mutex_lock(&p->lock);
+		s->formatted = 1;
+		s->stop = stop;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+/* Write slot @s's text (unless the output stopped before it); note a stop. */
+static void write_slot(struct script_pool *p, struct slot *s, unsigned worker)
+{
+	if (__atomic_load_n(&p->halted, __ATOMIC_RELAXED))
+		return;
+	if (s->out.failed) { /* its text could not grow: what it says is lost */
+		p->write_errno = ENOMEM;
+		__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (s->out.n && out_write_all(p->fd, s->out.buf, s->out.n)) {
+		p->write_errno = errno;
+		__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (s->stop) {
+		p->stop_seen = 1;
+		p->stopper = worker;
+		__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	struct script_pool *p = arg;
+
+	for (unsigned long long g = 0;; g++) {
+		struct slot *s = &p->slots[g % p->nslots];
+
+		pthread_mutex_lock(&p->lock);
+		while (!(g < p->filled && s->formatted) && !(p->closing && g >= p->filled))
+			pthread_cond_wait(&p->changed, &p->lock);
+		if (g >= p->filled) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		pthread_mutex_unlock(&p->lock);
+		write_slot(p, s, (unsigned)(g % p->nworkers));
+		s->out.n = 0;
+		s->out.failed = 0;
+		pthread_mutex_lock(&p->lock);
+		s->formatted = 0;
+		p->written = g + 1;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+/* No more batches: the threads finish those filled, then end and are joined. */
+static void end_threads(struct script_pool *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->closing = 1;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+	for (unsigned i = 0; i < p->nworkers; i++)
+		if (p->workers[i].started)
+			pthread_join(p->workers[i].thread, NULL);
+	if (p->writer_started)
+		pthread_join(p->writer, NULL);
+	for (unsigned i = 0; i < p->nworkers; i++)
+		p->workers[i].started = 0;
+	p->writer_started = 0;
+}
+
+static void free_pool(struct script_pool *p)
+{
+	end_threads(p);
+	for (unsigned i = 0; i < p->nslots; i++) {
+		free(p->slots[i].in);
+		out_free_growing(&p->slots[i].out);
+	}
+	free(p->slots);
+	free(p->workers);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->changed);
+	free(p);
+}
+
+int script_pool_start(struct script_pool **out, unsigned workers, int fd, script_pool_fn fn,
+		      void *ctx)
+{
+	struct script_pool *p = calloc(1, sizeof(*p));
+
+	*out = NULL;
+	if (!p)
+		return -1;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->changed, NULL);
+	p->fn = fn;
+	p->ctx = ctx;
+	p->fd = fd;
+	p->nworkers = workers ? workers : 1;
+	p->nslots = p->nworkers * SLOTS_PER_WORKER;
+	p->slots = calloc(p->nslots, sizeof(*p->slots));
+	p->workers = calloc(p->nworkers, sizeof(*p->workers));
+	if (!p->slots || !p->workers) {
+		p->nslots = 0;
+		p->nworkers = 0;
+		free_pool(p);
+		return -1;
+	}
+	for (unsigned i = 0; i < p->nslots; i++) {
+		out_init(&p->slots[i].out, -1);
+		if (!(p->slots[i].in = malloc(BATCH_BYTES)) ||
+		    out_init_growing(&p->slots[i].out, OUT_BYTES)) {
+			free_pool(p);
+			return -1;
+		}
+	}
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		p->workers[i].p = p;
+		p->workers[i].index = i;
+		if (thread_start(&p->workers[i].thread, worker_main, &p->workers[i])) {
+			free_pool(p);
+			return -1;
+		}
+		p->workers[i].started = 1;
+	}
+	if (thread_start(&p->writer, writer_main, p)) {
+		free_pool(p);
+		return -1;
+	}
+	p->writer_started = 1;
+	*out = p;
+	return 0;
+}
+
+/* Hand the batch being filled (@used bytes) to its worker. */
+static void hand_over(struct script_pool *p, size_t used)
+{
+	p->slots[p->filled % p->nslots].used = used;
+	pthread_mutex_lock(&p->lock);
+	p->filled++;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+}
+
+unsigned char *script_pool_next_batch(struct script_pool *p, size_t used, size_t *cap)
+{
+	if (used)
+		hand_over(p, used);
+	pthread_mutex_lock(&p->lock); /* the next slot is free once its last batch is written */
+	while (p->filled - p->written >= p->nslots)
+		pthread_cond_wait(&p->changed, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	*cap = BATCH_BYTES;
+	return p->slots[p->filled % p->nslots].in;
+}
+
+int script_pool_halted(struct script_pool *p)
+{
+	return __atomic_load_n(&p->halted, __ATOMIC_RELAXED);
+}
+
+int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
+{
+	int ret = 0, err;
+
+	if (used)
+		hand_over(p, used);
+	end_threads(p);
+	err = p->write_errno;
+	if (err)
+		ret = -1;
+	else if (p->stop_seen)
+		ret = -2;
+	if (ret == -2)
+		*stopper = p->stopper;
+	free_pool(p);
+	errno = err ? err : errno;
+	return ret;
+}

@@ -1,0 +1,55 @@
+/*
+ * script_pool.h - peo script's formatting on several cores: the reading
+ * thread fills batches of entries; batch g goes to worker g % workers,
+ * which formats it into a buffer of its own; a writer thread writes the
+ * buffers in batch order.  The output is the same whatever the number of
+ * workers, and reading, formatting and writing overlap.
+ */
+#ifndef PEO_TOOLS_SCRIPT_POOL_H
+#define PEO_TOOLS_SCRIPT_POOL_H
+
+#include <stddef.h>
+
+#include "script_out.h"
+
+/* The largest entry a batch takes: the caller's entries must fit. */
+#define SCRIPT_POOL_ENTRY_MAX (256u << 10)
+
+struct script_pool;
+
+/*
+ * Worker @worker's work on one batch: @n bytes of entries, formatted into
+ * @o (a buffer that grows; never written to a file by the worker).
+ * Returns 0, or non-zero to stop the output after this batch's.
+ */
+typedef int (*script_pool_fn)(void *ctx, unsigned worker, const unsigned char *bytes, size_t n,
+			      struct out *o);
+
+/*
+ * Start @workers (1 or more) worker threads calling @fn(@ctx, ...) and a
+ * writer thread writing to @fd.  Returns 0, or -1 when threads or memory
+ * could not be had (*@out NULL: the caller does the work itself).
+ */
+int script_pool_start(struct script_pool **out, unsigned workers, int fd, script_pool_fn fn,
+		      void *ctx);
+
+/*
+ * Hand the batch being filled (its first @used bytes: entries) to its
+ * worker unless it is empty, and return the next batch, empty, with its
+ * size (at least SCRIPT_POOL_ENTRY_MAX) in *@cap; waits while every batch
+ * is taken.  The first call (with @used 0) returns the first batch.
+ */
+unsigned char *script_pool_next_batch(struct script_pool *p, size_t used, size_t *cap);
+
+/* Whether the output stopped: a batch's work asked it, or a write failed. */
+int script_pool_halted(struct script_pool *p);
+
+/*
+ * Hand over the last batch (its first @used bytes), wait until every
+ * batch is formatted and written (up to a stop), end the threads and free the pool.  Returns 0,
+ * -1 when a write failed (errno set), or -2 when a batch's work asked the
+ * output to stop (its worker number in *@stopper).
+ */
+int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper);
+
+#endif
