@@ -37,7 +37,7 @@ if ! "$build/peo" record -o "$tmp/t.data" -e cpu-clock -F 10000 -g -- \
 	status=1
 else
 	for args in "-F pid,tid,time,ip,event" "" "--show-task-events --show-mmap-events --workers 3" \
-		"-F pid,tid,time,ip,event --workers 4"; do
+		"-F pid,tid,time,ip,event --workers 4" "--json --workers 3"; do
 		# shellcheck disable=SC2086
 		if "$build/peo" script -i "$tmp/t.data" $args >"$tmp/script.out" 2>"$tmp/script.err" &&
 			[ -s "$tmp/script.out" ]; then

@@ -70,6 +70,34 @@ check callchain tid,time,ip -g -e cpu-clock -c 200000 -- "$W" -s 20
 "$peo" script -i "$tmp/callchain.data" >"$tmp/default.peo" 2>&1
 perf script -i "$tmp/callchain.data" -F comm,tid,time,period,event,ip >"$tmp/default.perf" 2>/dev/null
 same callchain "default fields (as -F comm,tid,time,period,event,ip)" "$tmp/default.peo" "$tmp/default.perf"
+# --json: each SAMPLE's pid, tid, time, ip, period and event are what perf
+# script prints for them, in the same order, with one worker or three
+perf script -i "$tmp/freq.data" -F pid,tid,time,ip,period,event >"$tmp/freq.fields" 2>/dev/null
+for w in 0 3; do
+	"$peo" script -i "$tmp/freq.data" --json --workers $w >"$tmp/freq.w$w.json" 2>&1
+	if out=$(python3 - "$tmp/freq.w$w.json" "$tmp/freq.fields" <<'PY'
+import json, sys
+mine = []
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "SAMPLE":
+        t = r["time"]
+        mine.append([f'{r["pid"]}/{r["tid"]}', f'{t // 10**9}.{t % 10**9 // 1000:06d}:',
+                     str(r["period"]), r["event"] + ":", r["ip"][2:]])
+theirs = [l.split() for l in open(sys.argv[2]) if l.strip()]
+if mine != theirs or not mine:
+    bad = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+    print(f"{len(mine)} JSON samples, {len(theirs)} perf lines; first difference at {bad}: "
+          f"{mine[bad] if bad < len(mine) else None} vs {theirs[bad] if bad < len(theirs) else None}")
+    sys.exit(1)
+print(len(mine))
+PY
+	); then
+		pass "freq: --json --workers $w: $out samples' pid, tid, time, ip, period, event as perf's"
+	else
+		fail "freq: --json --workers $w: $out"
+	fi
+done
 # --no-ordered: file order holds the same samples
 "$peo" script -i "$tmp/callchain.data" --no-ordered -F tid,time,ip | sort >"$tmp/unordered.peo"
 sort "$tmp/callchain.perf" >"$tmp/sorted.perf"

@@ -622,12 +622,12 @@ static void json_i64_n(struct out *o, const char *prefix, size_t n, int64_t v)
 	json_hex_n(o, JSON_PREFIX(key, "\"0x"), sizeof(JSON_PREFIX(key, "\"0x")) - 1, v)
 
 /* A JSON sample; @label is its event's quoted name. */
-static void print_sample_json(struct script *s, const struct peo_record *r, const char *label,
+static void print_sample_json(struct fmt *w, const struct peo_record *r, const char *label,
 			      size_t label_len)
 {
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
-	struct out *o = &s->out;
+	struct out *o = w->out;
 
 	out_str(o, "{\"type\":\"SAMPLE\",\"event\":");
 	out_bytes(o, label, label_len);
@@ -668,14 +668,15 @@ static void print_sample_json(struct script *s, const struct peo_record *r, cons
 }
 
 /* The fields of perf's own records, as far as peo_perfdata_decode_user() knows them. */
-static void print_user_json(struct script *s, const struct peo_record *r)
+static void print_user_json(struct fmt *w, const struct peo_record *r)
 {
 	static const char *const config_tags[] = { "aggr_mode", "interval", "scale", "aggr_level" };
+	const struct peo_perfdata *f = w->s->f; /* only its byte order is read */
 	struct peo_user_record u;
-	struct out *o = &s->out;
+	struct out *o = w->out;
 	char num[64];
 
-	if (peo_perfdata_decode_user(s->f, r, &u))
+	if (peo_perfdata_decode_user(f, r, &u))
 		return; /* no fields, or a malformed one: its type was printed */
 	switch (u.type) {
 	case PEO_RECORD_STAT:
@@ -694,11 +695,11 @@ static void print_user_json(struct script *s, const struct peo_record *r)
 		break;
 	case PEO_RECORD_STAT_CONFIG:
 		for (uint64_t i = 0; i < u.u.stat_config.nr; i++) {
-			uint64_t tag = peo_perfdata_user_u64(s->f, u.u.stat_config.pairs, 2 * i);
+			uint64_t tag = peo_perfdata_user_u64(f, u.u.stat_config.pairs, 2 * i);
 
 			if (tag < 4)
 				json_u64(o, config_tags[tag],
-					 peo_perfdata_user_u64(s->f, u.u.stat_config.pairs, 2 * i + 1));
+					 peo_perfdata_user_u64(f, u.u.stat_config.pairs, 2 * i + 1));
 		}
 		break;
 	case PEO_RECORD_THREAD_MAP:
@@ -710,7 +711,7 @@ static void print_user_json(struct script *s, const struct peo_record *r)
 			memcpy(comm, e + 8, 16);
 			comm[16] = '\0';
 			out_str(o, i ? ",{\"pid\":" : "{\"pid\":");
-			out_u64(o, peo_perfdata_user_u64(s->f, e, 0), 0);
+			out_u64(o, peo_perfdata_user_u64(f, e, 0), 0);
 			out_str(o, ",\"comm\":");
 			json_str(o, comm);
 			out_char(o, '}');
@@ -721,7 +722,7 @@ static void print_user_json(struct script *s, const struct peo_record *r)
 		out_str(o, ",\"cpus\":[");
 		for (uint32_t i = 0; i < u.u.cpu_map.nr; i++) {
 			snprintf(num, sizeof(num), "%s%d", i ? "," : "",
-				 peo_perfdata_cpu_map_cpu(s->f, &u, i));
+				 peo_perfdata_cpu_map_cpu(f, &u, i));
 			out_str(o, num);
 		}
 		out_char(o, ']');
@@ -750,9 +751,9 @@ static void print_user_json(struct script *s, const struct peo_record *r)
 	}
 }
 
-static void print_other_json(struct script *s, const struct peo_record *r)
+static void print_other_json(struct fmt *w, const struct peo_record *r)
 {
-	struct out *o = &s->out;
+	struct out *o = w->out;
 
 	out_str(o, "{\"type\":\"");
 	out_str(o, peo_user_record_type_name(r->header.type));
@@ -789,7 +790,7 @@ static void print_other_json(struct script *s, const struct peo_record *r)
 		break;
 	default:
 		if (r->header.type >= PEO_RECORD_HEADER_ATTR)
-			print_user_json(s, r);
+			print_user_json(w, r);
 		break;
 	}
 	if (r->sample_id.fields & PEO_SAMPLE_TIME)
@@ -923,6 +924,13 @@ static void format_entry(struct fmt *w, const struct entry *e, int print)
 		return;
 	}
 	t = w->rec.header.type;
+	if (w->s->a.json) {
+		if (t == PEO_RECORD_SAMPLE)
+			print_sample_json(w, &w->rec, e->label, e->label_len);
+		else if (print)
+			print_other_json(w, &w->rec);
+		return;
+	}
 	track_threads(w, &w->rec);
 	if (t == PEO_RECORD_SAMPLE)
 		print_sample(w, &w->rec, e->label, e->label_len, e->u.format);
@@ -1048,11 +1056,19 @@ static int wanted(const struct script *s, uint32_t type)
 	return type == PEO_RECORD_SAMPLE || (side && type != PEO_RECORD_EXIT) || side_shown(s, type);
 }
 
+/* Whether records of @type build the names and maps text lines need:
+ * every worker reads them (from the log). */
+static int builds_state(uint32_t type)
+{
+	return type == PEO_RECORD_COMM || type == PEO_RECORD_FORK || type == PEO_RECORD_MMAP ||
+	       type == PEO_RECORD_MMAP2;
+}
+
 /*
- * A text run's record, unparsed, to the formatting workers (when they
- * need it): a sample in the batch, any other record in the log.  The
- * file's events grew (or it has no parser yet): a new parser goes first.
- * Returns 0, or -ENOMEM.
+ * A record, unparsed, to the formatting workers (when they need it): in
+ * the log when it builds state, else in the batch.  The file's events
+ * grew (or it has no parser yet): a new parser goes first.  Returns 0, or
+ * -ENOMEM.
  */
 static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 {
@@ -1067,16 +1083,18 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 		return 0;
 	if (s->parser_events != peo_perfdata_attr_count(s->f) && send_parser(s))
 		return -ENOMEM;
-	if (t == PEO_RECORD_SAMPLE && (fl & F_EVENT) && r->attr && r->attr == s->last_attr) {
+	if (t != PEO_RECORD_SAMPLE || !(s->a.json || (fl & F_EVENT))) {
+		/* no event column */
+	} else if (r->attr && r->attr == s->last_attr) {
 		label = s->last_label;
 		label_len = s->last_label_len;
-	} else if (t == PEO_RECORD_SAMPLE && (fl & F_EVENT)) { /* a kept label is passed as it is */
+	} else { /* a kept label is passed as it is */
 		label = sample_column(s, r, s->pad, sizeof(s->pad), &label_len);
 		s->last_attr = label != pad ? r->attr : NULL;
 		s->last_label = label;
 		s->last_label_len = label_len;
 	}
-	if (t == PEO_RECORD_SAMPLE)
+	if (!builds_state(t))
 		e = entry_room(s, sizeof(*e) + room + (label == pad ? label_len : 0));
 	else if (!(e = script_log_room(&s->log, sizeof(*e) + room)))
 		return -ENOMEM;
@@ -1096,31 +1114,11 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	if (t == PEO_RECORD_SAMPLE && (fl & F_TRACE) && r->attr &&
 	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
 		e->u.format = format_of(s, r);
-	if (t == PEO_RECORD_SAMPLE)
+	if (!builds_state(t))
 		entry_done(s, e);
-	else
+	else /* JSON sends them only when shown */
 		log_done(s, e, side_shown(s, t));
 	return 0;
-}
-
-/*
- * JSON Lines, printed here as the records are read: the formatting is
- * most of a JSON run, so a second thread only moved it (and cost a copy
- * of each record).
- */
-static void handle_json(struct script *s, const struct peo_record *r)
-{
-	char pad[LABEL_MAX];
-	const char *label;
-	size_t len;
-
-	if (r->header.type != PEO_RECORD_SAMPLE) {
-		if (wanted(s, r->header.type))
-			print_other_json(s, r);
-		return;
-	}
-	label = sample_column(s, r, pad, sizeof(pad), &len);
-	print_sample_json(s, r, label, len);
 }
 
 /* perf report --stats's layout: by type number, then per event. */
@@ -1324,7 +1322,7 @@ static void fmt_free(struct fmt *w, uint64_t log_end)
 
 /* The workers' state, their log and their pool (or this thread's room to
  * format in, without one).  Returns 0, or -ENOMEM. */
-static int text_start(struct script *s)
+static int workers_start(struct script *s)
 {
 	unsigned workers = s->a.workers >= 0 ? (unsigned)s->a.workers : default_workers();
 
@@ -1348,13 +1346,13 @@ static int text_start(struct script *s)
 }
 
 /* Every record to the workers (or formatted here).  Returns 0, or -1 said. */
-static int run_text(struct script *s)
+static int run_records(struct script *s)
 {
 	struct peo_perfdata_record rec;
 	unsigned stopper = 0;
 	int got, ended, oom;
 
-	oom = (got = text_start(s)) < 0;
+	oom = (got = workers_start(s)) < 0;
 	while (!oom && !s->stop && (got = peo_perfdata_next(s->f, &rec)) == 1)
 		oom = (got = send_record(s, &rec)) < 0;
 	if (s->pool) /* every line printed, up to a record that does not parse */
@@ -1380,7 +1378,6 @@ static int run_text(struct script *s)
 int cmd_script(int argc, char **argv)
 {
 	static struct script s; /* 64 KiB of output buffer: not on the stack */
-	struct peo_perfdata_record rec;
 	int ret, got = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -1388,10 +1385,10 @@ int cmd_script(int argc, char **argv)
 	ret = parse_args(argc, argv, &s.a);
 	if (ret >= 0)
 		return ret;
-	/* Text records are parsed by the formatting workers, JSON's here;
-	 * counting needs neither order nor a parse. */
+	/* Records are parsed by the formatting workers; counting needs
+	 * neither order nor a parse. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
-		 .headers_only = !s.a.json, .readahead_thread = 1);
+		 .headers_only = 1, .readahead_thread = 1);
 
 	if (peo_perfdata_open(&s.f, s.a.input, &po)) {
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
@@ -1410,18 +1407,8 @@ int cmd_script(int argc, char **argv)
 		else
 			fprintf(stderr, "peo script: %s\n", peo_last_error());
 		peo_perfdata_counts_free(&counts);
-	} else if (s.a.json) {
-		out_start_writer(&s.out); /* without it, this thread writes */
-		while ((got = peo_perfdata_next(s.f, &rec)) == 1)
-			handle_json(&s, &rec.rec);
-		if (got < 0)
-			fprintf(stderr, "peo script: %s\n", peo_last_error());
-		if (out_finish(&s.out)) {
-			fprintf(stderr, "peo script: writing the output: %s\n", strerror(errno));
-			got = -1;
-		}
 	} else {
-		got = run_text(&s);
+		got = run_records(&s);
 	}
 	for (size_t i = 0; i < s.nevents; i++) {
 		peo_tp_format_free(s.events[i].format);
