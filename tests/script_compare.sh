@@ -98,6 +98,14 @@ PY
 		fail "freq: --json --workers $w: $out"
 	fi
 done
+# a --workers that is no count is refused, naming the option and the range
+if "$peo" script -i "$tmp/freq.data" --workers 65 >/dev/null 2>"$tmp/workers.err"; then
+	fail "--workers 65 was accepted"
+elif [ $? -eq 2 ] && grep -q "^peo script: --workers '65': give a whole number from 0 to 64" "$tmp/workers.err"; then
+	pass "--workers 65 refused: $(head -1 "$tmp/workers.err")"
+else
+	fail "--workers 65: $(head -2 "$tmp/workers.err")"
+fi
 # --no-ordered: file order holds the same samples
 "$peo" script -i "$tmp/callchain.data" --no-ordered -F tid,time,ip | sort >"$tmp/unordered.peo"
 sort "$tmp/callchain.perf" >"$tmp/sorted.perf"

@@ -120,7 +120,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: peo script [-i FILE|-] [-F FIELDS] [--json] [--stats] [--header]\n"
 		"                  [--show-task-events] [--show-mmap-events] [--ns]\n"
-		"                  [--ordered|--no-ordered]\n"
+		"                  [--ordered|--no-ordered] [--workers N]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
 		"  -F, --fields LIST      comm,pid,tid,cpu,time,event,ip,addr,period,trace\n"
 		"  --json                 one JSON object per record (JSON Lines)\n"
@@ -130,7 +130,7 @@ static void usage(FILE *out)
 		"  --show-mmap-events     MMAP and MMAP2 records too\n"
 		"  --ns                   times with nanoseconds\n"
 		"  --no-ordered           file order instead of time order (perf's rounds)\n"
-		"  --workers N            text formatting threads (default: one per CPU beside\n"
+		"  --workers N            formatting threads (default: one per CPU beside\n"
 		"                         the reading thread's, at most %d; 0: none)\n", MAX_WORKERS);
 }
 
@@ -800,7 +800,7 @@ static void print_other_json(struct fmt *w, const struct peo_record *r)
 
 /* ------------------------------------------------------------- records */
 
-/* The names and maps text lines need (the formatting thread's). */
+/* The names and maps text lines need (each worker keeps its own). */
 static void track_threads(struct fmt *w, const struct peo_record *r)
 {
 	if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
