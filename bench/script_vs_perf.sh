@@ -26,13 +26,20 @@ records=$("$peo" script -i "$f" --stats | awk '/TOTAL events/ { print $3 }')
 
 runs=${RUNS:-5}
 
-# time_of LABEL CMD...: wall seconds and peak KiB of one run, output to $tmp/LABEL.out.
+# time_of LABEL CMD...: wall seconds and peak KiB of one run, output to
+# $tmp/LABEL.out; a run that fails stops the benchmark (its time would be
+# worthless, and formats not compared would hide it).
 time_of() {
-	local label=$1 start end; shift
+	local label=$1 start end rc; shift
 	rm -f "$tmp/$label.out" # truncating the last run's output is not the tool's time
 	start=$(date +%s%N)
-	/usr/bin/time -f "%M" -o "$tmp/$label.time" "$@" >"$tmp/$label.out" 2>/dev/null
+	/usr/bin/time -f "%M" -o "$tmp/$label.time" "$@" >"$tmp/$label.out" 2>"$tmp/$label.err"
+	rc=$?
 	end=$(date +%s%N)
+	if [ $rc != 0 ]; then
+		echo "script_vs_perf: $* failed (exit $rc): $(head -c 300 "$tmp/$label.err")" >&2
+		exit 1
+	fi
 	echo "$(( (end - start) / 1000 )) $(cat "$tmp/$label.time")" |
 		awk '{ printf "%.4f %s\n", $1 / 1e6, $2 }'
 }
@@ -74,17 +81,12 @@ compare "text: -F pid,tid,time,ip,event" script -i "$f" -F pid,tid,time,ip,event
 # The kernel's share alone: cat reading the file and writing the same text
 # (no parsing, no formatting).  No reader of this file writing this text is
 # faster on this machine, so perf/floor bounds what any ratio can reach.
-cp "$tmp/perf.out" "$tmp/text.ref"
-cp "$tmp/f.t" "$tmp/text.perf.t" # perf's times of this text, before the next compare
 : >"$tmp/floor.t"
-for (( i = 0; i < runs; i++ )); do
+for (( i = 0; i < runs; i++ )); do # perf.out and f.t: the text compare's, just above
 	# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
-	time_of floor sh -c 'cat "$1" >/dev/null && cat "$2"' sh "$f" "$tmp/text.ref" >>"$tmp/floor.t"
-	# a cat that failed (a full disk) would time as a tiny floor
-	cmp -s "$tmp/floor.out" "$tmp/text.ref" ||
-		{ echo "script_vs_perf: the floor's cat did not write the text whole" >&2; exit 1; }
+	time_of floor sh -c 'cat "$1" >/dev/null && cat "$2"' sh "$f" "$tmp/perf.out" >>"$tmp/floor.t"
 done
-awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tmp/text.perf.t" | median)" \
+awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tmp/f.t" | median)" \
 	-v sz="$(( size / 1000000 ))" 'BEGIN {
 	printf "I/O floor (cat reads the file, cat writes the text; nothing parsed)\n"
 	printf "  %-6s %7.3f s: perf/floor %.1fx, the most any reader writing this text can reach here\n", "cat", fl, ft / fl
@@ -102,7 +104,7 @@ perf record -q -m 512 -o "$small" -g -e syscalls:sys_enter_getppid -c 1 -- "$W" 
 		line="  $(( $(stat -c %s "$file") / 1000000 )) MB:"
 		for mode in "--stats" "-F pid,tid,time,ip,event" "--json"; do
 			# shellcheck disable=SC2086
-			kib=$(time_of mem "$peo" script -i "$file" $mode | cut -d' ' -f2)
+			kib=$(time_of mem "$peo" script -i "$file" $mode | cut -d' ' -f2) || exit 1
 			line="$line  $mode $kib KiB"
 			echo "$mode|$kib" >>"$tmp/mem.$([ "$file" = "$f" ] && echo big || echo small)"
 		done

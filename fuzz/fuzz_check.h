@@ -14,14 +14,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s: check failed: %s\n", __FILE__, #cond); \
-			abort();                                                    \
-		}                                                                   \
-	} while (0)
-
 #define CHECK_SAYS(cond, ...)                                                         \
 	do {                                                                          \
 		if (!(cond)) {                                                        \
@@ -31,5 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 			abort();                                                      \
 		}                                                                     \
 	} while (0)
+
+#define CHECK(cond) CHECK_SAYS(cond, "%s", "")
 
 #endif

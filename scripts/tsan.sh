@@ -3,8 +3,8 @@
 # several threads, built with clang's ThreadSanitizer: test_threads
 # (separate objects from separate threads, DESIGN.md's promise, and a ring
 # set woken from another thread), test_perfdata (the read-ahead helper
-# thread) and test_script_out (peo script's writer threads, formatting
-# workers and their shared log); then the peo command itself, recording a
+# thread) and test_script_out (peo script's formatting workers, their
+# ordered writer and their shared log); then the peo command itself, recording a
 # file and printing it with its helper threads (read-ahead, formatting
 # workers, writing).
 set -uo pipefail

@@ -421,16 +421,13 @@ const struct peo_record_parser *peo_perfdata_parser(const struct peo_perfdata *f
 
 int peo_perfdata_event_of(const struct peo_perfdata *f, const struct peo_attr *attr)
 {
-	uintptr_t first, at;
+	size_t i;
 
-	if (!f || !attr || !f->nevents)
+	/* not the reader's: below its array, or (wrapped) past it */
+	if (!f || !attr || !f->parser->attrs || (uintptr_t)attr < (uintptr_t)f->parser->attrs)
 		return -1;
-	/* The parser keeps its attrs in the order they were added, as our
-	 * events: the index is @attr's place among them (once per sample). */
-	first = (uintptr_t)peo_pd_parser_attr(f, 0);
-	at = (uintptr_t)attr - first;
-	if (!first || (uintptr_t)attr < first || at % sizeof(struct parse_attr) ||
-	    at / sizeof(struct parse_attr) >= f->nevents)
-		return -1;
-	return (int)(at / sizeof(struct parse_attr));
+	if (((uintptr_t)attr - (uintptr_t)f->parser->attrs) % sizeof(struct parse_attr))
+		return -1; /* inside one, not at its start */
+	i = peo_pd_attr_index(f, attr);
+	return i < f->nevents ? (int)i : -1;
 }

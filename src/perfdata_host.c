@@ -241,16 +241,20 @@ static uint64_t meminfo_kb(const char *text, const char *key)
 static int numa_topology(struct peo_perfdata_writer *w)
 {
 	struct pd_bytes b = { 0 };
+	struct peo_target nodes = { 0 }; /* the online list's members, as cpus */
 	char online[256];
 	uint32_t n = 0;
-	int end;
 
 	if (read_line("/sys/devices/system/node/online", online, sizeof(online)))
 		return 0;
-	end = list_end(online);
+	if (peo_cpu_list_parse(&nodes, online, "a sysfs node list")) {
+		free(nodes.cpus);
+		return 0;
+	}
 	pd_bytes_u32(&b, 0); /* their number, patched below: perf's layout starts with it */
-	for (int node = 0; node < end; node++) {
+	for (size_t i = 0; i < nodes.ncpus; i++) {
 		char path[96], cpus[256], *meminfo;
+		int node = nodes.cpus[i];
 
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
 		if (read_line(path, cpus, sizeof(cpus)))
@@ -264,6 +268,7 @@ static int numa_topology(struct peo_perfdata_writer *w)
 		free(meminfo);
 		n++;
 	}
+	free(nodes.cpus);
 	if (!b.oom)
 		memcpy(b.p, &n, sizeof(n));
 	return take(w, PEO_FEAT_NUMA_TOPOLOGY, &b);

@@ -95,6 +95,14 @@ static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdat
 {
 	return i < f->parser->nattrs ? &f->parser->attrs[i].attr : NULL;
 }
+/* The index of @attr, which must be one of the parser's attrs (a record's
+ * rec.attr, as the reader's peek gives it): the parser keeps its attrs in
+ * the order they were added, as the file's events, in an array of struct
+ * parse_attr.  Unchecked (it runs once per held record). */
+static inline size_t peo_pd_attr_index(const struct peo_perfdata *f, const struct peo_attr *attr)
+{
+	return ((uintptr_t)attr - (uintptr_t)&f->parser->attrs[0].attr) / sizeof(struct parse_attr);
+}
 /* perfdata_read.c: the next record in file order. */
 PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
 /* The record at @bytes parsed whole (kernel types' fields, user types'
@@ -102,11 +110,6 @@ PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_recor
  * a negative errno (-EPROTO for a record the file's attrs do not fit). */
 PEO_HIDDEN int peo_pd_parse_fields(struct peo_perfdata *f, const void *bytes, size_t len,
 				   uint64_t offset, struct peo_record *out);
-/* The header, bytes and attr of the record at @bytes (its time in
- * f->peek_time when @want_time and it has one), without the fields'
- * parse: what ordering and counting need.  Returns 0 or -EPROTO. */
-PEO_HIDDEN int peo_pd_peek(struct peo_perfdata *f, const void *bytes, size_t len,
-			   struct peo_record *out, int want_time);
 
 /* The next record's header and bytes when it is whole in the window and the
  * reader takes no action on its type (file order only): 1, advanced past

@@ -22,11 +22,10 @@ struct held {
 	uint64_t time, seq, offset;
 	unsigned char *bytes;
 	uint32_t len, chunk;
-	/* The peek's answer, so that headers_only hands it out without a second
-	 * peek: the header, and the attr by index (a pipe's HEADER_ATTR may
-	 * move the parser's attrs while the record is held). */
-	struct peo_event_header header;
-	uint32_t attr; /* NO_ATTR: none */
+	/* headers_only: the attr the peek that held it found, by index (a
+	 * pipe's HEADER_ATTR may move the parser's attrs meanwhile); NO_ATTR
+	 * for none, or when the record is parsed on the way out. */
+	uint32_t attr;
 };
 
 #define NO_ATTR UINT32_MAX
@@ -150,14 +149,10 @@ static void copy_record(unsigned char *dst, const unsigned char *src, uint32_t l
 static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uint64_t time)
 {
 	struct pd_order *o = f->order;
-	const struct peo_attr *attr = r->rec.attr;
-	struct held h = { time, o->seq++, r->offset, NULL, r->rec.header.size, IN_FILE,
-			  r->rec.header, NO_ATTR };
+	struct held h = { time, o->seq++, r->offset, NULL, r->rec.header.size, IN_FILE, NO_ATTR };
 	struct run *target = NULL, *more;
-
-	if (attr) /* the parser's attrs are an array of struct parse_attr */
-		h.attr = (uint32_t)(((uintptr_t)attr - (uintptr_t)peo_pd_parser_attr(f, 0)) /
-				    sizeof(struct parse_attr));
+	if (f->headers_only && r->rec.attr) /* the peek's: one of the parser's */
+		h.attr = (uint32_t)peo_pd_attr_index(f, r->rec.attr);
 	if (f->stable) { /* the file stays mapped under it (released behind the oldest) */
 		h.bytes = (unsigned char *)(uintptr_t)r->rec.bytes;
 	} else {
@@ -242,7 +237,7 @@ static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perf
 	out->payload = NULL;
 	out->payload_size = 0;
 	if (f->headers_only) { /* what the peek that held it found */
-		out->rec.header = h->header;
+		out->rec.header = peo_load_header(h->bytes, f->parser->swap);
 		out->rec.bytes = h->bytes;
 		out->rec.swapped = f->parser->swap;
 		out->rec.attr = h->attr == NO_ATTR ? NULL : peo_pd_parser_attr(f, h->attr);

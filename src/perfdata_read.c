@@ -280,11 +280,16 @@ static void name_from_update(struct peo_perfdata *f, const unsigned char *rec, s
 				f->events[i].name = strdup((const char *)rec + 24);
 }
 
-int peo_pd_peek(struct peo_perfdata *f, const void *bytes, size_t len, struct peo_record *out,
-		int want_time)
+/* The header, bytes and attr of the record at @bytes (its time in
+ * f->peek_time when the reader orders by time and it has one), without the
+ * fields' parse: what ordering and counting need.  Returns 0 or -EPROTO. */
+static int peek(struct peo_perfdata *f, const void *bytes, size_t len, struct peo_record *out)
 {
-	int err = peo_record_peek(f->parser, bytes, len, out, want_time ? &f->peek_time : NULL);
+	int err = peo_record_peek(f->parser, bytes, len, out, f->want_time ? &f->peek_time : NULL);
+
 	f->peek_has_time = err == 1;
+	if (out->header.type >= PEO_RECORD_USER_MAX) /* as a whole parse says (the peek says 0) */
+		out->unknown = 1;
 	return err < 0 ? err : 0;
 }
 
@@ -296,7 +301,7 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 	out->payload = NULL;
 	out->payload_size = 0;
 	if (!f->parse_fields) /* sorting or counting: header, attr and time only */
-		return peo_pd_peek(f, bytes, len, &out->rec, f->want_time);
+		return peek(f, bytes, len, &out->rec);
 	return peo_pd_parse_fields(f, bytes, len, offset, &out->rec);
 }
 

@@ -376,6 +376,7 @@ static void clear_for_sample(struct peo_record *out)
 		      offsetof(struct peo_record, sample_id));
 	out->attr = NULL;
 	out->unknown = 0;
+	out->sample_id.fields = 0; /* an early error leaves no trailer of the record before */
 }
 
 int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_t len,

@@ -73,8 +73,7 @@ static char cpu_pmu_name[32];
 
 static void find_cpu_pmu(void)
 {
-	if (!peo_find_cpu_pmu(peo_default_pmu_dir(), cpu_pmu_name, sizeof(cpu_pmu_name)))
-		cpu_pmu_name[0] = 0;
+	peo_find_cpu_pmu(peo_default_pmu_dir(), cpu_pmu_name, sizeof(cpu_pmu_name));
 }
 
 /*

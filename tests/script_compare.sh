@@ -71,11 +71,11 @@ check callchain tid,time,ip -g -e cpu-clock -c 200000 -- "$W" -s 20
 perf script -i "$tmp/callchain.data" -F comm,tid,time,period,event,ip >"$tmp/default.perf" 2>/dev/null
 same callchain "default fields (as -F comm,tid,time,period,event,ip)" "$tmp/default.peo" "$tmp/default.perf"
 # --json: each SAMPLE's pid, tid, time, ip, period and event are what perf
-# script prints for them, in the same order, with one worker or three
-perf script -i "$tmp/freq.data" -F pid,tid,time,ip,period,event >"$tmp/freq.fields" 2>/dev/null
+# script printed for them (check freq's -F), in the same order, with no
+# worker or three
 for w in 0 3; do
 	"$peo" script -i "$tmp/freq.data" --json --workers $w >"$tmp/freq.w$w.json" 2>&1
-	if out=$(python3 - "$tmp/freq.w$w.json" "$tmp/freq.fields" <<'PY'
+	if out=$(python3 - "$tmp/freq.w$w.json" "$tmp/freq.perf" <<'PY'
 import json, sys
 mine = []
 for line in open(sys.argv[1]):

@@ -612,11 +612,11 @@ static void build_ids_from_notes(void **state)
 	memcpy(notes, head, 12);
 	assert_int_equal(peo_notes_build_id(notes, 36, 0, id, &len), 0);
 	/* this test binary: gcc and clang give it a build id by default on Debian */
+	dl_iterate_phdr(find_loaded_id, &loaded); /* the loader's view decides, not the parser's */
+	if (!loaded.len)
+		PEO_SKIP("this test binary has no build id note (its loaded PT_NOTE holds none)");
 	rc = peo_elf_build_id("/proc/self/exe", id, &len);
-	if (rc == -ENOENT) /* a toolchain that writes none: a parser error still fails */
-		PEO_SKIP("this test binary has no build id note: %s", peo_last_error());
 	assert_int_equal(rc, 0);
-	dl_iterate_phdr(find_loaded_id, &loaded);
 	assert_int_equal(len, loaded.len);
 	assert_memory_equal(id, loaded.id, len);
 	assert_int_equal(peo_elf_build_id("/nonexistent-file", id, &len), -ENOENT);

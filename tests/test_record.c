@@ -436,23 +436,6 @@ static void weight_aux_and_read_records(void **state)
 
 /* ------------------------------------------------- the kernel's records */
 
-static int lseek_offset_field(void)
-{
-	FILE *f = fopen("/sys/kernel/tracing/events/syscalls/sys_enter_lseek/format", "re");
-	char line[256];
-	int off = -1;
-
-	while (f && off < 0 && fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, " offset;");
-
-		if (p && (p = strstr(p, "offset:")))
-			off = atoi(p + 7);
-	}
-	if (f)
-		fclose(f);
-	return off;
-}
-
 /* Is @addr in an executable mapping of this process? */
 static int in_text(uint64_t addr)
 {
@@ -478,7 +461,7 @@ static void kernel_samples_match_what_the_test_did(void **state)
 {
 	char why[256];
 	long long tp = peo_test_tracepoint_id("syscalls", "sys_enter_lseek", why, sizeof(why));
-	int off = lseek_offset_field(), fd, cpu;
+	int off = tp < 0 ? -1 : peo_test_lseek_offset_field(why, sizeof(why)), fd, cpu;
 	struct peo_record_parser *p;
 	struct peo_attr a;
 	struct peo_ring *ring;
@@ -494,7 +477,7 @@ static void kernel_samples_match_what_the_test_did(void **state)
 	(void)state;
 	PEO_SKIP_UNDER_VALGRIND("the sampled registers and stack are valgrind's, not the test's");
 	if (tp < 0 || off < 0)
-		PEO_SKIP("%s", tp < 0 ? why : "no offset field in sys_enter_lseek's format");
+		PEO_SKIP("%s", why);
 	cpu = sched_getcpu();
 	peo_test_pin_to_cpu(cpu);
 	peo_attr_init(&a);
@@ -1341,13 +1324,11 @@ static void cpu_wide_switch_records(void **state)
 	struct peo_ring *ring;
 	struct peo_ring_record rec;
 	struct peo_attr a;
-	cpu_set_t all;
 	int cpu, fd, outs = 0, ins = 0;
 	pid_t me = (pid_t)syscall(SYS_gettid);
 
 	(void)state;
 	cpu = sched_getcpu();
-	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0); /* put back below */
 	peo_test_pin_to_cpu(cpu);
 	peo_attr_init(&a);
 	a.type = PEO_TYPE_SOFTWARE;
@@ -1383,7 +1364,7 @@ static void cpu_wide_switch_records(void **state)
 		}
 	}
 	assert_true(outs >= 5 && ins >= 5);
-	sched_setaffinity(0, sizeof(all), &all);
+	peo_test_unpin();
 	peo_record_parser_free(p);
 	peo_ring_unmap(ring);
 	close(fd);

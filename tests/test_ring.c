@@ -28,32 +28,6 @@ static void mark(uint64_t arg)
 	syscall(SYS_lseek, -1, (long)arg, SEEK_SET);
 }
 
-/* The byte offset of sys_enter_lseek's "offset" field in its RAW data. */
-static int lseek_offset_field(char *why, size_t cap)
-{
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char path[128], line[256];
-	int off = -1;
-
-	for (size_t i = 0; i < 2 && off < 0; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_lseek/format", roots[i]);
-		if (!(f = fopen(path, "re")))
-			continue;
-		while (off < 0 && fgets(line, sizeof(line), f)) {
-			char *p = strstr(line, " offset;");
-
-			if (p && (p = strstr(p, "offset:")))
-				off = atoi(p + 7);
-		}
-		fclose(f);
-	}
-	if (off < 0)
-		snprintf(why, cap, "no 'offset' field in sys_enter_lseek's format file");
-	return off;
-}
-
 struct sample {
 	uint64_t id;
 	uint32_t pid, tid;
@@ -118,7 +92,7 @@ static int group_setup(void **state)
 	(void)state;
 	if (peo_test_tracepoint_id("syscalls", "sys_enter_lseek", why, sizeof(why)) < 0 ||
 	    peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, sizeof(why)) < 0 ||
-	    (raw_arg_offset = lseek_offset_field(why, sizeof(why))) < 0) {
+	    (raw_arg_offset = peo_test_lseek_offset_field(why, sizeof(why))) < 0) {
 		peo_test_note_skip("%s", why);
 		return -1;
 	}

@@ -2,9 +2,9 @@
  * test_script_out.c - peo script's hand-written number and string
  * formatting against snprintf, over values at every digit-count boundary
  * and random ones, every width and alignment, and a buffer that fills up
- * mid-number (the bytes written to the fd must be the same), written by
- * this thread and by the writer thread; and the formatting worker's
- * batches, handed over in order.
+ * mid-number (the bytes written to the fd must be the same), written or
+ * kept in a growing buffer; the formatting pool's batches, written in
+ * order; and the log of state records its workers share.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +23,6 @@
 #include "script_out.h"
 #include "script_maps.h"
 #include "script_log.h"
-#include "script_pipe.h"
 #include "script_pool.h"
 
 /* Values around every power of 10 and 16, and random ones of every size. */
@@ -49,20 +48,24 @@ static size_t sample_values(uint64_t *v, size_t cap)
 	return n;
 }
 
-/* A buffer that writes to a memfd, read back whole after out_flush(). */
+/* A buffer that writes to a memfd, read back whole after out_finish(); or,
+ * growing, one that keeps its text (a pool worker's). */
 struct capture {
 	struct out o;
-	int fd;
+	int fd; /* -1: growing */
 };
 
-/* With @threaded, a writer thread writes the full buffers. */
-static void capture_open(struct capture *c, int threaded)
+/* With @growing, a buffer of 64 bytes to start with, grown many times. */
+static void capture_open(struct capture *c, int growing)
 {
+	c->fd = -1;
+	if (growing) {
+		assert_int_equal(out_init_growing(&c->o, 64), 0);
+		return;
+	}
 	c->fd = memfd_create("script_out", 0);
 	assert_true(c->fd >= 0);
 	out_init(&c->o, c->fd);
-	if (threaded)
-		assert_int_equal(out_start_writer(&c->o), 0);
 }
 
 static char *capture_text(struct capture *c, size_t *len)
@@ -70,6 +73,15 @@ static char *capture_text(struct capture *c, size_t *len)
 	off_t end;
 	char *text;
 
+	if (c->fd < 0) {
+		assert_false(c->o.failed);
+		text = calloc(1, c->o.n + 1);
+		assert_non_null(text);
+		memcpy(text, c->o.buf, c->o.n);
+		*len = c->o.n;
+		out_free_growing(&c->o);
+		return text;
+	}
 	assert_int_equal(out_finish(&c->o), 0);
 	end = lseek(c->fd, 0, SEEK_END);
 	text = calloc(1, (size_t)end + 1);
@@ -80,7 +92,7 @@ static char *capture_text(struct capture *c, size_t *len)
 	return text;
 }
 
-static void numbers_match_printf_in(int threaded)
+static void numbers_match_printf_in(int growing)
 {
 	static uint64_t v[4000];
 	static const int widths[] = { 0, 1, 5, 10, 16, 20, 24, -1, -5, -20, -24 };
@@ -90,7 +102,7 @@ static void numbers_match_printf_in(int threaded)
 	struct capture c;
 
 	assert_non_null(want);
-	capture_open(&c, threaded);
+	capture_open(&c, growing);
 	for (size_t i = 0; i < n; i++)
 		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
 			int wd = widths[w];
@@ -118,8 +130,8 @@ static void numbers_match_printf(void **state)
 	numbers_match_printf_in(0);
 }
 
-/* The same bytes in the same order when a writer thread writes them. */
-static void numbers_match_printf_threaded(void **state)
+/* The same bytes in the same order when the buffer grows instead of being written. */
+static void numbers_match_printf_growing(void **state)
 {
 	(void)state;
 	numbers_match_printf_in(1);
@@ -200,26 +212,6 @@ static void bytes_of_every_length(void **state)
 	free(got);
 }
 
-/* What the worker saw: the entries' numbers, to be 0, 1, 2... in order. */
-struct seen {
-	uint32_t next;
-	int out_of_order, batches;
-};
-
-static void check_batch(void *ctx, const unsigned char *bytes, size_t n)
-{
-	struct seen *seen = ctx;
-
-	seen->batches++;
-	for (size_t at = 0; at < n;) {
-		uint32_t v[2]; /* number, size */
-
-		memcpy(v, bytes + at, sizeof(v));
-		seen->out_of_order |= v[0] != seen->next++;
-		at += v[1];
-	}
-}
-
 /* The size of the @i-th test entry: mostly small, every thousandth @largest. */
 static uint32_t entry_size(uint32_t i, uint32_t *x, uint32_t largest)
 {
@@ -234,36 +226,6 @@ static void put_entry(unsigned char *at, uint32_t i, uint32_t size)
 
 	memcpy(at, v, sizeof(v));
 	memset(at + sizeof(v), 0xab, size - sizeof(v));
-}
-
-/* Batches of entries of many sizes cross the ring many times while the
- * worker takes them: each arrives once, in order, and finish waits for all. */
-static void pipe_keeps_order(void **state)
-{
-	struct script_pipe *p;
-	struct seen seen = { 0 };
-	uint32_t n = 20000, x = 12345;
-	size_t used = 0, cap;
-	unsigned char *batch;
-
-	(void)state;
-	assert_int_equal(script_pipe_start(&p, check_batch, &seen), 0);
-	batch = script_pipe_next_batch(p, 0, &cap);
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t size = entry_size(i, &x, 64u << 10);
-
-		if (cap - used < size) {
-			batch = script_pipe_next_batch(p, used, &cap);
-			used = 0;
-		}
-		put_entry(batch + used, i, size);
-		used += size;
-	}
-	script_pipe_next_batch(p, used, &cap);
-	script_pipe_finish(p);
-	assert_int_equal(seen.next, n);
-	assert_false(seen.out_of_order);
-	assert_true(seen.batches > 4); /* the ring of batches went round */
 }
 
 /* A pool test's batches: each entry's number printed, a line each;
@@ -473,8 +435,8 @@ static void strings_pad_and_align(void **state)
 	free(got);
 }
 
-/* A failed write is remembered and reported, not retried forever, with
- * and without the writer thread. */
+/* A failed write is remembered and reported, not retried forever (the
+ * pool's writer: pool_reports_a_failed_write). */
 static void a_failed_write_is_reported(void **state)
 {
 	struct out *o = calloc(1, sizeof(*o));
@@ -486,17 +448,13 @@ static void a_failed_write_is_reported(void **state)
 		free(o);
 		PEO_SKIP("/dev/full cannot be opened: %m");
 	}
-	for (int threaded = 0; threaded < 2; threaded++) {
-		out_init(o, fd);
-		if (threaded)
-			assert_int_equal(out_start_writer(o), 0);
-		out_str(o, "text");
-		out_flush(o); /* the thread may not have written it yet */
-		out_str(o, "more");
-		assert_int_equal(out_finish(o), -1);
-		assert_int_equal(errno, ENOSPC);
-		assert_int_equal(o->failed, ENOSPC);
-	}
+	out_init(o, fd);
+	out_str(o, "text");
+	out_flush(o);
+	out_str(o, "more");
+	assert_int_equal(out_finish(o), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_int_equal(o->failed, ENOSPC);
 	close(fd);
 	free(o);
 }
@@ -534,9 +492,8 @@ int main(void)
 		cmocka_unit_test(numbers_match_printf),
 		cmocka_unit_test(eight_digits_match_printf),
 		cmocka_unit_test(maps_follow_fork_while_the_table_grows),
-		cmocka_unit_test(numbers_match_printf_threaded),
+		cmocka_unit_test(numbers_match_printf_growing),
 		cmocka_unit_test(bytes_of_every_length),
-		cmocka_unit_test(pipe_keeps_order),
 		cmocka_unit_test(pool_writes_in_batch_order),
 		cmocka_unit_test(pool_stops_after_the_batch_that_asks),
 		cmocka_unit_test(pool_reports_a_failed_write),

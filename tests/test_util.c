@@ -148,10 +148,18 @@ void peo_test_touch_pages(size_t pages)
 	munmap(p, pages * page);
 }
 
+/* The mask before the first pin, put back by peo_test_unpin(). */
+static cpu_set_t unpinned;
+static int pinned;
+
 void peo_test_pin_to_cpu(int cpu)
 {
 	cpu_set_t set;
 
+	if (!pinned) {
+		assert_int_equal(sched_getaffinity(0, sizeof(unpinned), &unpinned), 0);
+		pinned = 1;
+	}
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
@@ -159,13 +167,10 @@ void peo_test_pin_to_cpu(int cpu)
 
 void peo_test_unpin(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t all;
-
-	CPU_ZERO(&all);
-	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
-		CPU_SET((int)c, &all);
-	sched_setaffinity(0, sizeof(all), &all); /* undoing a pin: nothing to assert */
+	if (!pinned)
+		return;
+	sched_setaffinity(0, sizeof(unpinned), &unpinned); /* undoing a pin: nothing to assert */
+	pinned = 0;
 }
 
 int peo_test_release_at_least(const char *since)
@@ -242,6 +247,31 @@ long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, s
 	return id;
 }
 
+int peo_test_lseek_offset_field(char *why, size_t cap)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[128], line[256];
+	int off = -1;
+
+	for (size_t i = 0; i < 2 && off < 0; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_lseek/format", roots[i]);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (off < 0 && fgets(line, sizeof(line), f)) {
+			char *p = strstr(line, " offset;");
+
+			if (p && (p = strstr(p, "offset:")))
+				off = atoi(p + 7);
+		}
+		fclose(f);
+	}
+	if (off < 0)
+		snprintf(why, cap, "no 'offset' field in sys_enter_lseek's format file");
+	return off;
+}
+
 int peo_test_tracepoint_attr(struct peo_attr *a, const char *sys, const char *name, char *why,
 			     size_t cap)
 {
@@ -270,6 +300,7 @@ int peo_test_fds_teardown(void **state)
 	int now = peo_test_count_fds();
 
 	(void)state;
+	peo_test_unpin(); /* a test that failed while pinned leaves the next ones free */
 	if (now != fds_at_setup) {
 		print_error("fd leak: %d fds open before the test, %d after\n", fds_at_setup, now);
 		return -1;

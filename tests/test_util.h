@@ -88,8 +88,8 @@ void peo_test_spin_ns(uint64_t ns);
 void peo_test_touch_pages(size_t pages);
 
 /* Pin the calling thread to @cpu (so that its work lands in that CPU's
- * events), failing the test if it may not run there; peo_test_unpin() lets
- * it run on every online CPU again. */
+ * events), failing the test if it may not run there; peo_test_unpin() puts
+ * back the CPUs it had before the first pin. */
 void peo_test_pin_to_cpu(int cpu);
 void peo_test_unpin(void);
 
@@ -162,6 +162,10 @@ long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, s
 		if (peo_test_tracepoint_id(sys, name, why_, sizeof(why_)) < 0)        \
 			PEO_SKIP("%s", why_);                                         \
 	} while (0)
+
+/* The byte offset of sys_enter_lseek's "offset" field in its RAW data, or
+ * -1 with @why set (after peo_test_tracepoint_id() has mounted tracefs). */
+int peo_test_lseek_offset_field(char *why, size_t cap);
 
 /* @a set up (peo_attr_init) to sample every hit of @sys:@name.  Returns 0,
  * or -1 with @why set, as peo_test_tracepoint_id(). */

@@ -112,7 +112,7 @@ struct script {
 	struct script_log log;    /* the state records, for every worker */
 	struct fmt *fmts;         /* the workers' (or the one without workers) */
 	unsigned nfmts;
-	struct out out; /* JSON lines, and text without workers */
+	struct out out; /* the lines, when this thread formats them (no workers) */
 };
 
 static void usage(FILE *out)
@@ -407,9 +407,9 @@ static const char *comm_of(struct fmt *w, uint32_t tid, char *buf, size_t cap)
  * for a worker to parse and print, with what needs the file to resolve
  * (the event's column, its tracepoint format); the record follows this
  * header (then the event column, when it is not one kept for good).
- * Samples go in batches; the records that build state (COMM, FORK,
- * MMAP...) and new parsers go in the log, and a sync entry at their place
- * in the batch has its worker read the log up to them.
+ * The records that build state (COMM, FORK, MMAP...) and new parsers go
+ * in the log, and a sync entry at their place in the batch has its worker
+ * read the log up to them; every other record goes in the batch.
  */
 enum entry_kind { ENTRY_RECORD, ENTRY_SYNC, ENTRY_PARSER };
 
@@ -1044,24 +1044,21 @@ static int send_parser(struct script *s)
 	return 0;
 }
 
-/* Whether a record of @type is printed (JSON: all but the side records not
- * asked for), or needed for its names and maps (text). */
-static int wanted(const struct script *s, uint32_t type)
-{
-	int side = type == PEO_RECORD_COMM || type == PEO_RECORD_FORK || type == PEO_RECORD_EXIT ||
-		   type == PEO_RECORD_MMAP || type == PEO_RECORD_MMAP2;
-
-	if (s->a.json)
-		return !side || side_shown(s, type);
-	return type == PEO_RECORD_SAMPLE || (side && type != PEO_RECORD_EXIT) || side_shown(s, type);
-}
-
 /* Whether records of @type build the names and maps text lines need:
  * every worker reads them (from the log). */
 static int builds_state(uint32_t type)
 {
 	return type == PEO_RECORD_COMM || type == PEO_RECORD_FORK || type == PEO_RECORD_MMAP ||
 	       type == PEO_RECORD_MMAP2;
+}
+
+/* Whether a record of @type is printed (JSON: all but the side records not
+ * asked for), or needed for its names and maps (text). */
+static int wanted(const struct script *s, uint32_t type)
+{
+	if (s->a.json)
+		return !(builds_state(type) || type == PEO_RECORD_EXIT) || side_shown(s, type);
+	return type == PEO_RECORD_SAMPLE || builds_state(type) || side_shown(s, type);
 }
 
 /*
@@ -1077,6 +1074,7 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	unsigned fl = default_fields(&s->a);
 	const char *label = NULL, *pad = s->pad;
 	size_t label_len = 0;
+	int in_log = t != PEO_RECORD_SAMPLE && builds_state(t);
 	struct entry *e;
 
 	if (t != PEO_RECORD_SAMPLE && !wanted(s, t))
@@ -1094,7 +1092,7 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 		s->last_label = label;
 		s->last_label_len = label_len;
 	}
-	if (!builds_state(t))
+	if (!in_log)
 		e = entry_room(s, sizeof(*e) + room + (label == pad ? label_len : 0));
 	else if (!(e = script_log_room(&s->log, sizeof(*e) + room)))
 		return -ENOMEM;
@@ -1111,10 +1109,10 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	}
 	e->label = label;
 	e->label_len = (uint32_t)label_len;
-	if (t == PEO_RECORD_SAMPLE && (fl & F_TRACE) && r->attr &&
+	if (t == PEO_RECORD_SAMPLE && !s->a.json && (fl & F_TRACE) && r->attr &&
 	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
 		e->u.format = format_of(s, r);
-	if (!builds_state(t))
+	if (!in_log)
 		entry_done(s, e);
 	else /* JSON sends them only when shown */
 		log_done(s, e, side_shown(s, t));
@@ -1296,8 +1294,8 @@ static int cpus_allowed(void)
 
 /*
  * Formatting workers by default: a core each beside the reading thread's,
- * up to MAX_WORKERS (the reading thread, about 40% of the work, keeps no
- * more busy); none on one core.
+ * up to MAX_WORKERS (the reading thread, about a third of the work, keeps
+ * no more busy); none on one core.
  */
 static unsigned default_workers(void)
 {
@@ -1339,8 +1337,7 @@ static int workers_start(struct script *s)
 		s->batch = script_pool_next_batch(s->pool, 0, &s->batch_cap);
 		return 0;
 	}
-	s->nfmts = s->log.readers = 1; /* no workers: this thread formats */
-	out_start_writer(&s->out);     /* without it, this thread writes too */
+	s->nfmts = s->log.readers = 1; /* no workers: this thread formats and writes */
 	s->solo = malloc(ENTRY_MAX);
 	return s->solo ? 0 : -ENOMEM;
 }
@@ -1377,7 +1374,7 @@ static int run_records(struct script *s)
 
 int cmd_script(int argc, char **argv)
 {
-	static struct script s; /* 64 KiB of output buffer: not on the stack */
+	static struct script s; /* 256 KiB of output buffer: not on the stack */
 	int ret, got = 0;
 
 	memset(&s, 0, sizeof(s));

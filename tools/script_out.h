@@ -1,8 +1,8 @@
 /*
  * script_out.h - peo script's output buffer: numbers formatted by hand and
  * written to the fd in large blocks (printf's format parsing was a third of
- * peo script's time), by a writer thread when one is started (the copy into
- * the page cache was another quarter).
+ * peo script's time); a pool worker's buffer grows instead, and the pool's
+ * writer thread writes it (the copy into the page cache was another quarter).
  */
 #ifndef PEO_TOOLS_SCRIPT_OUT_H
 #define PEO_TOOLS_SCRIPT_OUT_H
@@ -11,15 +11,12 @@
 #include <stdint.h>
 #include <string.h>
 
-struct out_writer; /* script_out.c */
-
 struct out {
 	int fd;
 	int failed;   /* a write failed with this errno (EPIPE...): stop writing, report once */
 	char *buf;    /* the buffer being filled: n of cap bytes used */
 	size_t n, cap;
-	struct out_writer *w; /* the thread writing full buffers, or NULL */
-	char own[1 << 16];    /* the buffer when there is no writer thread */
+	char own[1 << 18];    /* the buffer, unless it grows */
 };
 
 /* Start buffering for @fd, written by this thread. */
@@ -35,20 +32,14 @@ int out_init_growing(struct out *o, size_t cap);
 /* Free a growing buffer's memory. */
 void out_free_growing(struct out *o);
 
-/*
- * Hand full buffers to a thread that writes them, so formatting goes on
- * while the kernel copies.  Returns 0, or -1 (then this thread writes).
- */
-int out_start_writer(struct out *o);
-
 /* Write @n bytes at @p to @fd whole (EINTR retried).  Returns 0, or -1 with errno. */
 int out_write_all(int fd, const char *p, size_t n);
 
-/* Write (or hand over) what is buffered; a growing buffer grows instead.
+/* Write what is buffered; a growing buffer grows instead.
  * Returns 0, or -1 once a write (or growing) has failed. */
 int out_flush(struct out *o);
 
-/* Flush, wait for the writer thread and stop it.  Returns 0, or -1 with errno when a write failed. */
+/* Flush the last of it.  Returns 0, or -1 with errno when a write failed. */
 int out_finish(struct out *o);
 
 /* Make room for @need more bytes. */

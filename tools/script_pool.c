@@ -180,8 +180,7 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, script
 		free_pool(p);
 		return -1;
 	}
-	for (unsigned i = 0; i < p->nslots; i++) {
-		out_init(&p->slots[i].out, -1);
+	for (unsigned i = 0; i < p->nslots; i++) { /* zeroed: free_pool() frees what was made */
 		if (!(p->slots[i].in = malloc(BATCH_BYTES)) ||
 		    out_init_growing(&p->slots[i].out, OUT_BYTES)) {
 			free_pool(p);
@@ -248,6 +247,7 @@ int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
 	if (ret == -2)
 		*stopper = p->stopper;
 	free_pool(p);
-	errno = err ? err : errno;
+	if (err)
+		errno = err;
 	return ret;
 }

@@ -162,7 +162,15 @@ PEO_API const uint64_t *peo_perfdata_attr_ids(const struct peo_perfdata *f, size
  */
 PEO_API const char *peo_perfdata_event_name(const struct peo_perfdata *f, size_t i);
 
-/** peo_perfdata_event_of() - the index of the event @attr belongs to, or -1. */
+/**
+ * peo_perfdata_event_of() - the index of the event a record belongs to.
+ * @f: the reader.
+ * @attr: the record's rec.attr, as this reader (or its own parser,
+ *        peo_perfdata_parser()) gave it; one from a peo_record_parser_clone()
+ *        is another copy and gives -1.
+ * Returns the event's index (as for peo_perfdata_attr()), or -1 for a NULL
+ * argument or an attr that is not one of the reader's.
+ */
 PEO_API int peo_perfdata_event_of(const struct peo_perfdata *f, const struct peo_attr *attr);
 
 /**
@@ -172,6 +180,7 @@ PEO_API int peo_perfdata_event_of(const struct peo_perfdata *f, const struct peo
  * peo_record_parser_clone() of it, to parse on another thread) parses
  * them.  Valid until the reader closes; a pipe's HEADER_ATTR adds attrs to
  * it (peo_perfdata_attr_count() grows), so a clone made before lacks them.
+ * @f: the reader.
  * Returns the parser, or NULL for a NULL @f.
  */
 PEO_API const struct peo_record_parser *peo_perfdata_parser(const struct peo_perfdata *f);
