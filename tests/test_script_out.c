@@ -105,17 +105,24 @@ static void numbers_match_printf_in(int growing)
 	capture_open(&c, growing);
 	for (size_t i = 0; i < n; i++)
 		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
-			int wd = widths[w];
+			int wd = widths[w], digits = 1 + (int)((i + w) % 20); /* every count of digits */
+			uint64_t under = v[i], pow10 = 1;
 
+			for (int d = 0; d < digits && d < 19; d++)
+				pow10 *= 10;
+			if (digits < 20)
+				under %= pow10;
 			out_u64(&c.o, v[i], wd);
 			out_i64(&c.o, (int64_t)v[i], wd);
 			out_hex(&c.o, v[i], wd);
-			out_advance(&c.o, put_dec_zero(out_room(&c.o, 9), v[i] % 1000000000u, 9));
+			/* the room it documents: its digits, and at least 8 */
+			out_advance(&c.o, put_dec_zero(out_room(&c.o, digits > 8 ? (size_t)digits : 8),
+						       under, digits));
 			out_char(&c.o, '|');
 			want_len += (size_t)snprintf(want + want_len, cap - want_len,
-						     "%*" PRIu64 "%*" PRId64 "%*" PRIx64 "%09" PRIu64 "|",
-						     wd, v[i], wd, (int64_t)v[i], wd, v[i],
-						     v[i] % 1000000000u);
+						     "%*" PRIu64 "%*" PRId64 "%*" PRIx64 "%0*" PRIu64 "|",
+						     wd, v[i], wd, (int64_t)v[i], wd, v[i], digits,
+						     under);
 		}
 	got = capture_text(&c, &len);
 	assert_int_equal(len, want_len); /* crosses the buffer many times */

@@ -592,79 +592,88 @@ static void json_u64(struct out *o, const char *key, uint64_t v)
 	out_u64(o, v, 0);
 }
 
-/* @prefix (,"key": and maybe an opening quote) of @n bytes, then @v. */
-static void json_u64_n(struct out *o, const char *prefix, size_t n, uint64_t v)
-{
-	out_bytes(o, prefix, n);
-	out_u64(o, v, 0);
-}
-
-static void json_hex_n(struct out *o, const char *prefix, size_t n, uint64_t v)
-{
-	out_bytes(o, prefix, n);
-	out_hex(o, v, 0);
-	out_char(o, '"');
-}
-
-static void json_i64_n(struct out *o, const char *prefix, size_t n, int64_t v)
-{
-	out_bytes(o, prefix, n);
-	out_i64(o, v, 0);
-}
-
-/* The key a literal: its bytes are counted at compile time, copied by words. */
+/*
+ * ,"key":value put in room the caller made: the key a literal, its bytes
+ * counted at compile time and copied by words (a checked copy and a room
+ * check a piece had been a third of a JSON run).
+ */
 #define JSON_PREFIX(key, after) ",\"" key "\":" after
-#define JSON_U64(o, key, v) json_u64_n(o, JSON_PREFIX(key, ""), sizeof(JSON_PREFIX(key, "")) - 1, v)
+#define PUT_KEY(p, key, after) \
+	put_bytes(p, JSON_PREFIX(key, after), sizeof(JSON_PREFIX(key, after)) - 1)
+#define PUT_U64(p, key, v) put_dec(PUT_KEY(p, key, ""), v, 0, 0)
 /* pid and tid: the kernel's u32, -1 for "none", as perf prints them */
-#define JSON_PID(o, key, v) \
-	json_i64_n(o, JSON_PREFIX(key, ""), sizeof(JSON_PREFIX(key, "")) - 1, (int32_t)(v))
-#define JSON_HEX(o, key, v) \
-	json_hex_n(o, JSON_PREFIX(key, "\"0x"), sizeof(JSON_PREFIX(key, "\"0x")) - 1, v)
+#define PUT_PID(p, key, v) put_i64(PUT_KEY(p, key, ""), (int32_t)(v), 0)
+#define PUT_HEX(p, key, v) put_quote(put_hex(PUT_KEY(p, key, "\"0x"), v, 0))
 
-/* A JSON sample; @label is its event's quoted name. */
+/* The room one PUT_*() takes at most: a key under 24 bytes, a quoted 0x and
+ * 16 hex digits or a sign and 20 decimal ones. */
+#define JSON_FIELD_ROOM 48
+#define JSON_KEY_FITS(key) (void)sizeof(char[sizeof(key) <= 24 ? 1 : -1])
+
+/* The checked forms: each makes its own room. */
+#define JSON_U64(o, key, v) (JSON_KEY_FITS(key), out_advance(o, PUT_U64(out_room(o, JSON_FIELD_ROOM), key, v)))
+#define JSON_PID(o, key, v) (JSON_KEY_FITS(key), out_advance(o, PUT_PID(out_room(o, JSON_FIELD_ROOM), key, v)))
+#define JSON_HEX(o, key, v) (JSON_KEY_FITS(key), out_advance(o, PUT_HEX(out_room(o, JSON_FIELD_ROOM), key, v)))
+
+static inline char *put_quote(char *p)
+{
+	*p = '"';
+	return p + 1;
+}
+
+/* A JSON sample; @label is its event's quoted name.  Its fixed fields go
+ * in room made once, the callchain's frames in room made a frame at a time. */
 static void print_sample_json(struct fmt *w, const struct peo_record *r, const char *label,
 			      size_t label_len)
 {
+	static const char start[] = "{\"type\":\"SAMPLE\",\"event\":";
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
 	struct out *o = w->out;
+	char *p;
 
-	out_str(o, "{\"type\":\"SAMPLE\",\"event\":");
+	out_bytes(o, start, sizeof(start) - 1);
 	out_bytes(o, label, label_len);
+	p = out_room(o, 8 * JSON_FIELD_ROOM); /* the 8 PUT_*() below at most */
 	if (st & PEO_SAMPLE_TID) {
-		JSON_PID(o, "pid", smp->pid);
-		JSON_PID(o, "tid", smp->tid);
+		p = PUT_PID(p, "pid", smp->pid);
+		p = PUT_PID(p, "tid", smp->tid);
 	}
 	if (st & PEO_SAMPLE_TIME)
-		JSON_U64(o, "time", smp->time);
+		p = PUT_U64(p, "time", smp->time);
 	if (st & PEO_SAMPLE_CPU)
-		JSON_U64(o, "cpu", smp->cpu);
+		p = PUT_U64(p, "cpu", smp->cpu);
 	if (st & PEO_SAMPLE_IP)
-		JSON_HEX(o, "ip", smp->ip);
+		p = PUT_HEX(p, "ip", smp->ip);
 	if (st & PEO_SAMPLE_ADDR)
-		JSON_HEX(o, "addr", smp->addr);
-	JSON_U64(o, "period", sample_period(r));
+		p = PUT_HEX(p, "addr", smp->addr);
+	p = PUT_U64(p, "period", sample_period(r));
 	if (st & PEO_SAMPLE_ID)
-		JSON_U64(o, "id", smp->id);
+		p = PUT_U64(p, "id", smp->id);
+	out_advance(o, p);
 	if (st & PEO_SAMPLE_CALLCHAIN) {
 		struct peo_callchain_iter it;
 		uint64_t ip;
 		int64_t ctx;
-		int first = 1;
+		static const char first[] = ",\"callchain\":[\"0x", next[] = ",\"0x";
+		const char *sep = first;
+		size_t sep_len = sizeof(first) - 1;
 
-		out_str(o, ",\"callchain\":[");
 		peo_callchain_begin(&it, r);
 		while (peo_callchain_next(&it, &ip, &ctx)) {
-			out_str(o, first ? "\"0x" : ",\"0x");
-			out_hex(o, ip, 0);
-			out_char(o, '"');
-			first = 0;
+			p = put_bytes(out_room(o, sizeof(first) + 17), sep, sep_len);
+			out_advance(o, put_quote(put_hex(p, ip, 0)));
+			sep = next;
+			sep_len = sizeof(next) - 1;
 		}
-		out_char(o, ']');
+		if (sep == first)
+			out_str(o, ",\"callchain\":[]");
+		else
+			out_char(o, ']');
 	}
 	if (st & PEO_SAMPLE_RAW)
 		JSON_U64(o, "raw_size", smp->raw_size);
-	out_str(o, "}\n");
+	out_bytes(o, "}\n", 2);
 }
 
 /* The fields of perf's own records, as far as peo_perfdata_decode_user() knows them. */
@@ -787,6 +796,9 @@ static void print_other_json(struct fmt *w, const struct peo_record *r)
 	case PEO_RECORD_LOST:
 		JSON_U64(o, "id", r->u.lost.id);
 		JSON_U64(o, "lost", r->u.lost.lost);
+		break;
+	case PEO_RECORD_FINISHED_ROUND: /* a round a run: no fields, and asking costs an error's sentence */
+	case PEO_RECORD_FINISHED_INIT:
 		break;
 	default:
 		if (r->header.type >= PEO_RECORD_HEADER_ATTR)

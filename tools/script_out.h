@@ -174,18 +174,38 @@ static inline uint64_t out_dec8(uint32_t v)
 	return z + 0x3030303030303030ull;
 }
 
+/* The last @k (1 to 8) bytes in memory of word @w moved to its front. */
+static inline uint64_t out_last_bytes(uint64_t w, int k)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return w >> (8 * (8 - k));
+#else
+	return w << (8 * (8 - k));
+#endif
+}
+
 /* Exactly @digits decimal digits of @v, zero-padded (the fraction of a
- * time): up to 16 made 8 at a time by out_dec8(), a pair per division had
- * been a tenth of a text run.  Room: @digits. */
+ * time): up to 16 made 8 at a time by out_dec8() and stored as whole words,
+ * the first cut to its digits (a pair per division had been a tenth of a
+ * text run, a copy of a length known only at run time a tenth of JSON's).
+ * Room: @digits, and at least 8: bytes past the digits are overwritten by
+ * the next put. */
 static inline char *put_dec_zero(char *p, uint64_t v, int digits)
 {
-	if (digits <= 16) { /* the first word only when its digits are shown */
-		uint64_t w[2] = { digits > 8 ? out_dec8((uint32_t)(v / 100000000u % 100000000u)) : 0,
-				  out_dec8((uint32_t)(v % 100000000u)) };
+	if (digits <= 8) {
+		uint64_t w = out_last_bytes(out_dec8((uint32_t)(v % 100000000u)), digits);
 
-		return put_bytes(p, (const char *)w + 16 - digits, (size_t)digits);
+		memcpy(p, &w, 8);
+	} else if (digits <= 16) {
+		uint64_t hi = out_last_bytes(out_dec8((uint32_t)(v / 100000000u % 100000000u)),
+					     digits - 8);
+		uint64_t lo = out_dec8((uint32_t)(v % 100000000u));
+
+		memcpy(p, &hi, 8);
+		memcpy(p + digits - 8, &lo, 8);
+	} else {
+		out_dec_at(p + digits, v, digits);
 	}
-	out_dec_at(p + digits, v, digits);
 	return p + digits;
 }
 
