@@ -40,6 +40,16 @@ static const struct {
 	{ PEO_ATTR_SIZE_VER8, "6.3" },    { PEO_ATTR_SIZE_VER9, "6.19" },
 };
 
+PEO_STATIC_ASSERT(PEO_ARRAY_SIZE(sizes) == PEO_ATTR_SIZE_VERS, "internal.h counts every VERn");
+
+int peo_attr_size_ver(size_t n, uint32_t *size)
+{
+	if (n >= PEO_ARRAY_SIZE(sizes))
+		return 0;
+	*size = sizes[n].size;
+	return 1;
+}
+
 const struct peo_attr_field *peo_attr_fields(size_t *count)
 {
 	*count = PEO_ARRAY_SIZE(fields);

@@ -20,6 +20,9 @@ PEO_HIDDEN void peo_cgroup_root(char *root, size_t cap);
 
 /* Parse "0-3,6" into @t's CPUs; @what starts the error sentence. */
 PEO_HIDDEN int peo_cpu_list_parse(struct peo_target *t, const char *list, const char *what);
+/* The same for a list read from sysfs, that the caller does without when
+ * it is malformed: peo_last_error() keeps the user's last failure. */
+PEO_HIDDEN int peo_cpu_list_parse_tolerated(struct peo_target *t, const char *list);
 
 /*
  * A group, and a counter (a group of one read without PERF_FORMAT_GROUP).

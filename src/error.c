@@ -6,6 +6,7 @@
 #include "internal.h"
 
 static __thread char last_error[1024];
+static __thread unsigned quiet; /* peo_error_quiet()'s depth */
 
 const char *peo_version(void)
 {
@@ -21,6 +22,8 @@ int peo_fail(int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (quiet)
+		return err > 0 ? -err : err;
 	va_start(ap, fmt);
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
@@ -32,6 +35,8 @@ void peo_fail_append(const char *fmt, ...)
 	struct peo_buf b = { last_error, sizeof(last_error), 0 };
 	va_list ap;
 
+	if (quiet)
+		return;
 	while (b.len < b.cap && last_error[b.len])
 		b.len++;
 	if (b.len + 1 >= b.cap)
@@ -39,6 +44,14 @@ void peo_fail_append(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_error + b.len, b.cap - b.len, fmt, ap);
 	va_end(ap);
+}
+
+void peo_error_quiet(int on)
+{
+	if (on)
+		quiet++;
+	else if (quiet)
+		quiet--;
 }
 
 void peo_buf_printf(struct peo_buf *b, const char *fmt, ...)

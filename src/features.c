@@ -184,12 +184,6 @@ static const struct ioctl_desc ioctl_descs[] = {
 	{ "MODIFY_ATTRIBUTES", "4.17", PEO_IOC_MODIFY_ATTRIBUTES },
 };
 
-static const uint32_t attr_sizes[] = {
-	PEO_ATTR_SIZE_VER0, PEO_ATTR_SIZE_VER1, PEO_ATTR_SIZE_VER2, PEO_ATTR_SIZE_VER3,
-	PEO_ATTR_SIZE_VER4, PEO_ATTR_SIZE_VER5, PEO_ATTR_SIZE_VER6, PEO_ATTR_SIZE_VER7,
-	PEO_ATTR_SIZE_VER8, PEO_ATTR_SIZE_VER9,
-};
-
 #define MAX_FEATURES 160
 static struct peo_feature table[MAX_FEATURES];
 static size_t table_len;
@@ -197,7 +191,7 @@ static int probe_result;
 static int kernel_size;
 static unsigned long open_flags; /* PEO_FLAG_FD_CLOEXEC when the kernel has it */
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
-static char size_names[PEO_ARRAY_SIZE(attr_sizes)][24];
+static char size_names[PEO_ATTR_SIZE_VERS][40]; /* "VERn (size bytes)" */
 static char probe_error[1024];
 /* Set while this thread probes: the error explainer must not re-enter. */
 static __thread int probing;
@@ -288,14 +282,15 @@ static void probe_sizes_and_fields(void)
 {
 	const struct peo_attr_field *fields;
 	size_t n, i, j;
+	uint32_t size;
 
-	for (i = 0; i < PEO_ARRAY_SIZE(attr_sizes); i++) {
+	for (i = 0; peo_attr_size_ver(i, &size); i++) {
 		struct peo_feature *f;
 
-		snprintf(size_names[i], sizeof(size_names[i]), "VER%zu (%u bytes)", i, attr_sizes[i]);
-		f = add(PEO_FEATURE_ATTR_SIZE, size_names[i], peo_attr_size_since(attr_sizes[i]), attr_sizes[i]);
+		snprintf(size_names[i], sizeof(size_names[i]), "VER%zu (%u bytes)", i, size);
+		f = add(PEO_FEATURE_ATTR_SIZE, size_names[i], peo_attr_size_since(size), size);
 		f->source = PEO_FEATURE_BY_SIZE;
-		f->state = attr_sizes[i] <= (uint32_t)kernel_size ? PEO_FEATURE_SUPPORTED : PEO_FEATURE_MISSING;
+		f->state = size <= (uint32_t)kernel_size ? PEO_FEATURE_SUPPORTED : PEO_FEATURE_MISSING;
 		f->note = f->state == PEO_FEATURE_SUPPORTED ? "within the kernel's attr size"
 							    : "past the kernel's attr size: fields here must stay zero";
 	}

@@ -75,6 +75,10 @@ PEO_HIDDEN uint64_t peo_bitfield_word(uint64_t host_value, int swapped);
 PEO_HIDDEN int peo_fail(int err, const char *fmt, ...) PEO_PRINTF(2, 3);
 /* Append to the current sentence (for causes found after the first part). */
 PEO_HIDDEN void peo_fail_append(const char *fmt, ...) PEO_PRINTF(1, 2);
+/* Quiet (@on 1) or not (0), nested: while quiet, peo_fail() and
+ * peo_fail_append() leave this thread's sentence alone, for a failure the
+ * caller works around (the sentence of a user's last failure stays). */
+PEO_HIDDEN void peo_error_quiet(int on);
 
 /* A byte-bounded string builder over a caller's buffer; never overflows. */
 struct peo_buf {
@@ -119,6 +123,11 @@ PEO_HIDDEN const struct peo_attr_field *peo_attr_fields(size_t *count);
 PEO_HIDDEN uint32_t peo_attr_size_holding(size_t used);
 /* The Linux release that introduced attr size @size, or NULL if not a VERn. */
 PEO_HIDDEN const char *peo_attr_size_since(uint32_t size);
+/* Published attr size VER@n in *@size, or 0 when there is no VER@n:
+ * the one list of them, that features.c walks. */
+PEO_HIDDEN int peo_attr_size_ver(size_t n, uint32_t *size);
+/* How many VERn sizes there are (a compile-time constant). */
+#define PEO_ATTR_SIZE_VERS 10
 
 /* sysfs.c: small helpers for /proc and /sys values. */
 PEO_HIDDEN int peo_read_long_file(const char *path, long *out);

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "counter_internal.h" /* peo_cpu_list_parse */
+#include "counter_internal.h" /* peo_cpu_list_parse_tolerated */
 #include "perfdata_internal.h"
 #include "perfdata_write.h"
 
@@ -138,7 +138,7 @@ static int list_end(const char *list)
 	struct peo_target t = { 0 };
 	int end = 0;
 
-	if (!peo_cpu_list_parse(&t, list, "a sysfs cpu list"))
+	if (!peo_cpu_list_parse_tolerated(&t, list))
 		for (size_t i = 0; i < t.ncpus; i++)
 			end = t.cpus[i] + 1 > end ? t.cpus[i] + 1 : end;
 	free(t.cpus);
@@ -247,7 +247,7 @@ static int numa_topology(struct peo_perfdata_writer *w)
 
 	if (read_line("/sys/devices/system/node/online", online, sizeof(online)))
 		return 0;
-	if (peo_cpu_list_parse(&nodes, online, "a sysfs node list")) {
+	if (peo_cpu_list_parse_tolerated(&nodes, online)) {
 		free(nodes.cpus);
 		return 0;
 	}

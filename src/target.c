@@ -74,6 +74,16 @@ bad:
 			"write CPUs as \"0-3,6\"", what, *p ? *p : ' ', p - list, list);
 }
 
+int peo_cpu_list_parse_tolerated(struct peo_target *t, const char *list)
+{
+	int err;
+
+	peo_error_quiet(1);
+	err = peo_cpu_list_parse(t, list, "a sysfs list");
+	peo_error_quiet(0);
+	return err;
+}
+
 /* Every online CPU, from sysfs (a CPU list itself). */
 static int online_cpus(struct peo_target *t)
 {

@@ -71,6 +71,34 @@ static void target_cpu_lists(void **state)
 	assert_error_contains("empty");
 }
 
+/* A sysfs list the library works around when malformed (the perf.data
+ * writer's topology): parsed as any other, but a bad one leaves the
+ * sentence of the user's last failure as it was. */
+static void tolerated_cpu_list_keeps_the_last_error(void **state)
+{
+	PEO_OPTS(peo_target_opts, o, .kind = PEO_TARGET_CPUS, .cpus = "1-0");
+	struct peo_target t = { 0 }, *none;
+	char saved_error[1024];
+
+	(void)state;
+	assert_int_equal(peo_target_new(&none, &o), -EINVAL); /* the user's last failure */
+	snprintf(saved_error, sizeof(saved_error), "%s", peo_last_error());
+	assert_non_null(strstr(saved_error, "backwards"));
+	assert_true(peo_cpu_list_parse_tolerated(&t, "0-2x") < 0);
+	assert_string_equal(peo_last_error(), saved_error);
+	assert_true(peo_cpu_list_parse_tolerated(&t, "") < 0);
+	assert_string_equal(peo_last_error(), saved_error);
+	assert_int_equal(peo_cpu_list_parse_tolerated(&t, "0-2,5"), 0);
+	assert_int_equal(t.ncpus, 4);
+	assert_int_equal(t.cpus[3], 5);
+	free(t.cpus);
+	t = (struct peo_target){ 0 };
+	/* and the plain parse still says what was wrong */
+	assert_true(peo_cpu_list_parse(&t, "0-2x", "test list") < 0);
+	assert_error_contains("test list");
+	free(t.cpus);
+}
+
 static void *park(void *arg)
 {
 	int *fd = arg;
@@ -665,6 +693,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(target_cpu_lists),
+		PEO_TEST(tolerated_cpu_list_keeps_the_last_error),
 		PEO_TEST(target_process_lists_threads),
 		PEO_TEST(target_opts_size_rule),
 		PEO_TEST(counter_counts_own_work),

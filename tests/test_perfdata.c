@@ -743,6 +743,77 @@ static void written_attr_size_is_the_smallest_published(void **state)
 	unlink(path);
 }
 
+/*
+ * Two events whose attrs need different sizes: the file has one attr size,
+ * the larger (VER8 for config3), and each attr reads back whole, with its
+ * own ids, the smaller one's bytes past VER0 zero.  A sample of each
+ * event's id finds its own attr.
+ */
+static void written_attrs_of_two_sizes_read_back(void **state)
+{
+	char path[] = "/tmp/peo-attrsizes-XXXXXX";
+	struct peo_perfdata_writer *w;
+	struct peo_perfdata_record rec;
+	struct peo_perfdata *f;
+	struct peo_attr small, large;
+	static const unsigned char zeros[sizeof(struct peo_attr)];
+	uint64_t small_id = 11, large_ids[2] = { 21, 22 };
+	const uint64_t *ids;
+	struct vec v = { .big = 0 };
+	size_t n;
+	int fd = mkstemp(path), seen = 0;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	peo_test_sw_attr(&small, PEO_COUNT_SW_CPU_CLOCK);
+	small.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_ID;
+	large = small;
+	large.config = PEO_COUNT_SW_TASK_CLOCK;
+	large.config3 = 0x3c; /* past VER7: the file's attrs grow to VER8 */
+	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
+	assert_int_equal(peo_perfdata_writer_add_event(w, &small, &small_id, 1, "cpu-clock"), 0);
+	assert_int_equal(peo_perfdata_writer_add_event(w, &large, large_ids, 2, "task-clock"), 0);
+	for (int i = 0; i < 3; i++) { /* a sample of id 11, 22, 11: IP then ID */
+		v.n = 0;
+		vec_put32(&v, PEO_RECORD_SAMPLE);
+		vec_put16(&v, PEO_RECORD_MISC_USER);
+		vec_put16(&v, 24);
+		vec_put64(&v, 0x4000 + (uint64_t)i);
+		vec_put64(&v, i == 1 ? large_ids[1] : small_id);
+		assert_int_equal(peo_perfdata_writer_record(w, v.b, v.n), 0);
+	}
+	assert_int_equal(peo_perfdata_writer_close(w), 0);
+
+	assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
+	assert_int_equal(peo_perfdata_attr_count(f), 2);
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(peo_perfdata_attr(f, i)->size, PEO_ATTR_SIZE_VER8);
+	assert_int_equal(peo_perfdata_attr(f, 0)->config, PEO_COUNT_SW_CPU_CLOCK);
+	assert_memory_equal((const char *)peo_perfdata_attr(f, 0) + PEO_ATTR_SIZE_VER0,
+			    zeros, PEO_ATTR_SIZE_VER8 - PEO_ATTR_SIZE_VER0);
+	assert_int_equal(peo_perfdata_attr(f, 1)->config, PEO_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(peo_perfdata_attr(f, 1)->config3, 0x3c);
+	assert_int_equal(peo_perfdata_attr(f, 1)->sample_type, large.sample_type);
+	ids = peo_perfdata_attr_ids(f, 0, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], small_id);
+	ids = peo_perfdata_attr_ids(f, 1, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(ids[1], large_ids[1]);
+	assert_string_equal(peo_perfdata_event_name(f, 1), "task-clock");
+	while (peo_perfdata_next(f, &rec) == 1) {
+		if (rec.rec.header.type != PEO_RECORD_SAMPLE)
+			continue;
+		assert_int_equal(rec.rec.u.sample.ip, 0x4000 + (uint64_t)seen);
+		assert_int_equal(peo_perfdata_event_of(f, rec.rec.attr), seen == 1 ? 1 : 0);
+		seen++;
+	}
+	assert_int_equal(seen, 3);
+	peo_perfdata_close(f);
+	unlink(path);
+}
+
 /* Both kinds of compressed record, written and read back. */
 static void written_compressed_reads_back(void **state)
 {
@@ -1088,6 +1159,7 @@ int main(void)
 		PEO_TEST(headers_only_records_parse_with_the_files_parser),
 		PEO_TEST(written_file_reads_back),
 		PEO_TEST(written_attr_size_is_the_smallest_published),
+		PEO_TEST(written_attrs_of_two_sizes_read_back),
 		PEO_TEST(written_compressed_reads_back),
 		PEO_TEST(build_ids_follow_fork_and_exit),
 		PEO_TEST(malformed_files_name_the_offset),
