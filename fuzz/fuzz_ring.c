@@ -56,13 +56,21 @@ static void forward(void)
 	CHECK(peo_ring_over_memory(&r, mem, DATA, 0) == 0);
 	for (n = 0; n < 100; n++) {
 		const void *seg[2];
-		size_t len[2];
+		size_t len[2], whole;
 
 		got = peo_ring_next_span(r, seg, len);
 		if (got <= 0)
 			break;
 		CHECK(inside(seg[0], len[0]) && (!seg[1] || inside(seg[1], len[1])));
 		CHECK(len[0] + len[1] >= (size_t)got * 8);
+		whole = peo_ring_span_whole(r);
+		CHECK(whole <= len[0]);
+		if (whole < len[0]) { /* a record cut by the end: it starts there, ends in seg[1] */
+			struct peo_event_header h;
+
+			memcpy(&h, (const unsigned char *)seg[0] + whole, sizeof(h));
+			CHECK(seg[1] && h.size > len[0] - whole && h.size - (len[0] - whole) <= len[1]);
+		}
 	}
 	peo_ring_unmap(r);
 }

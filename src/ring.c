@@ -28,6 +28,7 @@ struct peo_ring {
 	uint64_t head;      /* data_head as last loaded */
 	uint64_t pos;       /* the next record's stream offset */
 	uint64_t snap_head; /* overwrite: bytes written at the last snapshot */
+	size_t span_whole;  /* the last span's seg[0] bytes before a record cut by the end */
 	struct peo_ring_stats stats;
 };
 
@@ -360,7 +361,10 @@ int peo_ring_next_span(struct peo_ring *r, const void *seg[2], size_t len[2])
 		return peo_fail(EINVAL, "peo_ring_next_span: argument '%s' is NULL",
 				!r ? "ring" : !seg ? "seg" : "len");
 	start = r->pos;
-	/* Every whole record below the head loaded once: checked and counted. */
+	at = (size_t)(start & (r->size - 1));
+	r->span_whole = SIZE_MAX;
+	/* Every whole record below the head loaded once: checked and counted,
+	 * and the one the ring's end cuts noted. */
 	while (r->pos != r->head || n == 0) {
 		got = peek_header(r, "peo_ring_next_span", &h);
 		if (got < 0) {
@@ -370,17 +374,25 @@ int peo_ring_next_span(struct peo_ring *r, const void *seg[2], size_t len[2])
 		}
 		if (got == 0)
 			break;
+		if (r->pos - start < r->size - at && r->pos - start + h->size > r->size - at)
+			r->span_whole = (size_t)(r->pos - start);
 		account(r, h, r->pos);
 		r->pos += h->size;
 		n++;
 	}
-	at = (size_t)(start & (r->size - 1));
 	bytes = (size_t)(r->pos - start);
 	seg[0] = r->data + at;
 	len[0] = bytes < r->size - at ? bytes : (size_t)r->size - at;
 	seg[1] = bytes > len[0] ? r->data : NULL;
 	len[1] = bytes - len[0];
+	if (r->span_whole == SIZE_MAX)
+		r->span_whole = len[0];
 	return n;
+}
+
+size_t peo_ring_span_whole(const struct peo_ring *r)
+{
+	return r ? r->span_whole : 0;
 }
 
 void peo_ring_consume(struct peo_ring *r)

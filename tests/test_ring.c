@@ -249,8 +249,11 @@ static void no_loss_with_enough_pages(void **state)
 		int got;
 
 		while ((got = peo_ring_next_span(r, seg, len)) > 0) {
-			assert_int_equal(len[0] + len[1],
-					 (size_t)got * ((const struct peo_event_header *)seg[0])->size);
+			size_t rec_size = ((const struct peo_event_header *)seg[0])->size;
+
+			assert_int_equal(len[0] + len[1], (size_t)got * rec_size);
+			/* whole records up to the one the end cuts, if it cuts one */
+			assert_int_equal(peo_ring_span_whole(r), len[0] - len[0] % rec_size);
 			samples += (size_t)got;
 			peo_ring_consume(r);
 		}
@@ -689,6 +692,7 @@ static void corrupt_header_is_an_error_with_its_offset(void **state)
 		assert_int_equal(len[0], 48);
 		assert_ptr_equal(seg[1], data);
 		assert_int_equal(len[1], 8);
+		assert_int_equal(peo_ring_span_whole(r), 24); /* the LOST; the sample is cut */
 		assert_int_equal(peo_ring_next_span(r, seg, len), -EPROTO);
 		assert_int_equal(peo_ring_stats(r, &st), 0);
 		assert_int_equal(st.lost, 5);

@@ -543,35 +543,26 @@ static int synthesize(struct record *r)
 
 /*
  * One ring's records into the file as whole records: when they wrap the
- * ring's end, the record cut there (its header is whole: records and the
- * ring are 8-byte aligned) is put together in r->joined.
+ * ring's end, the record cut there (the ring says where it starts) is put
+ * together in r->joined.
  */
-static int write_span(struct record *r, const void *seg[2], const size_t len[2])
+static int write_span(struct record *r, const struct peo_ring *ring, const void *seg[2],
+		      const size_t len[2])
 {
 	const unsigned char *first = seg[0], *second = seg[1];
-	size_t whole = len[0], cut = 0, rest = seg[1] ? len[1] : 0;
+	size_t whole = peo_ring_span_whole(ring), cut = 0, rest = seg[1] ? len[1] : 0;
 	int err = 0;
 
-	if (rest) { /* where the last record starting in the first part starts */
+	if (whole < len[0]) { /* its header is whole: records and the ring are 8-byte aligned */
 		struct peo_event_header h;
+		size_t head_part = len[0] - whole;
 
-		for (whole = 0; whole < len[0]; whole += h.size) {
-			memcpy(&h, first + whole, sizeof(h));
-			if (h.size > len[0] - whole)
-				break;
-		}
-		if (whole < len[0]) {
-			cut = h.size;
-			if (cut - (len[0] - whole) > rest) { /* peo_ring_next_span checked: cannot be */
-				fprintf(stderr, "peo record: a record of %zu bytes runs past the ring's "
-					"data\n", cut);
-				return -1;
-			}
-			memcpy(r->joined, first + whole, len[0] - whole);
-			memcpy(r->joined + (len[0] - whole), second, cut - (len[0] - whole));
-			second += cut - (len[0] - whole);
-			rest -= cut - (len[0] - whole);
-		}
+		memcpy(&h, first + whole, sizeof(h));
+		cut = h.size;
+		memcpy(r->joined, first + whole, head_part);
+		memcpy(r->joined + head_part, second, cut - head_part);
+		second += cut - head_part;
+		rest -= cut - head_part;
 	}
 	if (whole)
 		err = peo_perfdata_writer_record(r->w, first, whole);
@@ -596,7 +587,7 @@ static int drain(struct record *r, int *wrote)
 			fprintf(stderr, "peo record: %s\n", peo_last_error());
 			return -1;
 		}
-		if (n > 0 && write_span(r, seg, len))
+		if (n > 0 && write_span(r, r->rings[c], seg, len))
 			return -1;
 		*wrote |= n > 0;
 		peo_ring_consume(r->rings[c]);

@@ -136,6 +136,17 @@ PEO_API int peo_ring_next(struct peo_ring *ring, struct peo_ring_record *rec, vo
 PEO_API int peo_ring_next_span(struct peo_ring *ring, const void *seg[2], size_t len[2]);
 
 /**
+ * peo_ring_span_whole() - how many bytes at the start of the last span's
+ * seg[0] are whole records: len[0] unless the ring's end cuts a record, which
+ * then starts there and ends in seg[1].  A copier puts that record together
+ * from its two parts without walking the headers again.
+ * @ring: a ring after peo_ring_next_span() returned records.
+ *
+ * Returns the byte count (0 for a NULL @ring or before any span).
+ */
+PEO_API size_t peo_ring_span_whole(const struct peo_ring *ring);
+
+/**
  * peo_ring_consume() - give every record handed out so far back to the
  * kernel (data_tail is stored with release order, so the kernel sees the
  * reads done before it reuses the space).
