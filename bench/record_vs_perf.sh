@@ -38,7 +38,7 @@ ran_ok() {
 	echo "record_vs_perf: $1 failed (exit $rc): $(head -c 300 "$tmp/last.err")" >&2
 	exit 1
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. "$(dirname "$0")/common.sh" # median
 
 # samples and lost samples of the last run: from its file, by peo script --stats (the same
 # reader for both); the lost are the per-event LOST_SAMPLES lines (no percentage), which

@@ -43,7 +43,7 @@ time_of() {
 	echo "$(( (end - start) / 1000 )) $(cat "$tmp/$label.time")" |
 		awk '{ printf "%.4f %s\n", $1 / 1e6, $2 }'
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. "$(dirname "$0")/common.sh" # median
 
 # compare TITLE PEO-ARGS -- PERF-ARGS: $runs alternating runs of each.
 compare() {

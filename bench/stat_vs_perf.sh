@@ -23,8 +23,7 @@ spawn=${BENCH_SPAWN:-$(dirname "$peo")/bench/bench_spawn}
 perf=$(command -v perf) || { echo "stat_vs_perf: skipped: perf is not installed (linux-perf)"; exit 0; }
 truecmd=$(command -v true)
 
-# The median of the numbers on stdin.
-median() { sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "$0")/common.sh" # median
 
 # run LABEL CMD...: one timed run, appended to $tmp/LABEL as "wall_ns rss_kb".
 run() {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what peo's build and tests need, when it is missing (Debian 12);
-# with --hw, also what make check-hw needs.
+# with --hw, only what make check-hw needs besides (its host build came
+# through make deps already).
 # The library itself needs libc only; cmocka, clang and the rest are for tests.
 set -euo pipefail
 
@@ -8,25 +9,26 @@ need=()
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
-have_cmd cmake || need+=(cmake)
-have_cmd make || need+=(make)
-have_cmd gcc || need+=(gcc)
-have_cmd g++ || need+=(g++)
-have_cmd clang || need+=(clang)
-have_cmd musl-gcc || need+=(musl-tools) # the peo command links statically against musl
-have_cmd pkg-config || need+=(pkg-config)
-have_pkg libcmocka-dev || need+=(libcmocka-dev)
-have_pkg libzstd-dev || need+=(libzstd-dev) # compressed perf.data (perf record -z)
-have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
-have_pkg linux-libc-dev || need+=(linux-libc-dev)
-have_cmd python3 || need+=(python3) # the compare scripts parse perf's output
-have_cmd perf || need+=(linux-perf) # the oracle peo's encodings are compared with
-have_cmd valgrind || need+=(valgrind) # make check-valgrind
 if [ "${1:-}" = --hw ]; then # make check-hw: an arm64 guest under QEMU, cross-built tests
 	have_cmd qemu-system-aarch64 || need+=(qemu-system-arm)
 	have_cmd aarch64-linux-gnu-gcc || need+=(gcc-aarch64-linux-gnu)
 	have_cmd aarch64-linux-gnu-g++ || need+=(g++-aarch64-linux-gnu)
 	[ -e /usr/aarch64-linux-gnu/lib/libc.a ] || need+=(libc6-dev-arm64-cross)
+else
+	have_cmd cmake || need+=(cmake)
+	have_cmd make || need+=(make)
+	have_cmd gcc || need+=(gcc)
+	have_cmd g++ || need+=(g++)
+	have_cmd clang || need+=(clang)
+	have_cmd musl-gcc || need+=(musl-tools) # the peo command links statically against musl
+	have_cmd pkg-config || need+=(pkg-config)
+	have_pkg libcmocka-dev || need+=(libcmocka-dev)
+	have_pkg libzstd-dev || need+=(libzstd-dev) # compressed perf.data (perf record -z)
+	have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
+	have_pkg linux-libc-dev || need+=(linux-libc-dev)
+	have_cmd python3 || need+=(python3) # the compare scripts parse perf's output
+	have_cmd perf || need+=(linux-perf) # the oracle peo's encodings are compared with
+	have_cmd valgrind || need+=(valgrind) # make check-valgrind
 fi
 
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -81,6 +81,9 @@ PEO_HIDDEN int peo_tracepoint_walk(const char *dir, const char *sys_glob, const 
 				   void *ctx);
 /* The tracefs directory in use: the caller's, or the first mounted default. */
 PEO_HIDDEN const char *peo_tracefs_dir(const char *opt);
+/* A tracepoint's @file ("id", "format") under tracefs @dir, into @path. */
+PEO_HIDDEN void peo_tracepoint_file(char *path, size_t cap, const char *dir, const char *sys,
+				    const char *name, const char *file);
 
 /* probe.c: uprobe:PATH:TARGET, kprobe:TARGET and their ret forms. */
 PEO_HIDDEN int peo_probe_add(struct peo_parse *p, struct peo_token kind, struct peo_token path,

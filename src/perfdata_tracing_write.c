@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "event_internal.h" /* peo_tracefs_dir */
+#include "event_internal.h" /* peo_tracefs_dir, peo_tracepoint_file */
 #include "perfdata_internal.h"
 #include "perfdata_write.h"
 
@@ -57,7 +57,7 @@ static int tracepoint_of(const struct pd_event *ev, const char *dir, char *sys, 
 		return 0;
 	snprintf(sys, cap, "%.*s", (int)(colon - full), full);
 	snprintf(name, name_cap, "%.*s", (int)len, colon + 1);
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name);
+	peo_tracepoint_file(path, sizeof(path), dir, sys, name, "id");
 	return !peo_read_long_file(path, &id) && (uint64_t)id == a->config;
 }
 
@@ -73,7 +73,7 @@ static int put_systems(struct pd_bytes *b, const struct pd_event *ev, size_t n, 
 			continue;
 		pd_bytes_put(b, sys, strlen(sys) + 1);
 		pd_bytes_u32(b, 1);
-		snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys, name);
+		peo_tracepoint_file(path, sizeof(path), dir, sys, name, "format");
 		if (put_file(b, path))
 			return peo_fail(ENOENT, "perf.data writer: cannot read the format of %s:%s "
 					"(%s)", sys, name, path);

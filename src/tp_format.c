@@ -171,7 +171,7 @@ int peo_tp_format_load(struct peo_tp_format **out, const char *tracefs, const ch
 	if (!dir)
 		return peo_fail(ENOENT, "tracepoint %s:%s: tracefs is not mounted; as root: mount -t "
 				"tracefs nodev /sys/kernel/tracing", sys, name);
-	snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys, name);
+	peo_tracepoint_file(path, sizeof(path), dir, sys, name, "format");
 	text = peo_read_text_file(path);
 	if (!text) {
 		err = errno;

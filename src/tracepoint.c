@@ -26,6 +26,12 @@ const char *peo_tracefs_dir(const char *opt)
 	return NULL;
 }
 
+void peo_tracepoint_file(char *path, size_t cap, const char *dir, const char *sys,
+			 const char *name, const char *file)
+{
+	snprintf(path, cap, "%s/events/%s/%s/%s", dir, sys, name, file);
+}
+
 static int add_one(struct peo_parse *p, const char *dir, const char *sys, const char *name,
 		   int named, struct peo_token where)
 {
@@ -34,7 +40,7 @@ static int add_one(struct peo_parse *p, const char *dir, const char *sys, const 
 	long id;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name);
+	peo_tracepoint_file(path, sizeof(path), dir, sys, name, "id");
 	err = peo_read_long_file(path, &id);
 	if (err == -EACCES || err == -EPERM)
 		return peo_fail(EACCES, "tracepoint '%s:%s' at column %zu: cannot read %s: %s; run as "
@@ -115,7 +121,7 @@ int peo_tracepoint_walk(const char *dir, const char *sys_glob, const char *name_
 			if (fnmatch(name_glob, events[j], 0))
 				continue;
 			/* skip enable, filter and the like: only events have an id */
-			snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, subsystems[i], events[j]);
+			peo_tracepoint_file(path, sizeof(path), dir, subsystems[i], events[j], "id");
 			if (peo_path_exists(path))
 				r = fn(ctx, subsystems[i], events[j]);
 		}

@@ -374,7 +374,8 @@ static void check_typed_features(struct peo_perfdata *f)
 	check_more_features(f);
 }
 
-/* @check in either byte order, the file mapped whole and then read in windows. */
+/* @check in either byte order, the file mapped whole and then read in
+ * windows (back to whole by the teardown, when a check fails too). */
 static void in_each_layout(void (*check)(int big))
 {
 	for (int run = 0; run < 4; run++) {
@@ -383,6 +384,15 @@ static void in_each_layout(void (*check)(int big))
 	}
 	test_window = 0;
 }
+
+static int whole_again_teardown(void **state)
+{
+	test_window = 0;
+	return peo_test_fds_teardown(state);
+}
+
+/* Each test here starts with files mapped whole, whatever the last one did. */
+#define PERFDATA_TEST(f) cmocka_unit_test_setup_teardown(f, peo_test_fds_setup, whole_again_teardown)
 
 static void a_file_of_either_order_in(int big)
 {
@@ -1154,16 +1164,16 @@ static void perfs_own_records_in_either_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		PEO_TEST(a_file_of_either_order),
-		PEO_TEST(counts_by_type_and_event),
-		PEO_TEST(headers_only_records_parse_with_the_files_parser),
-		PEO_TEST(written_file_reads_back),
-		PEO_TEST(written_attr_size_is_the_smallest_published),
-		PEO_TEST(written_attrs_of_two_sizes_read_back),
-		PEO_TEST(written_compressed_reads_back),
-		PEO_TEST(build_ids_follow_fork_and_exit),
-		PEO_TEST(malformed_files_name_the_offset),
-		PEO_TEST(perfs_own_records_in_either_order),
+		PERFDATA_TEST(a_file_of_either_order),
+		PERFDATA_TEST(counts_by_type_and_event),
+		PERFDATA_TEST(headers_only_records_parse_with_the_files_parser),
+		PERFDATA_TEST(written_file_reads_back),
+		PERFDATA_TEST(written_attr_size_is_the_smallest_published),
+		PERFDATA_TEST(written_attrs_of_two_sizes_read_back),
+		PERFDATA_TEST(written_compressed_reads_back),
+		PERFDATA_TEST(build_ids_follow_fork_and_exit),
+		PERFDATA_TEST(malformed_files_name_the_offset),
+		PERFDATA_TEST(perfs_own_records_in_either_order),
 	};
 
 	return PEO_TEST_MAIN("perfdata", tests);
