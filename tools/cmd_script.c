@@ -611,9 +611,11 @@ static void json_u64(struct out *o, const char *key, uint64_t v)
 #define JSON_KEY_FITS(key) (void)sizeof(char[sizeof(key) <= 24 ? 1 : -1])
 
 /* The checked forms: each makes its own room. */
-#define JSON_U64(o, key, v) (JSON_KEY_FITS(key), out_advance(o, PUT_U64(out_room(o, JSON_FIELD_ROOM), key, v)))
-#define JSON_PID(o, key, v) (JSON_KEY_FITS(key), out_advance(o, PUT_PID(out_room(o, JSON_FIELD_ROOM), key, v)))
-#define JSON_HEX(o, key, v) (JSON_KEY_FITS(key), out_advance(o, PUT_HEX(out_room(o, JSON_FIELD_ROOM), key, v)))
+#define JSON_CHECKED(PUT, o, key, v) \
+	(JSON_KEY_FITS(key), out_advance(o, PUT(out_room(o, JSON_FIELD_ROOM), key, v)))
+#define JSON_U64(o, key, v) JSON_CHECKED(PUT_U64, o, key, v)
+#define JSON_PID(o, key, v) JSON_CHECKED(PUT_PID, o, key, v)
+#define JSON_HEX(o, key, v) JSON_CHECKED(PUT_HEX, o, key, v)
 
 static inline char *put_quote(char *p)
 {
@@ -797,7 +799,7 @@ static void print_other_json(struct fmt *w, const struct peo_record *r)
 		JSON_U64(o, "id", r->u.lost.id);
 		JSON_U64(o, "lost", r->u.lost.lost);
 		break;
-	case PEO_RECORD_FINISHED_ROUND: /* a round a run: no fields, and asking costs an error's sentence */
+	case PEO_RECORD_FINISHED_ROUND: /* many a run, no fields: asking costs an error's sentence */
 	case PEO_RECORD_FINISHED_INIT:
 		break;
 	default:

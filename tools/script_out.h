@@ -188,8 +188,8 @@ static inline uint64_t out_last_bytes(uint64_t w, int k)
  * time): up to 16 made 8 at a time by out_dec8() and stored as whole words,
  * the first cut to its digits (a pair per division had been a tenth of a
  * text run, a copy of a length known only at run time a tenth of JSON's).
- * Room: @digits, and at least 8: bytes past the digits are overwritten by
- * the next put. */
+ * @digits is 1 or more.  Room: @digits, and at least 8: bytes past the
+ * digits are overwritten by the next put. */
 static inline char *put_dec_zero(char *p, uint64_t v, int digits)
 {
 	if (digits <= 8) {
