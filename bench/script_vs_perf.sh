@@ -92,7 +92,8 @@ awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tm
 	printf "  %-6s %7.3f s: perf/floor %.1fx, the most any reader writing this text can reach here\n", "cat", fl, ft / fl
 	printf "RESULT|I/O floor, %s MB file: cat it, cat the -F pid,tid,time,ip,event text|%.3f s|perf script|%.3f s|%.1f\n", sz, fl, ft, ft / fl
 }'
-compare "text: default fields vs perf script -F comm,tid,time,period,event,ip" script -i "$f" -- script -i "$f" -F comm,tid,time,period,event,ip
+# peo's default for this tracepoint is perf's less symbols: its fields, cpu, and the callchain
+compare "text: default fields vs perf script -F comm,tid,cpu,time,event,trace,ip" script -i "$f" -- script -i "$f" -F comm,tid,cpu,time,event,trace,ip
 compare "JSON Lines vs perf script -F pid,tid,time,ip,event" script -i "$f" --json -- script -i "$f" -F pid,tid,time,ip,event
 
 # Peak memory against file size: a file a quarter the size, read the same ways.

@@ -66,10 +66,18 @@ perf record -q -o "$tmp/tp.data" -e "$tp" -- true >/dev/null 2>&1 || tp=""
 check freq pid,tid,time,ip,period,event -e cpu-clock -F 10000 -- "$W" -s 50
 check period comm,pid,tid,time,ip,period,event -e cpu-clock -c 100000 -- "$W" -s 30
 check callchain tid,time,ip -g -e cpu-clock -c 200000 -- "$W" -s 20
-# peo script's default fields: perf script's without symbols (comm unpadded before a callchain)
-"$peo" script -i "$tmp/callchain.data" >"$tmp/default.peo" 2>&1
-perf script -i "$tmp/callchain.data" -F comm,tid,time,period,event,ip >"$tmp/default.perf" 2>/dev/null
-same callchain "default fields (as -F comm,tid,time,period,event,ip)" "$tmp/default.peo" "$tmp/default.perf"
+# defaults NAME [-F CHANGES]: peo script's default fields (or those with
+# -F's +field/-field changes) print perf script's lines for them, less the
+# symbol and dso perf puts after each address (peo resolves no symbols).
+defaults() {
+	local name=$1
+	shift
+	"$peo" script -i "$tmp/$name.data" "$@" >"$tmp/$name.dpeo" 2>&1
+	perf script -i "$tmp/$name.data" "$@" 2>/dev/null |
+		sed -E 's/([\t ][0-9a-f]+) ([^ ]+\+0x[0-9a-f]+|\[unknown\]) \([^)]*\)$/\1/' >"$tmp/$name.dperf"
+	same "$name" "default fields${*:+ $*} (perf's less symbols)" "$tmp/$name.dpeo" "$tmp/$name.dperf"
+}
+defaults callchain # comm unpadded before a callchain
 # --json: each SAMPLE's pid, tid, time, ip, period and event are what perf
 # script printed for them (check freq's -F), in the same order, with no
 # worker or three
@@ -125,12 +133,47 @@ check cgroups pid,tid,time,event --all-cgroups -e cpu-clock -c 100000 -- "$W" -s
 check timestamps pid,tid,time,event -T -e page-faults -c 10 -- "$W" -m 100
 check compressed pid,tid,time,ip,period,event -z -e cpu-clock -c 100000 -- "$W" -s 30
 check threads pid,tid,time,ip,event --threads -e cpu-clock -c 100000 -- "$W" -s 20 -T 2
+defaults system-wide # cpu shows when sampled
+defaults two-events
+for change in -period,+pid -ip +period; do
+	defaults two-events -F "$change"
+done
+# a field asked for that the samples do not carry is refused, as perf refuses it
+for refused in "+cpu:cpu" "comm,addr:addr"; do
+	if "$peo" script -i "$tmp/two-events.data" -F "${refused%%:*}" >"$tmp/refused.out" 2>&1; then
+		fail "-F ${refused%%:*} on samples without ${refused#*:} was printed"
+	elif grep -q "^peo script: -F ${refused#*:}: the samples of event '[^']*' have no ${refused#*:} (" \
+		"$tmp/refused.out" && [ "$(grep -c . "$tmp/refused.out")" = 1 ]; then
+		pass "-F ${refused%%:*} refused: $(cat "$tmp/refused.out")"
+	else
+		fail "-F ${refused%%:*}: $(head -2 "$tmp/refused.out")"
+	fi
+done
+if "$peo" script -i "$tmp/two-events.data" -F pid,bogus >"$tmp/bogus.out" 2>&1 ||
+	! grep -q "^peo script: -F 'pid,bogus': unknown field 'bogus'; the fields are comm," "$tmp/bogus.out"; then
+	fail "-F pid,bogus: $(head -2 "$tmp/bogus.out")"
+else
+	pass "-F pid,bogus refused: $(cat "$tmp/bogus.out")"
+fi
+if "$peo" script -i "$tmp/two-events.data" -F +pid,period >"$tmp/mixed.out" 2>&1 ||
+	! grep -q "mixes a plain field with +field and -field ones" "$tmp/mixed.out"; then
+	fail "-F +pid,period (perf: cannot mix): $(head -2 "$tmp/mixed.out")"
+else
+	pass "-F +pid,period refused: $(cat "$tmp/mixed.out")"
+fi
 if [ -n "$tp" ]; then
 	check tracepoint pid,tid,time,event,period -e "$tp" -c 1 -- "$W" -n 500
 	# -F trace: the payloads printed by their print fmt, as perf prints them
 	check trace pid,tid,time,event,trace -c 1 -e "$tp" -e syscalls:sys_exit_getppid \
 		-e sched:sched_process_exec -e sched:sched_process_fork -e sched:sched_wakeup_new \
 		-- "$W" -n 20 -T 2
+	# a tracepoint's default fields: its payload, no period or ip; its
+	# callchain when it has one (and -F is not given), among cpu-clock's lines
+	defaults tracepoint
+	defaults trace
+	check tp_and_sw pid,tid,time,event -g -e cpu-clock -e "$tp" -- "$W" -n 20 -s 10
+	defaults tp_and_sw
+	defaults tp_and_sw -F -period,+pid
 	# an event with a modifier (":u"): its format found by the name without it
 	check trace_user pid,tid,time,event,trace -c 1 -e syscalls:sys_exit_getppid:u -- "$W" -n 20
 	# print fmts with C expressions, __print_flags/__print_symbolic tables
@@ -143,6 +186,7 @@ if [ -n "$tp" ]; then
 	done
 	if [ ${#helper_args[@]} -gt 0 ]; then
 		check trace_helpers pid,tid,cpu,time,event,trace -a "${helper_args[@]}" -- "$W" -s 30 -T 2
+		defaults trace_helpers
 	else
 		skip "trace_helpers: none of $helpers in /sys/kernel/tracing here"
 	fi

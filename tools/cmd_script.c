@@ -40,7 +40,8 @@ static const struct {
 
 struct script_args {
 	const char *input;
-	unsigned fields; /* 0: perf's default for the event */
+	unsigned fields; /* -F's; 0: perf's default for the event, with these changes: */
+	unsigned fields_add, fields_del; /* -F +field,-field */
 	int json, stats, header, ns, show_task, show_mmap, no_ordered;
 	int workers; /* formatting threads; -1: by the CPUs */
 };
@@ -113,6 +114,7 @@ struct script {
 	struct fmt *fmts;         /* the workers' (or the one without workers) */
 	unsigned nfmts;
 	struct out out; /* the lines, when this thread formats them (no workers) */
+	char refused[512]; /* why -F cannot be printed for the file's events */
 };
 
 static void usage(FILE *out)
@@ -123,6 +125,7 @@ static void usage(FILE *out)
 		"                  [--ordered|--no-ordered] [--workers N]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
 		"  -F, --fields LIST      comm,pid,tid,cpu,time,event,ip,addr,period,trace\n"
+		"                         (+field,-field: changes to each event's default)\n"
 		"  --json                 one JSON object per record (JSON Lines)\n"
 		"  --stats                record counts by type, as perf report --stats\n"
 		"  --header               the file's header features, then the records\n"
@@ -134,27 +137,55 @@ static void usage(FILE *out)
 		"                         the reading thread's, at most %d; 0: none)\n", MAX_WORKERS);
 }
 
-static int parse_fields(const char *list, unsigned *out)
+/*
+ * -F LIST: the fields, or, when every item starts with + or -, fields
+ * added to or taken from perf's default ones (perf's rule: the two kinds
+ * do not mix).  Returns 0, or -1 after saying what was wrong.
+ */
+static int parse_fields(const char *list, struct script_args *a)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
-	int err = 0;
+	int err = 0, changes = -1; /* -1 until the first item says which kind */
 
 	if (!copy)
 		return -1;
-	*out = 0;
+	a->fields = a->fields_add = a->fields_del = 0;
 	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		int sign = *tok == '+' ? 1 : *tok == '-' ? -1 : 0;
+		const char *name = tok + (sign != 0);
 		size_t i;
 
+		if (changes < 0)
+			changes = sign != 0;
+		if (changes != (sign != 0)) {
+			fprintf(stderr, "peo script: -F '%s': '%s' mixes a plain field with +field "
+				"and -field ones; give the fields, or only changes to the default "
+				"ones\n", list, tok);
+			err = -1;
+			break;
+		}
 		for (i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
-			if (!strcmp(tok, field_names[i].name))
+			if (!strcmp(name, field_names[i].name))
 				break;
 		if (i == sizeof(field_names) / sizeof(field_names[0])) {
 			fprintf(stderr, "peo script: -F '%s': unknown field '%s'; the fields are "
-				"comm,pid,tid,cpu,time,event,ip,addr,period,trace\n", list, tok);
+				"comm,pid,tid,cpu,time,event,ip,addr,period,trace (each may start "
+				"with + or -: a change to the default ones)\n", list, name);
 			err = -1;
+		} else if (sign > 0) {
+			a->fields_add |= field_names[i].bit;
+			a->fields_del &= ~field_names[i].bit;
+		} else if (sign < 0) {
+			a->fields_del |= field_names[i].bit;
+			a->fields_add &= ~field_names[i].bit;
 		} else {
-			*out |= field_names[i].bit;
+			a->fields |= field_names[i].bit;
 		}
+	}
+	if (!err && changes < 0) {
+		fprintf(stderr, "peo script: -F '%s': no field given; the fields are "
+			"comm,pid,tid,cpu,time,event,ip,addr,period,trace\n", list);
+		err = -1;
 	}
 	free(copy);
 	return err;
@@ -206,7 +237,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		switch (c) {
 		case 'i': a->input = optarg; break;
 		case 'F':
-			if (parse_fields(optarg, &a->fields))
+			if (parse_fields(optarg, a))
 				return 2;
 			break;
 		case O_JSON: a->json = 1; break;
@@ -397,7 +428,7 @@ static const char *comm_of(struct fmt *w, uint32_t tid, char *buf, size_t cap)
 
 	if (c)
 		return c;
-	snprintf(buf, cap, ":%u", tid);
+	snprintf(buf, cap, ":%d", (int32_t)tid); /* -1 as perf: no thread */
 	return buf;
 }
 
@@ -435,9 +466,25 @@ _Static_assert(ENTRY_MAX + sizeof(struct entry) <= SCRIPT_POOL_ENTRY_MAX,
 _Static_assert(ENTRY_MAX <= SCRIPT_LOG_ENTRY_MAX, "the log holds any entry");
 _Static_assert(sizeof(struct entry) % 8 == 0, "records after an entry stay 8-aligned");
 
-static unsigned default_fields(const struct script_args *a)
+/*
+ * The fields of a line of @attr's event: -F's, else perf's default for
+ * its kind with -F's +/- changes.  A tracepoint's: its fields, no period,
+ * no ip but for its callchain when -F is not given at all.  cpu shows
+ * only when sampled.
+ */
+static unsigned fields_for(const struct script_args *a, const struct peo_attr *attr)
 {
-	return a->fields ? a->fields : F_COMM | F_TID | F_TIME | F_PERIOD | F_EVENT | F_IP;
+	unsigned d;
+
+	if (a->fields)
+		return a->fields;
+	if (attr && attr->type == PEO_TYPE_TRACEPOINT)
+		d = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE |
+		    ((attr->sample_type & PEO_SAMPLE_CALLCHAIN) && !a->fields_add && !a->fields_del
+			     ? F_IP : 0);
+	else
+		d = F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP;
+	return (d | a->fields_add) & ~a->fields_del;
 }
 
 /* The columns a line starts with: comm, pid/tid, cpu, time (from @id's fields). */
@@ -536,7 +583,7 @@ static void print_sample(struct fmt *w, const struct peo_record *r, const char *
 {
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
-	unsigned fl = default_fields(&w->s->a);
+	unsigned fl = fields_for(&w->s->a, r->attr);
 	int chain = (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN);
 	struct out *o = w->out;
 	char *p;
@@ -838,7 +885,7 @@ static void print_side(struct fmt *w, const struct peo_record *r)
 	const struct peo_rec_mmap *m = &r->u.mmap;
 	char line[4400];
 
-	print_start(w, default_fields(&w->s->a), &r->sample_id, 0);
+	print_start(w, fields_for(&w->s->a, r->attr), &r->sample_id, 0);
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
 		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
@@ -1076,6 +1123,42 @@ static int wanted(const struct script *s, uint32_t type)
 }
 
 /*
+ * Whether -F asks for a field that the samples of the file's events from
+ * index @from on do not carry: perf refuses to print those, and so does
+ * this (the sentence in s->refused) rather than leave the column out.
+ */
+static int fields_refused(struct script *s, size_t from)
+{
+	static const struct {
+		unsigned field;
+		uint64_t sample;
+		const char *name, *how;
+	} needs[] = {
+		{ F_PID, PEO_SAMPLE_TID, "pid", "it was not recorded" },
+		{ F_TID, PEO_SAMPLE_TID, "tid", "it was not recorded" },
+		{ F_CPU, PEO_SAMPLE_CPU, "cpu", "record with -a or --sample-cpu" },
+		{ F_TIME, PEO_SAMPLE_TIME, "time", "record with -T" },
+		{ F_IP, PEO_SAMPLE_IP, "ip", "it was not recorded" },
+		{ F_ADDR, PEO_SAMPLE_ADDR, "addr", "record with -d" },
+	};
+	unsigned asked = s->a.fields ? s->a.fields : s->a.fields_add;
+
+	for (size_t i = from; !s->a.json && i < peo_perfdata_attr_count(s->f); i++) {
+		const struct peo_attr *attr = peo_perfdata_attr(s->f, i);
+		const char *name = peo_perfdata_event_name(s->f, i);
+
+		for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++)
+			if ((asked & needs[k].field) && !(attr->sample_type & needs[k].sample)) {
+				snprintf(s->refused, sizeof(s->refused), "-F %s: the samples of "
+					 "event '%s' have no %s (%s); leave it out of -F",
+					 needs[k].name, name ? name : "?", needs[k].name, needs[k].how);
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/*
  * A record, unparsed, to the formatting workers (when they need it): in
  * the log when it builds state, else in the batch.  The file's events
  * grew (or it has no parser yet): a new parser goes first.  Returns 0, or
@@ -1085,7 +1168,7 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 {
 	const struct peo_record *r = &pr->rec;
 	uint32_t t = r->header.type, rec_len = r->header.size, room = (rec_len + 7u) & ~7u;
-	unsigned fl = default_fields(&s->a);
+	unsigned fl = fields_for(&s->a, r->attr);
 	const char *label = NULL, *pad = s->pad;
 	size_t label_len = 0;
 	int in_log = t != PEO_RECORD_SAMPLE && builds_state(t);
@@ -1093,8 +1176,12 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 
 	if (t != PEO_RECORD_SAMPLE && !wanted(s, t))
 		return 0;
-	if (s->parser_events != peo_perfdata_attr_count(s->f) && send_parser(s))
-		return -ENOMEM;
+	if (s->parser_events != peo_perfdata_attr_count(s->f)) {
+		if (fields_refused(s, s->parser_events == SIZE_MAX ? 0 : s->parser_events))
+			return -EINVAL;
+		if (send_parser(s))
+			return -ENOMEM;
+	}
 	if (t != PEO_RECORD_SAMPLE || !(s->a.json || (fl & F_EVENT))) {
 		/* no event column */
 	} else if (r->attr && r->attr == s->last_attr) {
@@ -1361,11 +1448,11 @@ static int run_records(struct script *s)
 {
 	struct peo_perfdata_record rec;
 	unsigned stopper = 0;
-	int got, ended, oom;
+	int got = 0, ended, oom, sent = workers_start(s); /* sent: 0, -ENOMEM, or -EINVAL (refused) */
 
-	oom = (got = workers_start(s)) < 0;
-	while (!oom && !s->stop && (got = peo_perfdata_next(s->f, &rec)) == 1)
-		oom = (got = send_record(s, &rec)) < 0;
+	while (!sent && !s->stop && (got = peo_perfdata_next(s->f, &rec)) == 1)
+		sent = send_record(s, &rec);
+	oom = sent == -ENOMEM;
 	if (s->pool) /* every line printed, up to a record that does not parse */
 		ended = script_pool_finish(s->pool, s->batch_used, &stopper);
 	else
@@ -1376,6 +1463,8 @@ static int run_records(struct script *s)
 		fprintf(stderr, "peo script: %s\n", s->fmts[stopper].error);
 	else if (oom)
 		fprintf(stderr, "peo script: out of memory for the records handed to the formatters\n");
+	else if (sent < 0)
+		fprintf(stderr, "peo script: %s\n", s->refused);
 	else if (got < 0)
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 	for (unsigned i = 0; s->fmts && i < s->nfmts; i++)
@@ -1383,7 +1472,7 @@ static int run_records(struct script *s)
 	free(s->fmts);
 	script_log_free(&s->log);
 	free(s->solo);
-	return ended || got < 0 ? -1 : 0;
+	return ended || got < 0 || sent < 0 ? -1 : 0;
 }
 
 int cmd_script(int argc, char **argv)
