@@ -50,9 +50,9 @@ check() {
 		same "$name" "-F $fields --workers $w" "$tmp/$name.w$w" "$tmp/$name.perf"
 	done
 	# the task and mmap records too, among the samples
-	"$peo" script -i "$f" -F pid,tid,time,event --show-task-events --show-mmap-events \
+	"$peo" script -i "$f" -F comm,pid,tid,time,event --show-task-events --show-mmap-events \
 		--workers 3 >"$tmp/$name.side.peo" 2>&1
-	perf script -i "$f" -F pid,tid,time,event --show-task-events --show-mmap-events \
+	perf script -i "$f" -F comm,pid,tid,time,event --show-task-events --show-mmap-events \
 		>"$tmp/$name.side.perf" 2>/dev/null
 	same "$name" "--show-task-events --show-mmap-events" "$tmp/$name.side.peo" "$tmp/$name.side.perf"
 	"$peo" script -i "$f" --stats >"$tmp/$name.pstats" 2>&1
@@ -78,6 +78,8 @@ defaults() {
 	same "$name" "default fields${*:+ $*} (perf's less symbols)" "$tmp/$name.dpeo" "$tmp/$name.dperf"
 }
 defaults callchain # comm unpadded before a callchain
+# the task and mmap lines: their own thread's comm, unpadded as the samples'
+defaults callchain --show-task-events --show-mmap-events
 # --json: each SAMPLE's pid, tid, time, ip, period and event are what perf
 # script printed for them (check freq's -F), in the same order, with no
 # worker or three
@@ -134,6 +136,7 @@ check timestamps pid,tid,time,event -T -e page-faults -c 10 -- "$W" -m 100
 check compressed pid,tid,time,ip,period,event -z -e cpu-clock -c 100000 -- "$W" -s 30
 check threads pid,tid,time,ip,event --threads -e cpu-clock -c 100000 -- "$W" -s 20 -T 2
 defaults system-wide # cpu shows when sampled
+defaults system-wide --show-task-events --show-mmap-events
 defaults two-events
 for change in -period,+pid -ip +period; do
 	defaults two-events -F "$change"
@@ -174,6 +177,7 @@ if [ -n "$tp" ]; then
 	check tp_and_sw pid,tid,time,event -g -e cpu-clock -e "$tp" -- "$W" -n 20 -s 10
 	defaults tp_and_sw
 	defaults tp_and_sw -F -period,+pid
+	defaults tp_and_sw --show-task-events --show-mmap-events
 	# an event with a modifier (":u"): its format found by the name without it
 	check trace_user pid,tid,time,event,trace -c 1 -e syscalls:sys_exit_getppid:u -- "$W" -n 20
 	# print fmts with C expressions, __print_flags/__print_symbolic tables

@@ -489,14 +489,14 @@ static unsigned fields_for(const struct script_args *a, const struct peo_attr *a
 
 /* The columns a line starts with: comm, pid/tid, cpu, time (from @id's fields). */
 static void print_start(struct fmt *w, unsigned fl, const struct peo_sample_id *id,
-			int unpadded_comm)
+			uint32_t comm_tid, int unpadded_comm)
 {
 	struct out *o = w->out;
 	char *p;
 
 	if (fl & F_COMM) {
 		char cbuf[32];
-		const char *c = comm_of(w, id->tid, cbuf, sizeof(cbuf));
+		const char *c = comm_of(w, comm_tid, cbuf, sizeof(cbuf));
 
 		out_bytes_right(o, c, out_strlen(c), unpadded_comm ? 0 : 16);
 		out_char(o, ' ');
@@ -588,7 +588,8 @@ static void print_sample(struct fmt *w, const struct peo_record *r, const char *
 	struct out *o = w->out;
 	char *p;
 
-	print_start(w, fl, &r->sample_id, chain); /* perf pads the comm, unless a callchain follows */
+	/* perf pads the comm, unless a callchain follows */
+	print_start(w, fl, &r->sample_id, r->sample_id.tid, chain);
 	if (fl & F_PERIOD) { /* a fixed period (-c) is not sampled: the attr has it */
 		p = put_dec(out_room(o, 32), sample_period(r), 0, 10);
 		*p++ = ' ';
@@ -885,7 +886,16 @@ static void print_side(struct fmt *w, const struct peo_record *r)
 	const struct peo_rec_mmap *m = &r->u.mmap;
 	char line[4400];
 
-	print_start(w, fields_for(&w->s->a, r->attr), &r->sample_id, 0);
+	unsigned fl = fields_for(&w->s->a, r->attr);
+	uint32_t own = r->header.type == PEO_RECORD_COMM ? r->u.comm.tid
+		     : r->header.type == PEO_RECORD_FORK || r->header.type == PEO_RECORD_EXIT
+			     ? r->u.task.tid : m->tid;
+
+	/* As perf: the comm of the record's own thread, as the record left it
+	 * (the sample_id's tid column is 0 for those perf made at the start);
+	 * unpadded when the event's samples end in a callchain. */
+	print_start(w, fl, &r->sample_id, own,
+		    (fl & F_IP) && r->attr && (r->attr->sample_type & PEO_SAMPLE_CALLCHAIN));
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
 		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
