@@ -1,10 +1,12 @@
 /*
  * tp_expr.c - the C expressions a tracepoint's print fmt passes as
  * arguments, evaluated over one payload: integer arithmetic, comparisons,
- * logic and the conditional operator, casts, string literals, REC->field,
- * __get_str(), and the kernel's table helpers __print_flags() and
- * __print_symbolic().  Recursive descent, one function per precedence
- * level of C.
+ * logic and the conditional operator, casts, string literals, REC->field
+ * and REC->array[i], __get_str(), __builtin_expect(), and the kernel's
+ * table helpers __print_flags() and __print_symbolic().  A name the format
+ * does not define (a kernel variable such as jiffies, an enum constant) is
+ * 0, as perf's evaluator takes it, but for the few it knows (names_known).
+ * Recursive descent, one function per precedence level of C.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -30,6 +32,7 @@ struct parser {
 	 * taken, the right of && or || once the left decides): parsed only, so
 	 * its division by zero or field past the payload is no error. */
 	int dead;
+	unsigned unknown; /* names taken as 0 so far (a table entry's own says it is not known) */
 };
 
 /* Deeper nesting than any kernel format has is refused before the stack is. */
@@ -115,9 +118,13 @@ static int type_of(const char *words, size_t len, int *bytes, int *uns)
 		{ "__s8", 1, 0 },   { "__s16", 2, 0 }, { "__s32", 4, 0 }, { "__s64", 8, 0 },
 		{ "size_t", 8, 1 }, { "gfp_t", 4, 1 }, { "bool", 1, 1 },  { "_Bool", 1, 1 },
 		{ "pid_t", 4, 0 },  { "dev_t", 4, 1 }, { "void", 8, 1 },
+		{ "loff_t", 8, 0 }, { "off_t", 8, 0 }, { "ssize_t", 8, 0 }, { "ino_t", 8, 1 },
+		{ "pgoff_t", 8, 1 }, { "sector_t", 8, 1 }, { "uid_t", 4, 1 }, { "gid_t", 4, 1 },
+		{ "umode_t", 2, 1 }, { "ktime_t", 8, 0 }, { "time64_t", 8, 0 },
+		{ "uintptr_t", 8, 1 }, { "phys_addr_t", 8, 1 }, { "dma_addr_t", 8, 1 },
 	};
 	int longs = 0, is_short = 0, is_char = 0, is_int = 0, unsigned_word = 0, signed_word = 0;
-	int td = -1;
+	int td = -1, tagged = 0; /* tagged: 1 struct/union, 2 enum, +2 once named */
 
 	for (const char *w = words, *e = words + len; w < e;) {
 		size_t n = 0;
@@ -141,6 +148,10 @@ static int type_of(const char *words, size_t len, int *bytes, int *uns)
 			is_char = 1;
 		else if (WORD_IS("int"))
 			is_int = 1;
+		else if (WORD_IS("struct") || WORD_IS("union") || WORD_IS("enum"))
+			tagged = WORD_IS("enum") ? 2 : 1; /* the tag's name follows */
+		else if (tagged == 1 || tagged == 2)
+			tagged += 2; /* the tag's name: a struct is known by pointer only */
 		else if (!WORD_IS("const") && !WORD_IS("volatile")) {
 			size_t i = 0;
 
@@ -155,9 +166,11 @@ static int type_of(const char *words, size_t len, int *bytes, int *uns)
 		w += n;
 	}
 	*bytes = td >= 0 ? typedefs[td].bytes : is_char ? 1 : is_short ? 2 : longs ? 8
-		: is_int || unsigned_word || signed_word ? 4 : 0;
+		: is_int || unsigned_word || signed_word || tagged == 4 ? 4 : 0;
+	if (tagged == 3 && !memchr(words, '*', len))
+		return 0; /* a struct by value: no integer */
 	*uns = unsigned_word ? 1 : signed_word ? 0 : td >= 0 ? typedefs[td].uns : 0;
-	if (*bytes && memchr(words, '*', len)) { /* a pointer */
+	if ((*bytes || tagged == 3) && memchr(words, '*', len)) { /* a pointer */
 		*bytes = 8;
 		*uns = 1;
 	}
@@ -263,6 +276,57 @@ static int field_value(struct parser *ps, const char *name, size_t n, int want_s
 }
 
 /*
+ * A name the format leaves undefined: perf's evaluator knows the softirq
+ * and hrtimer restart names (formats of older kernels print them), and
+ * takes any other as 0; so does this, for the same lines.
+ */
+static int64_t name_value(const char *name, size_t n, unsigned *unknown)
+{
+	static const struct {
+		const char *name;
+		int64_t value;
+	} names_known[] = {
+		{ "HI_SOFTIRQ", 0 },       { "TIMER_SOFTIRQ", 1 },  { "NET_TX_SOFTIRQ", 2 },
+		{ "NET_RX_SOFTIRQ", 3 },   { "BLOCK_SOFTIRQ", 4 },  { "IRQ_POLL_SOFTIRQ", 5 },
+		{ "TASKLET_SOFTIRQ", 6 },  { "SCHED_SOFTIRQ", 7 },  { "HRTIMER_SOFTIRQ", 8 },
+		{ "RCU_SOFTIRQ", 9 },      { "HRTIMER_NORESTART", 0 }, { "HRTIMER_RESTART", 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(names_known) / sizeof(names_known[0]); i++)
+		if (strlen(names_known[i].name) == n && !memcmp(names_known[i].name, name, n))
+			return names_known[i].value;
+	++*unknown;
+	return 0;
+}
+
+/* REC->name[index], after the '[': element index of an array field. */
+static int element(struct parser *ps, const char *name, size_t n, struct tp_value *out)
+{
+	struct tp_value index;
+	const struct peo_tp_field *fld;
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
+	if (conditional(ps, &index) || expect(ps, "]"))
+		return ps->err;
+	fld = peo_tp_format_find(ps->f, buf);
+	if (!fld || !fld->array_len)
+		return fail(ps, ENOTSUP, "a subscript of a field that is no array");
+	if (index.is_string || index.num < 0 || (uint64_t)index.num >= fld->array_len) {
+		if (ps->dead)
+			return 0;
+		return fail(ps, ENOTSUP, "a subscript past its array");
+	}
+	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, (size_t)index.num, &out->num)) {
+		if (!ps->dead)
+			return ps->err = -EPROTO;
+		out->num = 0;
+	}
+	out->uns = !fld->is_signed;
+	return 0;
+}
+
+/*
  * __print_flags(value, "delim", { mask, "name" }, ...) and
  * __print_symbolic(value, { value, "name" }, ...), after the name.  Flags:
  * each whole mask set in the value, in table order, joined by the
@@ -291,14 +355,19 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 	while (accept(ps, "{")) {
 		const char *entry = ps->p;
 		size_t mark = ps->scratch_used;
+		unsigned unknown;
 		int known;
 
-		/* a value the format cannot evaluate: passed over to the entry's name */
+		/* a value the format cannot evaluate, or a name it does not define
+		 * (an enum constant), is no value: perf matches such an entry
+		 * only as flags' name for a zero value */
+		unknown = ps->unknown;
 		known = !conditional(ps, &key) && !key.is_string;
 		if (!known) {
 			ps->err = 0;
 			ps->p = peo_tp_arg_end(entry, ps->end);
 		}
+		unknown = known && ps->unknown != unknown;
 		if (expect(ps, ",") || conditional(ps, &name) || expect(ps, "}"))
 			return ps->err;
 		if (!name.is_string && name.num) /* a NULL name ends the table */
@@ -306,7 +375,8 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 		known &= name.is_string;
 		if (known && !matched) {
 			uint64_t k = (uint64_t)key.num;
-			int take = !flags ? k == (uint64_t)v.num : k ? (left & k) == k : !v.num && !printed;
+			int take = unknown ? flags && !v.num && !printed
+				 : !flags ? k == (uint64_t)v.num : k ? (left & k) == k : !v.num && !printed;
 
 			if (take && flags && printed)
 				len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s",
@@ -347,6 +417,7 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 
 static int primary(struct parser *ps, struct tp_value *out)
 {
+	const char *name;
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
@@ -371,11 +442,21 @@ static int primary(struct parser *ps, struct tp_value *out)
 		if (!n)
 			return fail(ps, ENOTSUP, "a field name expected after REC->");
 		ps->p += n;
-		return field_value(ps, ps->p - n, n, 0, out);
+		name = ps->p - n;
+		if (accept(ps, "["))
+			return element(ps, name, n, out);
+		return field_value(ps, name, n, 0, out);
+	}
+	if (ident_is(ps, "__builtin_expect")) { /* (value, expected): the value */
+		struct tp_value expected;
+
+		ps->p += n;
+		if (expect(ps, "(") || conditional(ps, out) || expect(ps, ",") ||
+		    conditional(ps, &expected))
+			return ps->err;
+		return expect(ps, ")");
 	}
 	if (ident_is(ps, "__get_str") || ident_is(ps, "__get_rel_str")) {
-		const char *name;
-
 		ps->p += n;
 		if (expect(ps, "("))
 			return ps->err;
@@ -392,9 +473,40 @@ static int primary(struct parser *ps, struct tp_value *out)
 		ps->p += n;
 		return print_table(ps, flags, out);
 	}
-	if (n)
-		return fail(ps, ENOTSUP, "a name peo does not evaluate");
+	if (n) { /* a kernel variable or enum constant the format does not define */
+		const char *after = ps->p + n;
+
+		while (after < ps->end && isspace((unsigned char)*after))
+			after++;
+		if (after < ps->end && *after == '(') /* __print_hex(...), a helper: no name */
+			return fail(ps, ENOTSUP, "a helper peo does not evaluate");
+		out->num = name_value(ps->p, n, &ps->unknown);
+		ps->p += n;
+		return 0;
+	}
 	return fail(ps, ENOTSUP, "an operand expected");
+}
+
+/*
+ * Whether "(@s..@close)" is a cast to a typedef type_of() does not know:
+ * one name, then an operand (a name, a number, a parenthesis), as in
+ * "(loff_t)REC->index"; "(x) - 1" stays an expression.
+ */
+static int typedef_cast(const char *s, const char *close)
+{
+	const char *after = close + 1;
+
+	while (s < close && isspace((unsigned char)*s))
+		s++;
+	if (s == close || !(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	while (s < close && (isalnum((unsigned char)*s) || *s == '_'))
+		s++;
+	while (s < close && isspace((unsigned char)*s))
+		s++;
+	while (isspace((unsigned char)*after))
+		after++;
+	return s == close && (isalnum((unsigned char)*after) || *after == '_' || *after == '(');
 }
 
 /* ------------------------------------------------------------ operators */
@@ -434,16 +546,18 @@ static int unary_inner(struct parser *ps, struct tp_value *out)
 	}
 	if (ps->p < ps->end && *ps->p == '(') { /* a cast, or a parenthesized expression */
 		const char *close = ps->p + 1;
-		int bytes, uns;
+		int bytes, uns, known;
 
 		while (close < ps->end && *close != ')' && *close != '(')
 			close++;
 		if (close < ps->end && *close == ')' &&
-		    type_of(ps->p + 1, (size_t)(close - ps->p - 1), &bytes, &uns)) {
+		    ((known = type_of(ps->p + 1, (size_t)(close - ps->p - 1), &bytes, &uns)) ||
+		     typedef_cast(ps->p + 1, close))) {
 			ps->p = close + 1;
 			if (unary(ps, out))
 				return ps->err;
-			apply_cast(out, bytes, uns);
+			if (known) /* a typedef this does not know leaves the value as it is */
+				apply_cast(out, bytes, uns);
 			return 0;
 		}
 	}
@@ -574,7 +688,7 @@ int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_record *rec
 		     size_t raw_size, const char *s, const char *e, char *scratch,
 		     size_t scratch_cap, struct tp_value *out)
 {
-	struct parser ps = { f, rec, raw, raw_size, s, e, scratch, scratch_cap, 0, 0, 0, 0 };
+	struct parser ps = { f, rec, raw, raw_size, s, e, scratch, scratch_cap, 0, 0, 0, 0, 0 };
 
 	if (!scratch_cap)
 		return peo_fail(EINVAL, "print fmt: no scratch space");

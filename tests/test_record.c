@@ -966,6 +966,53 @@ static void tracepoint_print_fmt_short_circuits(void **state)
 	peo_tp_format_free(f);
 }
 
+/*
+ * What newer kernels' formats write, evaluated as perf does: an array's
+ * element (raw_syscalls' REC->args[i]), kernel variables the format does
+ * not define taken as 0 (kmem's vmemmap_base, writeback's jiffies), casts
+ * to struct pointers and typedefs (loff_t, and ones not known: the value
+ * as it is), __builtin_expect(); table entries named by undefined
+ * constants match only as flags' name for a zero value.  (The fields of
+ * one_field_format() are signed: jiffies - 7 is -7 here.)
+ */
+static void tracepoint_print_fmt_kernel_idioms(void **state)
+{
+	uint64_t args[6] = { 7, 0x2400, 0, 0x7fe3e482b5e0, 1, (uint64_t)-4095 };
+	struct peo_record rec = { .swapped = 0 };
+	struct peo_tp_format *f;
+	char text[64];
+
+	(void)state;
+	f = one_field_format("unsigned long args[6]", 48,
+			     "\"(%lx, %lx, %lx) %d\", REC->args[1], REC->args[3], REC->args[5], "
+			     "REC->args[1 + 3] == 1");
+	assert_printed(f, &rec, args, sizeof(args), "(2400, 7fe3e482b5e0, fffffffffffff001) 1");
+	peo_tp_format_free(f);
+	f = one_field_format("unsigned long args[6]", 48, "\"%lx\", REC->args[6]");
+	assert_int_equal(peo_tp_format_print(f, &rec, args, sizeof(args), text, sizeof(text)),
+			 -ENOTSUP);
+	assert_error_contains("subscript past its array");
+	peo_tp_format_free(f);
+	f = one_field_format("unsigned long pfn", 8,
+			     "\"page=%p ofs=%lld age=%lu id=%d err=%ld\", REC->pfn != -1UL ? "
+			     "(((struct page *)vmemmap_base) + (REC->pfn)) : ((void *)0), "
+			     "((loff_t)REC->pfn) << 12, (jiffies - REC->pfn) / 1000, (ino_like_t)REC->pfn, "
+			     "__builtin_expect(!!((unsigned long)(void *)(REC->pfn) >= (unsigned long)-4095), 0) "
+			     "? REC->pfn : 0");
+	assert_printed(f, &rec, &args[0], 8, "page=0x7 ofs=28672 age=0 id=7 err=0");
+	assert_printed(f, &rec, &args[5], 8,
+		       "page=0xfffffffffffff001 ofs=-16773120 age=4 id=-4095 err=-4095");
+	peo_tp_format_free(f);
+	f = one_field_format("unsigned int mode", 4,
+			     "\"%s %s\", __print_symbolic(REC->mode, { MODE_ABS, \"ABS\" }, { 1, \"REL\" }), "
+			     "__print_flags(REC->mode, \"|\", { I_DIRTY_SYNC, \"I_DIRTY_SYNC\" }, "
+			     "{ I_DIRTY_PAGES, \"I_DIRTY_PAGES\" })");
+	assert_printed(f, &rec, &(uint32_t){ 0 }, 4, "0x0 I_DIRTY_SYNC");
+	assert_printed(f, &rec, &(uint32_t){ 1 }, 4, "REL 0x1");
+	assert_printed(f, &rec, &(uint32_t){ 0x10 }, 4, "0x10 0x10");
+	peo_tp_format_free(f);
+}
+
 /* INT64_MIN / -1 overflows in C; the kernel's print fmt evaluator must not
  * trap on it (UBSan would say so here): it wraps, as the machine does, and
  * the remainder is 0.  A string argument keeps its comma. */
@@ -1381,6 +1428,7 @@ int main(void)
 		PEO_TEST(tracepoint_fields_by_name_either_order),
 		PEO_TEST(tracepoint_print_fmt_expressions),
 		PEO_TEST(tracepoint_print_fmt_short_circuits),
+		PEO_TEST(tracepoint_print_fmt_kernel_idioms),
 		PEO_TEST(tracepoint_print_fmt_division_wraps),
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
