@@ -129,8 +129,9 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 						     : snprintf(out, sizeof(out), "%s", sym);
 				else
 					n = snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.num);
-			} else if (*c == 'p') { /* libtraceevent's %p: 0x and the hex value */
-				n = snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.num);
+			} else if (*c == 'p') { /* perf's %p: 0x and the hex value, NULL as "(nil)" */
+				n = v.num ? snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v.num)
+					  : snprintf(out, sizeof(out), "(nil)");
 			} else if (*c == 'c') {
 				n = snprintf(out, sizeof(out), "%c", (int)v.num);
 			} else {

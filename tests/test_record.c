@@ -1002,6 +1002,8 @@ static void tracepoint_print_fmt_kernel_idioms(void **state)
 	assert_printed(f, &rec, &args[0], 8, "page=0x7 ofs=28672 age=0 id=7 err=0");
 	assert_printed(f, &rec, &args[5], 8,
 		       "page=0xfffffffffffff001 ofs=-16773120 age=4 id=-4095 err=-4095");
+	assert_printed(f, &rec, &(uint64_t){ (uint64_t)-1 }, 8, /* NULL: %p as perf prints it */
+		       "page=(nil) ofs=-4096 age=0 id=-1 err=-1");
 	peo_tp_format_free(f);
 	f = one_field_format("unsigned int mode", 4,
 			     "\"%s %s\", __print_symbolic(REC->mode, { MODE_ABS, \"ABS\" }, { 1, \"REL\" }), "
