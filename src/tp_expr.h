@@ -30,4 +30,14 @@ PEO_HIDDEN int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_
  */
 PEO_HIDDEN const char *peo_tp_arg_end(const char *p, const char *e);
 
+/*
+ * tp_ip.c: the address extension @ext (the letters after "%p": I4, i4,
+ * I6, i6, I6c, IS and iS with p and c; at most @ext_max of them) over the
+ * @n bytes at @b, into @out (@cap bytes, 64 or more).  The letters it
+ * takes in *@used.  Returns the text's length, -ENOTSUP for another
+ * extension, -EPROTO when @n is too short for the address.
+ */
+PEO_HIDDEN int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used,
+			       const unsigned char *b, size_t n, char *out, size_t cap);
+
 #endif

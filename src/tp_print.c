@@ -41,6 +41,32 @@ static int format_number(char *out, size_t cap, const char *spec, long long v)
 }
 #pragma GCC diagnostic pop
 
+/* The bytes of the field an argument "REC->name" names, for %pI4 and its kin. */
+static int arg_field_bytes(const struct peo_tp_format *f, const struct peo_record *rec,
+			   const void *raw, size_t raw_size, const char *a, const char *ae,
+			   const void **bytes, size_t *n)
+{
+	char name[128];
+	const struct peo_tp_field *fld;
+	size_t len;
+
+	while (a < ae && isspace((unsigned char)*a))
+		a++;
+	while (ae > a && isspace((unsigned char)ae[-1]))
+		ae--;
+	len = ae - a > 5 && !memcmp(a, "REC->", 5) ? (size_t)(ae - a - 5) : 0;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)a[5 + i]) && a[5 + i] != '_')
+			len = 0;
+	if (!len)
+		return peo_fail(ENOTSUP, "print fmt: an address of '%.*s', not of a field",
+				(int)(ae - a), a);
+	snprintf(name, sizeof(name), "%.*s", (int)len, a + 5);
+	if (!(fld = peo_tp_format_find(f, name)))
+		return peo_fail(ENOTSUP, "print fmt: no field '%s' in the format", name);
+	return peo_tp_field_bytes(fld, rec, raw, raw_size, bytes, n);
+}
+
 /* Append to @buf, keeping it NUL-terminated; the length counts what would fit. */
 static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 {
@@ -119,7 +145,19 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 			const char *sym;
 			uint64_t off;
 
-			if (*c == 'p' && c + 1 < fmt_end && strchr("SsFfB", c[1])) {
+			if (*c == 'p' && c + 1 < fmt_end && (c[1] == 'I' || c[1] == 'i')) {
+				/* %pI4, %pI6c, %pISpc...: the address in the field's bytes */
+				const void *bytes;
+				size_t nbytes, used = 0;
+
+				if ((err = arg_field_bytes(f, rec, raw, raw_size, a, ae, &bytes, &nbytes)))
+					return err;
+				n = peo_tp_ip_print(c + 1, (size_t)(fmt_end - c - 1), &used, bytes,
+						    nbytes, out, sizeof(out));
+				if (n < 0)
+					return n;
+				c += used;
+			} else if (*c == 'p' && c + 1 < fmt_end && strchr("SsFfB", c[1])) {
 				/* %pS: symbol+offset, %ps: symbol, from this machine's kallsyms */
 				int with_off = c[1] == 'S' || c[1] == 'F' || c[1] == 'B';
 

@@ -194,6 +194,23 @@ if [ -n "$tp" ]; then
 	else
 		skip "trace_helpers: none of $helpers in /sys/kernel/tracing here"
 	fi
+	# network addresses (%pI4, %pI6c, %pISpc), NULL pointers, syscall
+	# argument arrays: TCP over loopback in IPv4 and IPv6
+	net_args=()
+	for e in tcp:tcp_probe tcp:tcp_destroy_sock sock:inet_sock_set_state fib:fib_table_lookup \
+		fib6:fib6_table_lookup kmem:kfree raw_syscalls:sys_enter; do
+		[ -e "/sys/kernel/tracing/events/${e%%:*}/${e#*:}/format" ] && net_args+=(-e "$e")
+	done
+	if [ ${#net_args[@]} -gt 0 ]; then
+		check net pid,tid,time,event,trace "${net_args[@]}" -- python3 -c '
+import socket
+for fam, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+    s = socket.socket(fam); s.bind((host, 0)); s.listen()
+    c = socket.create_connection(s.getsockname()[:2]); a, _ = s.accept()
+    c.sendall(b"x" * 100000); a.recv(10); c.close(); a.close(); s.close()'
+	else
+		skip "net: none of the network tracepoints in /sys/kernel/tracing here"
+	fi
 	# the formats come from the file's TRACING_DATA: the same with tracefs hidden
 	if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 		unshare -m sh -c 'for d in /sys/kernel/tracing /sys/kernel/debug; do

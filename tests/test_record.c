@@ -1015,6 +1015,86 @@ static void tracepoint_print_fmt_kernel_idioms(void **state)
 	peo_tp_format_free(f);
 }
 
+/* Network addresses as the kernel and perf print them: %pI4 and %pi4,
+ * %pI6, %pi6 and %pI6c (RFC 5952: the first longest run of two or more
+ * zero groups as "::", a v4-mapped address in dotted quad), %pIS with
+ * its port and compressed flags over a sockaddr_in or sockaddr_in6. */
+static const char address_format[] =
+	"name: addrs\nID: 8\nformat:\n"
+	"\tfield:__u8 a4[4];\toffset:0;\tsize:4;\tsigned:0;\n"
+	"\tfield:__u8 a6[16];\toffset:4;\tsize:16;\tsigned:0;\n"
+	"\tfield:__u8 sa[28];\toffset:20;\tsize:28;\tsigned:0;\n"
+	"\nprint fmt: \"%pI4 %pi4/%u %pI6c|%pI6 %pi6 %pISpc %pISc %pIS.\", REC->a4, REC->a4, 7, "
+	"REC->a6, REC->a6, REC->a6, REC->sa, REC->sa, REC->sa\n";
+
+static void tracepoint_print_fmt_addresses(void **state)
+{
+	static const struct {
+		unsigned char a6[16];
+		const char *compressed;
+	} v6[] = {
+		{ { [15] = 1 }, "::1" },
+		{ { 0xfe, 0x80, [15] = 1 }, "fe80::1" },
+		{ { 0 }, "::" },
+		{ { [10] = 0xff, 0xff, 1, 2, 3, 4 }, "::ffff:1.2.3.4" },
+		{ { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1 }, "2001:db8::1:0:0:1" },
+		{ { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1 }, "2001:db8:0:1:1:1:1:1" },
+		{ { 0x20, 0x01, 0x0d, 0xb8, [15] = 0 }, "2001:db8::" },
+	};
+	struct peo_tp_format *f;
+	struct peo_record rec = { .swapped = 0 };
+	char text[512], want[512];
+
+	(void)state;
+	assert_int_equal(peo_tp_format_parse(&f, address_format), 0);
+	for (size_t i = 0; i < sizeof(v6) / sizeof(v6[0]); i++) {
+		unsigned char p[48] = { 10, 0, 127, 0, 0, 1 }; /* a4 10.0.127.0, then a6 */
+		const unsigned char *a = v6[i].a6;
+
+		memcpy(p + 4, a, 16);
+		/* sa: AF_INET6 (host order), port 443, flowinfo, the address, scope */
+		p[20] = 10;
+		p[22] = 0x01;
+		p[23] = 0xbb;
+		memcpy(p + 28, a, 16);
+		char full[64] = "", digits[64] = "";
+
+		for (int g = 0; g < 8; g++) { /* %pI6's eight groups, %pi6's 32 digits */
+			snprintf(full + strlen(full), sizeof(full) - strlen(full), "%s%02x%02x",
+				 g ? ":" : "", a[2 * g], a[2 * g + 1]);
+			snprintf(digits + 4 * g, sizeof(digits) - 4 * (size_t)g, "%02x%02x", a[2 * g],
+				 a[2 * g + 1]);
+		}
+		snprintf(want, sizeof(want), "10.0.127.0 010.000.127.000/7 %s|%s %s [%s]:443 %s %s.",
+			 v6[i].compressed, full, digits, v6[i].compressed, v6[i].compressed, full);
+		assert_int_equal(peo_tp_format_print(f, &rec, p, sizeof(p), text, sizeof(text)),
+				 (int)strlen(want));
+		assert_string_equal(text, want);
+		/* AF_INET: port and address, no brackets */
+		memset(p + 20, 0, 28);
+		p[20] = 2;
+		p[22] = 0x1f;
+		p[23] = 0x90;
+		memcpy(p + 24, "\xc0\xa8\x01\x02", 4);
+		assert_true(peo_tp_format_print(f, &rec, p, sizeof(p), text, sizeof(text)) > 0);
+		assert_non_null(strstr(text, " 192.168.1.2:8080 192.168.1.2 192.168.1.2."));
+	}
+	/* a family that is neither, and an address of no field */
+	{
+		unsigned char p[48] = { 0 };
+
+		p[20] = 1; /* AF_UNIX */
+		assert_true(peo_tp_format_print(f, &rec, p, sizeof(p), text, sizeof(text)) > 0);
+		assert_non_null(strstr(text, "(invalid address)"));
+	}
+	peo_tp_format_free(f);
+	f = one_field_format("int a", 4, "\"%pI4\", REC->a + 1");
+	assert_int_equal(peo_tp_format_print(f, &rec, &(int32_t){ 1 }, 4, text, sizeof(text)),
+			 -ENOTSUP);
+	assert_error_contains("an address of 'REC->a + 1', not of a field");
+	peo_tp_format_free(f);
+}
+
 /* INT64_MIN / -1 overflows in C; the kernel's print fmt evaluator must not
  * trap on it (UBSan would say so here): it wraps, as the machine does, and
  * the remainder is 0.  A string argument keeps its comma. */
@@ -1431,6 +1511,7 @@ int main(void)
 		PEO_TEST(tracepoint_print_fmt_expressions),
 		PEO_TEST(tracepoint_print_fmt_short_circuits),
 		PEO_TEST(tracepoint_print_fmt_kernel_idioms),
+		PEO_TEST(tracepoint_print_fmt_addresses),
 		PEO_TEST(tracepoint_print_fmt_division_wraps),
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
