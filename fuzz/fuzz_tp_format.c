@@ -5,7 +5,9 @@
  * the format text, a NUL, then the RAW payload the print fmt is applied
  * to, in either byte order (the payload's first byte picks).  Whatever the
  * result, an error has its sentence and a printed text is NUL-terminated
- * within the buffer.
+ * within the buffer.  The format text is read as a printk formats list
+ * too (mostly lines it passes over), the kernel strings %s of a pointer
+ * names.
  *
  * Seeds: real format files from tracefs with payloads (make fuzz).
  */
@@ -17,6 +19,7 @@
 #include "peo/peo.h"
 
 #include "fuzz_check.h"
+#include "tp_expr.h" /* the kernel strings list */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,6 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(peo_last_error()[0]);
 		free(text);
 		return 0;
+	}
+	{
+		struct tp_strings *strings;
+
+		if (!peo_tp_strings_parse(&strings, text, text_len))
+			peo_tp_format_set_strings(f, strings);
 	}
 	for (size_t i = 0; i < peo_tp_format_count(f); i++) {
 		const struct peo_tp_field *fld = peo_tp_format_field(f, i);

@@ -7,13 +7,15 @@
  * size of a long, u32 page size; "header_page\0" u64 size + text;
  * "header_event\0" u64 size + text; u32 ftrace formats, each u64 size +
  * text; u32 systems, each "name\0" u32 count, each u64 size + format text;
- * then kallsyms and printk formats (not read here).
+ * then u32-sized kallsyms (passed over) and printk formats (the kernel
+ * strings a format's %s of a pointer names).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfdata_internal.h"
+#include "tp_expr.h"
 
 struct tcur {
 	const unsigned char *p;
@@ -74,12 +76,34 @@ static int names(const char *t, size_t n, const char *name)
 	       (t[6 + len] == '\n' || t[6 + len] == '\r');
 }
 
+/*
+ * After the systems: kallsyms (u32 size + text), passed over, then the
+ * printk formats (u32 size + text), the kernel strings @fmt's %s of a
+ * pointer names.  Older files end before them: then there are none.
+ */
+static void attach_strings(struct tcur *c, struct peo_tp_format *fmt)
+{
+	struct tp_strings *strings;
+	const char *text;
+	uint32_t size;
+
+	peo_error_quiet(1); /* a file that ends early loses only the strings */
+	tskip(c, tnum(c, 4, "kallsyms' size"), "kallsyms");
+	size = (uint32_t)tnum(c, 4, "the printk formats' size");
+	text = tskip(c, size, "the printk formats");
+	if (!c->err && text && size && !peo_tp_strings_parse(&strings, text, size))
+		peo_tp_format_set_strings(fmt, strings);
+	peo_error_quiet(0);
+}
+
 int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, const char *name,
 			   struct peo_tp_format **out)
 {
 	struct tcur c = { 0 };
 	const void *b;
-	size_t n;
+	const char *found = NULL;
+	char *copy;
+	size_t n, found_size = 0;
 	uint32_t count;
 	int err;
 
@@ -115,20 +139,24 @@ int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, const char *
 		for (uint32_t e = 0; e < events && !c.err; e++) {
 			uint64_t size = tnum(&c, 8, "a format's size");
 			const char *text = tskip(&c, size, "a format");
-			char *copy;
 
-			if (!text || strcmp(system, sys) || !names(text, (size_t)size, name))
-				continue;
-			copy = malloc((size_t)size + 1);
-			if (!copy)
-				return peo_fail(ENOMEM, "out of memory for a tracepoint format");
-			memcpy(copy, text, (size_t)size);
-			copy[size] = '\0';
-			err = peo_tp_format_parse(out, copy);
-			free(copy);
-			return err;
+			if (text && !found && !strcmp(system, sys) && names(text, (size_t)size, name)) {
+				found = text;
+				found_size = (size_t)size;
+			}
 		}
 	}
-	return c.err ? c.err : peo_fail(ENOENT, "perf.data: TRACING_DATA has no format for %s:%s",
-					sys, name);
+	if (c.err || !found)
+		return c.err ? c.err : peo_fail(ENOENT, "perf.data: TRACING_DATA has no format for "
+						"%s:%s", sys, name);
+	copy = malloc(found_size + 1);
+	if (!copy)
+		return peo_fail(ENOMEM, "out of memory for a tracepoint format");
+	memcpy(copy, found, found_size);
+	copy[found_size] = '\0';
+	err = peo_tp_format_parse(out, copy);
+	free(copy);
+	if (!err)
+		attach_strings(&c, *out);
+	return err;
 }

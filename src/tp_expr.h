@@ -40,4 +40,17 @@ PEO_HIDDEN const char *peo_tp_arg_end(const char *p, const char *e);
 PEO_HIDDEN int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used,
 			       const unsigned char *b, size_t n, char *out, size_t cap);
 
+/* tp_strings.c: the kernel strings tracepoints record by address. */
+struct tp_strings;
+/* Parse a printk formats list (@len bytes of `0xADDR : "text"` lines).
+ * Returns 0 with *@out (free with peo_tp_strings_free()), or -ENOMEM. */
+PEO_HIDDEN int peo_tp_strings_parse(struct tp_strings **out, const char *text, size_t len);
+/* The string at @addr, or NULL when the list (which may be NULL) has none. */
+PEO_HIDDEN const char *peo_tp_strings_find(const struct tp_strings *s, uint64_t addr);
+PEO_HIDDEN void peo_tp_strings_free(struct tp_strings *s);
+
+/* tp_format.c: @f's list of kernel strings (NULL: none), which it owns once set. */
+PEO_HIDDEN void peo_tp_format_set_strings(struct peo_tp_format *f, struct tp_strings *s);
+PEO_HIDDEN const struct tp_strings *peo_tp_format_strings(const struct peo_tp_format *f);
+
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "event_internal.h"
+#include "tp_expr.h"
 
 struct peo_tp_format {
 	char *name;
@@ -17,6 +18,7 @@ struct peo_tp_format {
 	struct peo_tp_field *fields; /* their name and type strings are ours */
 	size_t n;
 	char *print; /* what follows "print fmt: " */
+	struct tp_strings *strings; /* the kernel strings its %s of a pointer names, or NULL */
 };
 
 static void free_strings(struct peo_tp_field *fld)
@@ -34,7 +36,19 @@ void peo_tp_format_free(struct peo_tp_format *f)
 	free(f->fields);
 	free(f->name);
 	free(f->print);
+	peo_tp_strings_free(f->strings);
 	free(f);
+}
+
+void peo_tp_format_set_strings(struct peo_tp_format *f, struct tp_strings *s)
+{
+	peo_tp_strings_free(f->strings);
+	f->strings = s;
+}
+
+const struct tp_strings *peo_tp_format_strings(const struct peo_tp_format *f)
+{
+	return f->strings;
 }
 
 /* Copy of the value after "key:" up to ';' or end of line. */
@@ -180,6 +194,14 @@ int peo_tp_format_load(struct peo_tp_format **out, const char *tracefs, const ch
 	}
 	err = peo_tp_format_parse(out, text);
 	free(text);
+	snprintf(path, sizeof(path), "%s/printk_formats", dir);
+	if (!err && (text = peo_read_text_file(path))) { /* unreadable: %s of a pointer in hex */
+		struct tp_strings *strings;
+
+		if (!peo_tp_strings_parse(&strings, text, strlen(text)))
+			peo_tp_format_set_strings(*out, strings);
+		free(text);
+	}
 	return err;
 }
 

@@ -132,8 +132,19 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 		if (err)
 			return err;
 		if (*c == 's') {
-			if (!v.is_string)
-				return peo_fail(ENOTSUP, "print fmt: %%s of a number");
+			if (!v.is_string) { /* a pointer to a kernel string: by its address, as perf */
+				const char *known = peo_tp_strings_find(peo_tp_format_strings(f),
+									(uint64_t)v.num);
+
+				if (known) {
+					v.str = known;
+					v.len = strlen(known);
+				} else {
+					v.len = (size_t)snprintf(scratch, sizeof(scratch), "%" PRIx64,
+								 (uint64_t)v.num);
+					v.str = scratch;
+				}
+			}
 			spec[k++] = '.';
 			spec[k++] = '*';
 			spec[k++] = 's';

@@ -195,10 +195,11 @@ if [ -n "$tp" ]; then
 		skip "trace_helpers: none of $helpers in /sys/kernel/tracing here"
 	fi
 	# network addresses (%pI4, %pI6c, %pISpc), NULL pointers, syscall
-	# argument arrays: TCP over loopback in IPv4 and IPv6
+	# argument arrays, kernel strings by address (the printk formats):
+	# TCP over loopback in IPv4 and IPv6
 	net_args=()
 	for e in tcp:tcp_probe tcp:tcp_destroy_sock sock:inet_sock_set_state fib:fib_table_lookup \
-		fib6:fib6_table_lookup kmem:kfree raw_syscalls:sys_enter; do
+		fib6:fib6_table_lookup kmem:kfree raw_syscalls:sys_enter rcu:rcu_utilization; do
 		[ -e "/sys/kernel/tracing/events/${e%%:*}/${e#*:}/format" ] && net_args+=(-e "$e")
 	done
 	if [ ${#net_args[@]} -gt 0 ]; then

@@ -18,6 +18,7 @@
 #include "counter_internal.h" /* peo_cgroup_root */
 #include "record_internal.h"  /* peo_record_peek */
 #include "test_util.h"
+#include "tp_expr.h" /* the kernel strings list */
 
 /* ------------------------------------------------------- byte vectors */
 
@@ -1095,6 +1096,32 @@ static void tracepoint_print_fmt_addresses(void **state)
 	peo_tp_format_free(f);
 }
 
+/* A "const char *" printed with %s: the kernel string at that address in
+ * the printk formats list (lines not of its form passed over), else the
+ * address in hex, as perf prints it. */
+static void tracepoint_print_fmt_kernel_strings(void **state)
+{
+	static const char list[] = "0xffffffff8281a2a4 : \"Start context switch\"\n"
+				   "garbage line\n"
+				   "0xffffffff8283d1a6 : \"scale up\"\n"
+				   "0xffffffff825218f8 : \"mas_split\"";
+	struct tp_strings *strings;
+	struct peo_tp_format *f;
+	struct peo_record rec = { .swapped = 0 };
+
+	(void)state;
+	assert_int_equal(peo_tp_strings_parse(&strings, list, sizeof(list) - 1), 0);
+	assert_string_equal(peo_tp_strings_find(strings, 0xffffffff825218f8ull), "mas_split");
+	assert_null(peo_tp_strings_find(strings, 0xffffffff825218f9ull));
+	f = one_field_format("const char * s", 8, "\"[%s]\", REC->s");
+	assert_printed(f, &rec, &(uint64_t){ 0xffffffff8283d1a6ull }, 8, "[ffffffff8283d1a6]");
+	peo_tp_format_set_strings(f, strings);
+	assert_printed(f, &rec, &(uint64_t){ 0xffffffff8281a2a4ull }, 8, "[Start context switch]");
+	assert_printed(f, &rec, &(uint64_t){ 0xffffffff8283d1a6ull }, 8, "[scale up]");
+	assert_printed(f, &rec, &(uint64_t){ 0x1234 }, 8, "[1234]");
+	peo_tp_format_free(f); /* and the strings it owns */
+}
+
 /* INT64_MIN / -1 overflows in C; the kernel's print fmt evaluator must not
  * trap on it (UBSan would say so here): it wraps, as the machine does, and
  * the remainder is 0.  A string argument keeps its comma. */
@@ -1512,6 +1539,7 @@ int main(void)
 		PEO_TEST(tracepoint_print_fmt_short_circuits),
 		PEO_TEST(tracepoint_print_fmt_kernel_idioms),
 		PEO_TEST(tracepoint_print_fmt_addresses),
+		PEO_TEST(tracepoint_print_fmt_kernel_strings),
 		PEO_TEST(tracepoint_print_fmt_division_wraps),
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
