@@ -197,3 +197,56 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 	}
 	return (int)(len < (size_t)INT32_MAX ? len : (size_t)INT32_MAX);
 }
+
+int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_record *rec,
+			       const void *raw, size_t raw_size, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	if (!f || !raw || !buf || !cap)
+		return peo_fail(EINVAL, "peo_tp_format_print_fields: a NULL argument or no room");
+	buf[0] = '\0';
+	for (size_t i = 0; i < peo_tp_format_count(f); i++) {
+		const struct peo_tp_field *fld = peo_tp_format_field(f, i);
+		char out[64];
+		int n, err;
+
+		if (fld->common)
+			continue;
+		if (len)
+			put(buf, cap, &len, " ", 1);
+		put(buf, cap, &len, fld->name, strlen(fld->name));
+		put(buf, cap, &len, "=", 1);
+		if (fld->data_loc || (fld->array_len && strstr(fld->type, "char"))) { /* text */
+			const void *b;
+			size_t blen;
+
+			if ((err = peo_tp_field_bytes(fld, rec, raw, raw_size, &b, &blen)))
+				return err;
+			put(buf, cap, &len, b, blen);
+		} else if (fld->array_len || (fld->size != 1 && fld->size != 2 && fld->size != 4 &&
+					      fld->size != 8)) { /* its bytes */
+			const unsigned char *b;
+			size_t blen;
+
+			if ((err = peo_tp_field_bytes(fld, rec, raw, raw_size, (const void **)&b, &blen)))
+				return err;
+			put(buf, cap, &len, "ARRAY[", 6);
+			for (size_t k = 0; k < blen; k++) {
+				n = snprintf(out, sizeof(out), k ? ", %02x" : "%02x", b[k]);
+				put(buf, cap, &len, out, (size_t)n);
+			}
+			put(buf, cap, &len, "]", 1);
+		} else {
+			int64_t v;
+
+			if ((err = peo_tp_field_int(fld, rec, raw, raw_size, 0, &v)))
+				return err;
+			n = strchr(fld->type, '*') ? snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v)
+			    : fld->is_signed       ? snprintf(out, sizeof(out), "%" PRId64, v)
+						   : snprintf(out, sizeof(out), "%" PRIu64, (uint64_t)v);
+			put(buf, cap, &len, out, (size_t)n);
+		}
+	}
+	return (int)(len < (size_t)INT32_MAX ? len : (size_t)INT32_MAX);
+}

@@ -871,6 +871,21 @@ static void tracepoint_fields_by_name_either_order(void **state)
 					 (int)strlen("path=/a/b comm=abc first=-2 pid=0xfffffffffffffffb %"));
 			assert_string_equal(text, "path=/a/b");
 		}
+		/* The fields raw (when the print fmt cannot be evaluated): the
+		 * common ones left out, arrays as their bytes as written */
+		{
+			char text[128];
+			const char *want = big ? "deltas=ARRAY[ff, fe, 01, 2c, 80, 00] comm=abc "
+						 "path=/a/b note=hi"
+					       : "deltas=ARRAY[fe, ff, 2c, 01, 00, 80] comm=abc "
+						 "path=/a/b note=hi";
+
+			assert_int_equal(peo_tp_format_print_fields(f, &rec, v.b, v.n, text,
+								    sizeof(text)), (int)strlen(want));
+			assert_string_equal(text, want);
+			assert_int_equal(peo_tp_format_print_fields(f, &rec, v.b, 35, text,
+								    sizeof(text)), -EPROTO);
+		}
 		/* A data_loc that points past the payload. */
 		assert_int_equal(peo_tp_field_bytes(path, &rec, v.b, 35, &bytes, &len), -EPROTO);
 		assert_error_contains("field 'path': its data at offset 32 (6 bytes) lies past");
@@ -885,6 +900,8 @@ static void tracepoint_fields_by_name_either_order(void **state)
 
 		assert_int_equal(peo_tp_format_print(f, &rec, &one, 4, text, sizeof(text)), -ENOTSUP);
 		assert_error_contains("__print_hex(REC->a");
+		assert_int_equal(peo_tp_format_print_fields(f, &rec, &one, 4, text, sizeof(text)), 3);
+		assert_string_equal(text, "a=1");
 	}
 	peo_tp_format_free(f);
 	assert_int_equal(peo_tp_format_parse(&f, "name: x\nformat:\n\tfield:int a;\toffset:zz;\n"), -EPROTO);

@@ -599,8 +599,14 @@ static void print_sample(struct fmt *w, const struct peo_record *r, const char *
 	if (format) {
 		char text[4096];
 
-		if (peo_tp_format_print(format, r, smp->raw, smp->raw_size, text, sizeof(text)) >= 0)
+		if (peo_tp_format_print(format, r, smp->raw, smp->raw_size, text, sizeof(text)) >= 0) {
 			out_bytes(o, text, strnlen(text, sizeof(text)));
+		} else { /* never nothing: the fields as they are, as perf does */
+			out_str(o, "[FAILED TO PARSE] ");
+			if (peo_tp_format_print_fields(format, r, smp->raw, smp->raw_size, text,
+						       sizeof(text)) >= 0)
+				out_bytes(o, text, strnlen(text, sizeof(text)));
+		}
 	}
 	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
 		out_hex(o, smp->addr, 16);

@@ -359,12 +359,17 @@ PEO_API const char *peo_tp_format_print_fmt(const struct peo_tp_format *f);
  * peo_tp_format_print() - a RAW payload as the kernel's print fmt says to
  * print it (what perf script -F trace prints): the format string with each
  * conversion filled from its argument.  Arguments are C expressions:
- * REC->field, __get_str(field), numbers and strings, casts, arithmetic,
- * comparisons, logic (short-circuit, as C: an operand not evaluated is not
- * checked), ?:, __print_flags() and __print_symbolic(); %pS/%ps/%pF/%pB
- * print the symbol from this machine's /proc/kallsyms (hex when none);
- * what else a format uses (__print_hex, enum names outside a table) is
- * -ENOTSUP, naming it.
+ * REC->field and REC->array[i], __get_str(field), numbers and strings,
+ * casts, arithmetic, comparisons, logic (short-circuit, as C: an operand
+ * not evaluated is not checked), ?:, __builtin_expect(), __print_flags()
+ * and __print_symbolic(); a name the format does not define (a kernel
+ * variable, an enum constant) is 0, as perf takes it.  %pS/%ps/%pF/%pB
+ * print the symbol from this machine's /proc/kallsyms (hex when none),
+ * %pI4/%pI6c/%pISpc and their kin the network address in the field, %p
+ * of 0 "(nil)", %s of a pointer the kernel string at that address (from
+ * the printk formats list) else the address in hex.  Helpers peo does not
+ * evaluate (__print_hex...) are -ENOTSUP, naming them: then
+ * peo_tp_format_print_fields() prints the fields raw.
  * @f:    the format (peo_tp_format_parse() or _load()).
  * @rec:  the sample, for its byte order.
  * @raw, @raw_size: the sample's RAW payload.
@@ -376,6 +381,20 @@ PEO_API const char *peo_tp_format_print_fmt(const struct peo_tp_format *f);
  */
 PEO_API int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *rec,
 				const void *raw, size_t raw_size, char *buf, size_t cap);
+
+/**
+ * peo_tp_format_print_fields() - each field of a RAW payload but the
+ * common_* ones, as "name=value" joined by spaces: integers in decimal
+ * (pointers in hex with 0x), char arrays and __data_loc strings as their
+ * text, other arrays as ARRAY[...] of their bytes in hex.  What to print
+ * when the print fmt cannot be (perf prints its fields after "[FAILED TO
+ * PARSE]").  Parameters and text as peo_tp_format_print().
+ * Returns the length of the text, or -EPROTO for a field past the payload,
+ * -EINVAL for NULL arguments.
+ */
+PEO_API int peo_tp_format_print_fields(const struct peo_tp_format *f,
+				       const struct peo_record *rec, const void *raw,
+				       size_t raw_size, char *buf, size_t cap);
 
 #ifdef __cplusplus
 } /* extern "C" */
