@@ -326,12 +326,104 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 	return 0;
 }
 
+/* Field @name's bytes (a __data_loc's data, an array's elements) as a byte string. */
+static int field_bytes(struct parser *ps, const char *name, size_t n, struct tp_value *out)
+{
+	char buf[128];
+	const struct peo_tp_field *fld;
+	const void *b;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
+	if (!(fld = peo_tp_format_find(ps->f, buf))) {
+		char what[192];
+
+		snprintf(what, sizeof(what), "no field '%s' in the format", buf);
+		return fail(ps, ENOTSUP, what);
+	}
+	if (peo_tp_field_bytes(fld, ps->rec, ps->raw, ps->raw_size, &b, &out->len)) {
+		if (!ps->dead)
+			return ps->err = -EPROTO;
+		b = "", out->len = 0;
+	}
+	out->is_string = 1;
+	out->str = b;
+	return 0;
+}
+
+/*
+ * __print_hex(buffer, length), __print_hex_str(buffer, length) and
+ * __print_array(buffer, count, element size), after the name, as perf
+ * prints them: bytes in hex joined by spaces, in hex run together, and
+ * elements (1, 2, 4 or 8 bytes, in the payload's byte order) in unsigned
+ * decimal joined by spaces.  The buffer is __get_dynamic_array(field) or
+ * an array field; what lies past its bytes is not read.
+ */
+static int print_bytes(struct parser *ps, char kind, struct tp_value *out)
+{
+	struct tp_value buf = { 0 }, count = { 0 }, size = { .num = 1 };
+	const unsigned char *b;
+	size_t n, len = 0, room = ps->scratch_cap - ps->scratch_used;
+	char *text = ps->scratch + ps->scratch_used;
+
+	if (expect(ps, "("))
+		return ps->err;
+	skip_space(ps);
+	if (ps->end - ps->p > 5 && !memcmp(ps->p, "REC->", 5)) { /* an array field: its bytes */
+		size_t k;
+
+		ps->p += 5;
+		k = ident_len(ps);
+		ps->p += k;
+		if (!k || field_bytes(ps, ps->p - k, k, &buf))
+			return ps->err ? ps->err : fail(ps, ENOTSUP, "a field name expected after REC->");
+	} else if (conditional(ps, &buf)) {
+		return ps->err;
+	}
+	if (!buf.is_string)
+		return fail(ps, ENOTSUP, "a hex or array print of no bytes");
+	if (expect(ps, ",") || conditional(ps, &count) ||
+	    (kind == 'a' && (expect(ps, ",") || conditional(ps, &size))) || expect(ps, ")"))
+		return ps->err;
+	if (count.is_string || size.is_string || (size.num != 1 && size.num != 2 && size.num != 4 &&
+						    size.num != 8))
+		return fail(ps, ENOTSUP, "a hex or array print's count or element size");
+	b = (const unsigned char *)buf.str;
+	n = count.num < 0 ? 0 : (uint64_t)count.num; /* elements (bytes for hex) */
+	if (n > buf.len / (size_t)size.num)
+		n = buf.len / (size_t)size.num;
+	for (size_t i = 0; i < n && len + 24 < room; i++) {
+		uint64_t v = 0;
+
+		if (kind != 'a') {
+			len += (size_t)snprintf(text + len, room - len, kind == 'h' && i ? " %02x" : "%02x",
+						b[i]);
+			continue;
+		}
+		switch (size.num) { /* the element in the payload's byte order */
+		case 1: v = b[i]; break;
+		case 2: v = peo_load_u16(b + 2 * i, ps->rec->swapped); break;
+		case 4: v = peo_load_u32(b + 4 * i, ps->rec->swapped); break;
+		default: v = peo_load_u64(b + 8 * i, ps->rec->swapped); break;
+		}
+		len += (size_t)snprintf(text + len, room - len, i ? " %llu" : "%llu",
+					(unsigned long long)v);
+	}
+	if (len + 24 >= room && n)
+		return fail(ps, ENOSPC, "a hex or array print longer than the scratch space");
+	out->is_string = 1;
+	out->str = text;
+	out->len = len;
+	ps->scratch_used += len + 1;
+	return 0;
+}
+
 /*
  * __print_flags(value, "delim", { mask, "name" }, ...) and
  * __print_symbolic(value, { value, "name" }, ...), after the name.  Flags:
  * each whole mask set in the value, in table order, joined by the
- * delimiter, what is left over in hex; a zero value prints a zero mask's
- * name.  Symbolic: the first equal value's name, else the value in hex.
+ * delimiter, what is left over in hex; a zero value prints nothing, as
+ * the kernel and perf print it.  Symbolic: the first equal value's name,
+ * else the value in hex.
  * An entry whose value cannot be evaluated (an enum name the format does
  * not define) is passed over.
  */
@@ -359,8 +451,9 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 		int known;
 
 		/* a value the format cannot evaluate, or a name it does not define
-		 * (an enum constant), is no value: perf matches such an entry
-		 * only as flags' name for a zero value */
+		 * (an enum constant), is no value: its entry never matches (perf
+		 * prints the first such flag's name for a zero value; the kernel,
+		 * which knows the value, prints nothing, and so does this) */
 		unknown = ps->unknown;
 		known = !conditional(ps, &key) && !key.is_string;
 		if (!known) {
@@ -375,8 +468,7 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 		known &= name.is_string;
 		if (known && !matched) {
 			uint64_t k = (uint64_t)key.num;
-			int take = unknown ? flags && !v.num && !printed
-				 : !flags ? k == (uint64_t)v.num : k ? (left & k) == k : !v.num && !printed;
+			int take = !unknown && (flags ? k && (left & k) == k : k == (uint64_t)v.num);
 
 			if (take && flags && printed)
 				len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s",
@@ -384,7 +476,7 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 			if (take && len < sizeof(text))
 				len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s",
 							(int)name.len, name.str);
-			matched = take && (!flags || !k);
+			matched = take && !flags;
 			printed |= take;
 			if (take && flags)
 				left &= ~k;
@@ -472,6 +564,34 @@ static int primary(struct parser *ps, struct tp_value *out)
 
 		ps->p += n;
 		return print_table(ps, flags, out);
+	}
+	if (ident_is(ps, "__get_dynamic_array") || ident_is(ps, "__get_rel_dynamic_array") ||
+	    ident_is(ps, "__get_dynamic_array_len") || ident_is(ps, "__get_rel_dynamic_array_len")) {
+		int len_only = ps->p[n - 1] == 'n'; /* ..._len: the bytes' count */
+
+		ps->p += n;
+		if (expect(ps, "("))
+			return ps->err;
+		n = ident_len(ps);
+		name = ps->p;
+		ps->p += n;
+		if (!n || expect(ps, ")"))
+			return ps->err ? ps->err : fail(ps, ENOTSUP, "a dynamic array of no field");
+		if (field_bytes(ps, name, n, out))
+			return ps->err;
+		if (len_only) {
+			out->num = (int64_t)out->len;
+			out->is_string = 0;
+			out->uns = 1;
+		}
+		return 0;
+	}
+	if (ident_is(ps, "__print_hex") || ident_is(ps, "__print_hex_str") ||
+	    ident_is(ps, "__print_array")) {
+		char kind = n == 11 ? 'h' : n == 15 ? 's' : 'a'; /* by the name's length */
+
+		ps->p += n;
+		return print_bytes(ps, kind, out);
 	}
 	if (n) { /* a kernel variable or enum constant the format does not define */
 		const char *after = ps->p + n;

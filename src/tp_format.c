@@ -306,7 +306,7 @@ int peo_tp_field_bytes(const struct peo_tp_field *fld, const struct peo_record *
 					"past the %zu-byte payload", fld->name, (unsigned long long)at,
 					(unsigned long long)n, raw_size);
 	}
-	if (fld->data_loc || strstr(fld->type, "char")) {
+	if (strstr(fld->type, "char")) { /* text; a __data_loc u8[] is bytes, NULs and all */
 		const unsigned char *nul = memchr(p + at, '\0', (size_t)n);
 
 		if (nul)

@@ -3,8 +3,8 @@
  * print fmts use (fib, tcp, sock, neigh): %pI4 and %pi4, %pI6, %pi6 and
  * %pI6c (RFC 5952's compressed form, an IPv4-mapped or ISATAP address
  * ending in dotted quad), and %pIS/%piS over a struct sockaddr_in or
- * sockaddr_in6 with the p (port) and c (compressed) flags, printed as the
- * kernel and perf print them.
+ * sockaddr_in6 with the p (port) and c (compressed) flags, printed as
+ * perf prints them (nothing for a sockaddr of another family).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -126,9 +126,8 @@ int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used, const unsigne
 		ip6(b + 8, padded ? 'i' : compressed ? 'c' : 'I', out, cap, &len);
 		if (port)
 			put(out, cap, &len, "]", 0);
-	} else {
-		put(out, cap, &len, "(invalid address)", 0);
-		return (int)len;
+	} else { /* another family (or too short for its own): nothing, as perf prints */
+		return 0;
 	}
 	if (port)
 		put(out, cap, &len, ":%u", (unsigned)b[2] << 8 | b[3]);

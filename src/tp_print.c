@@ -217,15 +217,16 @@ int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_r
 			put(buf, cap, &len, " ", 1);
 		put(buf, cap, &len, fld->name, strlen(fld->name));
 		put(buf, cap, &len, "=", 1);
-		if (fld->data_loc || (fld->array_len && strstr(fld->type, "char"))) { /* text */
+		if ((fld->data_loc || fld->array_len) && strstr(fld->type, "char")) { /* text */
 			const void *b;
 			size_t blen;
 
 			if ((err = peo_tp_field_bytes(fld, rec, raw, raw_size, &b, &blen)))
 				return err;
 			put(buf, cap, &len, b, blen);
-		} else if (fld->array_len || (fld->size != 1 && fld->size != 2 && fld->size != 4 &&
-					      fld->size != 8)) { /* its bytes */
+		} else if (fld->data_loc || fld->array_len ||
+			   (fld->size != 1 && fld->size != 2 && fld->size != 4 && fld->size != 8)) {
+			/* its bytes */
 			const unsigned char *b;
 			size_t blen;
 

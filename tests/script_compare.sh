@@ -73,7 +73,7 @@ defaults() {
 	local name=$1
 	shift
 	"$peo" script -i "$tmp/$name.data" "$@" >"$tmp/$name.dpeo" 2>&1
-	perf script -i "$tmp/$name.data" "$@" 2>/dev/null |
+	perf script --no-demangle -i "$tmp/$name.data" "$@" 2>/dev/null | # symbols without spaces
 		sed -E 's/([\t ][0-9a-f]+) ([^ ]+\+0x[0-9a-f]+|\[unknown\]) \([^)]*\)$/\1/' >"$tmp/$name.dperf"
 	same "$name" "default fields${*:+ $*} (perf's less symbols)" "$tmp/$name.dpeo" "$tmp/$name.dperf"
 }

@@ -892,14 +892,14 @@ static void tracepoint_fields_by_name_either_order(void **state)
 	}
 	peo_tp_format_free(f);
 	/* A helper peo does not evaluate is refused, naming the argument. */
-	f = one_field_format("int a", 4, "\"%s\", __print_hex(REC->a, 4)");
+	f = one_field_format("int a", 4, "\"%u\", jiffies_to_msecs(REC->a)");
 	{
 		char text[64];
 		int32_t one = 1;
 		struct peo_record rec = { .swapped = 0 };
 
 		assert_int_equal(peo_tp_format_print(f, &rec, &one, 4, text, sizeof(text)), -ENOTSUP);
-		assert_error_contains("__print_hex(REC->a");
+		assert_error_contains("jiffies_to_msecs(REC->a");
 		assert_int_equal(peo_tp_format_print_fields(f, &rec, &one, 4, text, sizeof(text)), 3);
 		assert_string_equal(text, "a=1");
 	}
@@ -990,7 +990,7 @@ static void tracepoint_print_fmt_short_circuits(void **state)
  * not define taken as 0 (kmem's vmemmap_base, writeback's jiffies), casts
  * to struct pointers and typedefs (loff_t, and ones not known: the value
  * as it is), __builtin_expect(); table entries named by undefined
- * constants match only as flags' name for a zero value.  (The fields of
+ * constants never match.  (The fields of
  * one_field_format() are signed: jiffies - 7 is -7 here.)
  */
 static void tracepoint_print_fmt_kernel_idioms(void **state)
@@ -1027,7 +1027,7 @@ static void tracepoint_print_fmt_kernel_idioms(void **state)
 			     "\"%s %s\", __print_symbolic(REC->mode, { MODE_ABS, \"ABS\" }, { 1, \"REL\" }), "
 			     "__print_flags(REC->mode, \"|\", { I_DIRTY_SYNC, \"I_DIRTY_SYNC\" }, "
 			     "{ I_DIRTY_PAGES, \"I_DIRTY_PAGES\" })");
-	assert_printed(f, &rec, &(uint32_t){ 0 }, 4, "0x0 I_DIRTY_SYNC");
+	assert_printed(f, &rec, &(uint32_t){ 0 }, 4, "0x0 "); /* flags of 0: nothing, as the kernel */
 	assert_printed(f, &rec, &(uint32_t){ 1 }, 4, "REL 0x1");
 	assert_printed(f, &rec, &(uint32_t){ 0x10 }, 4, "0x10 0x10");
 	peo_tp_format_free(f);
@@ -1101,9 +1101,9 @@ static void tracepoint_print_fmt_addresses(void **state)
 	{
 		unsigned char p[48] = { 0 };
 
-		p[20] = 1; /* AF_UNIX */
+		p[20] = 1; /* AF_UNIX: nothing, as perf prints */
 		assert_true(peo_tp_format_print(f, &rec, p, sizeof(p), text, sizeof(text)) > 0);
-		assert_non_null(strstr(text, "(invalid address)"));
+		assert_non_null(strstr(text, " 00000000000000000000000000000000   ."));
 	}
 	peo_tp_format_free(f);
 	f = one_field_format("int a", 4, "\"%pI4\", REC->a + 1");

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# tp_format_compare.sh PEO TP_SYNTH - tracepoint payloads printed by peo
+# script and perf script from the same made-up formats: print fmts with the
+# helpers and conversions kernels use (__print_hex, __print_array, dynamic
+# arrays, %pI4/%pI6c/%pISpc, %p of NULL, flags and symbolic tables, casts,
+# kernel variables), in a directory laid out as tracefs that tp_synth writes
+# into a perf.data's TRACING_DATA with samples of chosen bytes.  Where perf
+# 6.1 misprints (reads past a buffer, fails on arithmetic in an argument),
+# peo's own line is checked instead.  Exits 1 when a check fails, 77 when
+# perf is missing.
+set -u
+. "$(dirname "$0")/compare_common.sh"
+compare_begin tp_format_compare.sh "$@"
+synth=$W
+tfs=$tmp/tracefs
+mkdir -p "$tfs/events/peotest"
+for h in header_page header_event; do # perf reads these first; any kernel's do
+	if [ -r "/sys/kernel/tracing/events/$h" ]; then
+		cp "/sys/kernel/tracing/events/$h" "$tfs/events/"
+	else
+		echo "SKIP: no /sys/kernel/tracing/events/$h to make the tracing data with"
+		exit 77
+	fi
+done
+
+# event NAME ID FIELDS PRINT-FMT: a format file after the four common fields.
+next_id=9000
+event() {
+	local d=$tfs/events/peotest/$1
+	mkdir -p "$d"
+	echo "$2" >"$d/id"
+	printf 'name: %s\nID: %s\nformat:\n%s\n%s\n%s\n%s\n\n%s\n\nprint fmt: %s\n' "$1" "$2" \
+		$'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;' \
+		$'\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;' \
+		$'\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;' \
+		$'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;' "$3" "$4" >"$d/format"
+}
+# common ID: the common fields' bytes (type ID, pid 42), little-endian hex
+common() { printf '%02x%02x00002a000000' $(($1 & 255)) $(($1 >> 8)); }
+
+# compare NAME FIELDS PRINT-FMT PAYLOAD-AFTER-HEAD... [-- WANT]: perf's line
+# and peo's for each payload; with WANT (a line per payload), peo's against
+# it and perf's not used.
+compare() {
+	local name=$1 fields=$2 fmt=$3 want="" args=() p
+	shift 3
+	next_id=$((next_id + 1))
+	event "$name" "$next_id" "$fields" "$fmt"
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		args+=("peotest:$name=$(common $next_id)$1")
+		shift
+	done
+	[ $# -gt 0 ] && { shift; want=$(printf '%s\n' "$@"); }
+	if ! "$synth" "$tmp/$name.data" "$tfs" "${args[@]}" 2>"$tmp/$name.err"; then
+		fail "$name: tp_synth: $(head -c 300 "$tmp/$name.err")"
+		return
+	fi
+	"$peo" script -i "$tmp/$name.data" -F trace >"$tmp/$name.peo" 2>&1
+	if [ -n "$want" ]; then
+		echo "$want" >"$tmp/$name.want"
+	else
+		perf script -i "$tmp/$name.data" -F trace 2>/dev/null >"$tmp/$name.want"
+	fi
+	if cmp -s "$tmp/$name.peo" "$tmp/$name.want"; then
+		pass "$name: ${want:+(perf 6.1 misprints: checked against the line expected) }$(head -c 100 "$tmp/$name.peo" | tr '\n' '|')"
+	else
+		fail "$name: peo and ${want:+the expected line}${want:-perf} differ:"
+		diff "$tmp/$name.peo" "$tmp/$name.want" | head -6 | sed 's/^/      /'
+	fi
+}
+
+# Field layouts (offsets after the 8 bytes of common fields) are in each
+# FIELDS; payloads are the bytes from offset 8 on, little-endian.
+U8BUF=$'\tfield:__data_loc u8[] buf;\toffset:8;\tsize:4;\tsigned:0;\n\tfield:unsigned int len;\toffset:12;\tsize:4;\tsigned:0;'
+# dynamic arrays: buf's 5 bytes at 16 (then none), hex and arrays of bytes
+compare hex "$U8BUF" \
+	'"h=[%s] s=[%s] a=[%s] n=%u", __print_hex(__get_dynamic_array(buf), __get_dynamic_array_len(buf)), __print_hex_str(__get_dynamic_array(buf), REC->len), __print_array(__get_dynamic_array(buf), __get_dynamic_array_len(buf), 1), __get_dynamic_array_len(buf)' \
+	10000500030000000102ab0cff 1000000000000000
+ARRAYS=$'\tfield:__data_loc u32[] vals;\toffset:8;\tsize:4;\tsigned:0;\n\tfield:u8 mac[6];\toffset:12;\tsize:6;\tsigned:0;\n\tfield:__data_loc s16[] sv;\toffset:20;\tsize:4;\tsigned:1;'
+ARRAY_BYTES=18000c00aabbccddeeff000024000400'01000000ffffffff00010000'feff0500
+# elements of 4 and 2 bytes (unsigned, as perf prints them), a fixed array in hex
+compare arrays "$ARRAYS" \
+	'"a4=[%s] a2=[%s] mac=[%s] n=%u", __print_array(__get_dynamic_array(vals), 3, 4), __print_array(__get_dynamic_array(sv), 2, 2), __print_hex(REC->mac, 6), __get_dynamic_array_len(vals)' \
+	"$ARRAY_BYTES"
+# perf reads past the array for a count larger than it, and cannot
+# evaluate arithmetic in __print_array's count: peo stops at the array's
+# end, and divides
+compare arrays_bounded "$ARRAYS" \
+	'"big=[%s] a4=[%s]", __print_hex(__get_dynamic_array(vals), 100), __print_array(__get_dynamic_array(vals), __get_dynamic_array_len(vals) / 4, 4)' \
+	"$ARRAY_BYTES" -- "big=[01 00 00 00 ff ff ff ff 00 01 00 00] a4=[1 4294967295 256]"
+# network addresses: 10.0.0.1 and ::ffff:192.168.1.2, then 0.0.0.0 and
+# fe80::1 in a sockaddr_in6 with port 443, then ::1 in a sockaddr_in with
+# port 8080 and a sockaddr of another family (nothing printed, as perf)
+ADDRS=$'\tfield:__u8 a4[4];\toffset:8;\tsize:4;\tsigned:0;\n\tfield:__u8 a6[16];\toffset:12;\tsize:16;\tsigned:0;\n\tfield:__u8 sa[28];\toffset:28;\tsize:28;\tsigned:0;'
+compare addresses "$ADDRS" \
+	'"%pI4 %pI6c %pI6 %pISpc %pISc", REC->a4, REC->a6, REC->a6, REC->sa, REC->sa' \
+	0a00000100000000000000000000ffffc0a801020a0001bb00000000fe80000000000000000000000000000100000000 \
+	000000002001'0db8000000000001000000000001'0200'1f90'7f000001'0000000000000000'000000000000000000000000 \
+	01020304000000000000000000000000000000010100000000000000000000000000000000000000000000000000000000
+# %p of NULL is "(nil)"; a kernel string's address with no printk formats in the file
+compare pointers $'\tfield:void * p;\toffset:8;\tsize:8;\tsigned:0;\n\tfield:const char * s;\toffset:16;\tsize:8;\tsigned:0;' \
+	'"p=%p s=%s", REC->p, REC->s' \
+	00000000000000001234567800000000 efbeadde00000000a2a2818200000000
+# tables: names the format does not define never match, numbers match as
+# values; flags of 0 print nothing (the kernel's own trace neither)
+compare tables $'\tfield:unsigned int mode;\toffset:8;\tsize:4;\tsigned:0;' \
+	'"%s %s %s", __print_symbolic(REC->mode, { MODE_ABS, "ABS" }, { 1, "REL" }), __print_flags(REC->mode, "|", { 0x1, "A" }, { 0x4, "C" }), __print_flags(REC->mode, "|", { 0, "NONE" }, { 0x1, "A" })' \
+	00000000 01000000 10000000 05000000
+# flags named by undefined constants: perf prints the first name for 0
+# (writeback's inode states); the kernel, knowing the values, nothing
+compare tables_undefined $'\tfield:unsigned int mode;\toffset:8;\tsize:4;\tsigned:0;' \
+	'"[%s]", __print_flags(REC->mode, "|", { I_DIRTY_SYNC, "SYNC" }, { I_DIRTY_PAGES, "PAGES" })' \
+	00000000 10000000 -- "[]" "[0x10]"
+# kernel idioms: an array's elements, casts to typedefs and struct
+# pointers, an undefined kernel variable (0, as perf takes it), __builtin_expect
+compare idioms $'\tfield:unsigned long args[3];\toffset:8;\tsize:24;\tsigned:0;\n\tfield:unsigned long pfn;\toffset:32;\tsize:8;\tsigned:0;' \
+	'"NR (%lx, %lx) page=%p ofs=%lld err=%ld", REC->args[0], REC->args[2], REC->pfn != -1UL ? (((struct page *)vmemmap_base) + (REC->pfn)) : ((void *)0), ((loff_t)REC->pfn) << 12, __builtin_expect(!!((unsigned long)(void *)(REC->pfn) >= (unsigned long)-4095), 0) ? REC->pfn : 0' \
+	07000000000000000024000000000000ff00000000000000'0700000000000000' \
+	000000000000000000000000000000000000000000000000'ffffffffffffffff' \
+	000000000000000000000000000000000000000000000000'01f0ffffffffffff'
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
