@@ -326,6 +326,19 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 	return 0;
 }
 
+/* "(name)" after a helper's name (__get_str...): the field's name in *@name, *@n bytes. */
+static int field_arg(struct parser *ps, const char **name, size_t *n)
+{
+	if (expect(ps, "("))
+		return ps->err;
+	*n = ident_len(ps);
+	*name = ps->p;
+	ps->p += *n;
+	if (!*n)
+		return fail(ps, ENOTSUP, "a helper of no field name");
+	return expect(ps, ")");
+}
+
 /* Field @name's bytes (a __data_loc's data, an array's elements) as a byte string. */
 static int field_bytes(struct parser *ps, const char *name, size_t n, struct tp_value *out)
 {
@@ -550,13 +563,8 @@ static int primary(struct parser *ps, struct tp_value *out)
 	}
 	if (ident_is(ps, "__get_str") || ident_is(ps, "__get_rel_str")) {
 		ps->p += n;
-		if (expect(ps, "("))
+		if (field_arg(ps, &name, &n))
 			return ps->err;
-		n = ident_len(ps);
-		name = ps->p;
-		ps->p += n;
-		if (!n || expect(ps, ")"))
-			return ps->err ? ps->err : fail(ps, ENOTSUP, "__get_str of no field");
 		return field_value(ps, name, n, 1, out);
 	}
 	if (ident_is(ps, "__print_flags") || ident_is(ps, "__print_symbolic")) {
@@ -570,14 +578,7 @@ static int primary(struct parser *ps, struct tp_value *out)
 		int len_only = ps->p[n - 1] == 'n'; /* ..._len: the bytes' count */
 
 		ps->p += n;
-		if (expect(ps, "("))
-			return ps->err;
-		n = ident_len(ps);
-		name = ps->p;
-		ps->p += n;
-		if (!n || expect(ps, ")"))
-			return ps->err ? ps->err : fail(ps, ENOTSUP, "a dynamic array of no field");
-		if (field_bytes(ps, name, n, out))
+		if (field_arg(ps, &name, &n) || field_bytes(ps, name, n, out))
 			return ps->err;
 		if (len_only) {
 			out->num = (int64_t)out->len;
