@@ -33,12 +33,19 @@ PEO_HIDDEN const char *peo_tp_arg_end(const char *p, const char *e);
 /*
  * tp_ip.c: the address extension @ext (the letters after "%p": I4, i4,
  * I6, i6, I6c, IS and iS with p and c; at most @ext_max of them) over the
- * @n bytes at @b, into @out (@cap bytes, 64 or more).  The letters it
+ * @n bytes at @b, into @out (@cap bytes, 64 or more); @little: the payload
+ * is little-endian (%pI4h's host order).  The letters it
  * takes in *@used.  Returns the text's length, -ENOTSUP for another
  * extension, -EPROTO when @n is too short for the address.
  */
 PEO_HIDDEN int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used,
-			       const unsigned char *b, size_t n, char *out, size_t cap);
+			       const unsigned char *b, size_t n, int little, char *out, size_t cap);
+
+/* tp_format.c: where a field's bytes are, as peo_tp_field_bytes() but
+ * all of them (a char array's past its NUL: an address in one). */
+PEO_HIDDEN int peo_tp_field_raw_bytes(const struct peo_tp_field *fld, const struct peo_record *rec,
+				      const void *raw, size_t raw_size, const void **bytes,
+				      size_t *len);
 
 /* tp_strings.c: the kernel strings tracepoints record by address. */
 struct tp_strings;

@@ -283,11 +283,27 @@ int peo_tp_field_int(const struct peo_tp_field *fld, const struct peo_record *re
 int peo_tp_field_bytes(const struct peo_tp_field *fld, const struct peo_record *rec, const void *raw,
 		       size_t raw_size, const void **bytes, size_t *len)
 {
-	const unsigned char *p = raw;
-	uint64_t at, n;
+	int err;
 
 	if (!fld || !raw || !bytes || !len)
 		return peo_fail(EINVAL, "peo_tp_field_bytes: a NULL argument");
+	if ((err = peo_tp_field_raw_bytes(fld, rec, raw, raw_size, bytes, len)))
+		return err;
+	if (strstr(fld->type, "char")) { /* text; a __data_loc u8[] is bytes, NULs and all */
+		const unsigned char *nul = memchr(*bytes, '\0', *len);
+
+		if (nul)
+			*len = (size_t)(nul - (const unsigned char *)*bytes);
+	}
+	return 0;
+}
+
+int peo_tp_field_raw_bytes(const struct peo_tp_field *fld, const struct peo_record *rec,
+			   const void *raw, size_t raw_size, const void **bytes, size_t *len)
+{
+	const unsigned char *p = raw;
+	uint64_t at, n;
+
 	if ((uint64_t)fld->offset + fld->size > raw_size)
 		return peo_fail(EPROTO, "field '%s' at offset %u (%u bytes) lies past the %zu-byte "
 				"payload", fld->name, fld->offset, fld->size, raw_size);
@@ -305,12 +321,6 @@ int peo_tp_field_bytes(const struct peo_tp_field *fld, const struct peo_record *
 			return peo_fail(EPROTO, "field '%s': its data at offset %llu (%llu bytes) lies "
 					"past the %zu-byte payload", fld->name, (unsigned long long)at,
 					(unsigned long long)n, raw_size);
-	}
-	if (strstr(fld->type, "char")) { /* text; a __data_loc u8[] is bytes, NULs and all */
-		const unsigned char *nul = memchr(p + at, '\0', (size_t)n);
-
-		if (nul)
-			n = (uint64_t)(nul - (p + at));
 	}
 	*bytes = p + at;
 	*len = (size_t)n;

@@ -84,7 +84,7 @@ static void ip6(const unsigned char *a, char form, char *out, size_t cap, size_t
 }
 
 int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used, const unsigned char *b,
-		    size_t n, char *out, size_t cap)
+		    size_t n, int little, char *out, size_t cap)
 {
 	int padded = ext[0] == 'i', port = 0, compressed = 0;
 	size_t k = 2, len = 0;
@@ -94,12 +94,19 @@ int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used, const unsigne
 	if (ext_max < 2 || (ext[0] != 'I' && ext[0] != 'i') || !strchr("46S", ext[1]))
 		return peo_fail(ENOTSUP, "print fmt: %%p%.2s is not an address peo prints", ext);
 	if (ext[1] == '4') {
-		while (k < ext_max && strchr("hnbl", ext[k])) /* byte order: addresses are bytes here */
+		unsigned char swapped[4];
+		int reverse = 0; /* the address a u32 in little-endian order: last byte first */
+
+		if (k < ext_max && strchr("hnbl", ext[k])) {
+			reverse = ext[k] == 'l' || (ext[k] == 'h' && little);
 			k++;
+		}
 		*used = k;
 		if (n < 4)
 			return peo_fail(EPROTO, "print fmt: %%pI4 of %zu bytes", n);
-		ip4(b, padded, out, cap, &len);
+		for (int i = 0; i < 4; i++)
+			swapped[i] = b[reverse ? 3 - i : i];
+		ip4(swapped, padded, out, cap, &len);
 		return (int)len;
 	}
 	if (ext[1] == '6') {

@@ -41,6 +41,14 @@ static int format_number(char *out, size_t cap, const char *spec, long long v)
 }
 #pragma GCC diagnostic pop
 
+/* Whether @rec's payload is little-endian (the host's order unless swapped). */
+static int raw_is_little(const struct peo_record *rec)
+{
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one != (rec && rec->swapped);
+}
+
 /* The bytes of the field an argument "REC->name" names, for %pI4 and its kin. */
 static int arg_field_bytes(const struct peo_tp_format *f, const struct peo_record *rec,
 			   const void *raw, size_t raw_size, const char *a, const char *ae,
@@ -64,7 +72,7 @@ static int arg_field_bytes(const struct peo_tp_format *f, const struct peo_recor
 	snprintf(name, sizeof(name), "%.*s", (int)len, a + 5);
 	if (!(fld = peo_tp_format_find(f, name)))
 		return peo_fail(ENOTSUP, "print fmt: no field '%s' in the format", name);
-	return peo_tp_field_bytes(fld, rec, raw, raw_size, bytes, n);
+	return peo_tp_field_raw_bytes(fld, rec, raw, raw_size, bytes, n);
 }
 
 /* Append to @buf, keeping it NUL-terminated; the length counts what would fit. */
@@ -145,30 +153,38 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 					v.str = scratch;
 				}
 			}
+			char *dot = memchr(spec, '.', k);
+
+			if (dot) { /* "%.3s": the precision cuts the length; the spec takes '*' */
+				size_t prec = (size_t)strtoul(dot + 1, NULL, 10);
+
+				v.len = v.len < prec ? v.len : prec;
+				k = (size_t)(dot - spec);
+			}
 			spec[k++] = '.';
 			spec[k++] = '*';
 			spec[k++] = 's';
 			spec[k] = '\0';
 			n = format_string(out, sizeof(out), spec, (int)v.len, v.str);
+		} else if (*c == 'p' && c + 1 < fmt_end && (c[1] == 'I' || c[1] == 'i')) {
+			/* %pI4, %pI6c, %pISpc...: the address in the field's bytes (u8 or char) */
+			const void *bytes;
+			size_t nbytes, used = 0;
+
+			if ((err = arg_field_bytes(f, rec, raw, raw_size, a, ae, &bytes, &nbytes)))
+				return err;
+			n = peo_tp_ip_print(c + 1, (size_t)(fmt_end - c - 1), &used, bytes, nbytes,
+					    raw_is_little(rec), out, sizeof(out));
+			if (n < 0)
+				return n;
+			c += used;
 		} else if (strchr("diouxXcp", *c)) {
 			if (v.is_string)
 				return peo_fail(ENOTSUP, "print fmt: %%%c of a string", *c);
 			const char *sym;
 			uint64_t off;
 
-			if (*c == 'p' && c + 1 < fmt_end && (c[1] == 'I' || c[1] == 'i')) {
-				/* %pI4, %pI6c, %pISpc...: the address in the field's bytes */
-				const void *bytes;
-				size_t nbytes, used = 0;
-
-				if ((err = arg_field_bytes(f, rec, raw, raw_size, a, ae, &bytes, &nbytes)))
-					return err;
-				n = peo_tp_ip_print(c + 1, (size_t)(fmt_end - c - 1), &used, bytes,
-						    nbytes, out, sizeof(out));
-				if (n < 0)
-					return n;
-				c += used;
-			} else if (*c == 'p' && c + 1 < fmt_end && strchr("SsFfB", c[1])) {
+			if (*c == 'p' && c + 1 < fmt_end && strchr("SsFfB", c[1])) {
 				/* %pS: symbol+offset, %ps: symbol, from this machine's kallsyms */
 				int with_off = c[1] == 'S' || c[1] == 'F' || c[1] == 'B';
 

@@ -97,6 +97,10 @@ compare addresses "$ADDRS" \
 	0a00000100000000000000000000ffffc0a801020a0001bb00000000fe80000000000000000000000000000100000000 \
 	000000002001'0db8000000000001000000000001'0200'1f90'7f000001'0000000000000000'000000000000000000000000 \
 	01020304000000000000000000000000000000010100000000000000000000000000000000000000000000000000000000
+# an address in a char array, in the byte orders %pI4 names; a string's precision
+compare addresses_more $'\tfield:unsigned char sa[16];\toffset:8;\tsize:16;\tsigned:0;\n\tfield:__u8 a4[4];\toffset:24;\tsize:4;\tsigned:0;\n\tfield:char comm[8];\toffset:28;\tsize:8;\tsigned:0;' \
+	'"%pISpc %pI4 %pI4l %pI4h %pI4n [%.3s] [%.10s]", REC->sa, REC->a4, REC->a4, REC->a4, REC->a4, REC->comm, REC->comm' \
+	02000050c0a8000a0000000000000000'01020304'6162636465000000
 # %p of NULL is "(nil)"; a kernel string's address with no printk formats in the file
 compare pointers $'\tfield:void * p;\toffset:8;\tsize:8;\tsigned:0;\n\tfield:const char * s;\toffset:16;\tsize:8;\tsigned:0;' \
 	'"p=%p s=%s", REC->p, REC->s' \
