@@ -143,12 +143,16 @@ int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, const char *
 			if (text && !found && !strcmp(system, sys) && names(text, (size_t)size, name)) {
 				found = text;
 				found_size = (size_t)size;
+				peo_error_quiet(1); /* what is malformed after it is not its error */
 			}
 		}
 	}
-	if (c.err || !found)
+	if (found)
+		peo_error_quiet(0);
+	if (!found)
 		return c.err ? c.err : peo_fail(ENOENT, "perf.data: TRACING_DATA has no format for "
 						"%s:%s", sys, name);
+	/* a section malformed after the format loses only the strings that follow it */
 	copy = malloc(found_size + 1);
 	if (!copy)
 		return peo_fail(ENOMEM, "out of memory for a tracepoint format");
@@ -156,7 +160,7 @@ int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, const char *
 	copy[found_size] = '\0';
 	err = peo_tp_format_parse(out, copy);
 	free(copy);
-	if (!err)
+	if (!err && !c.err)
 		attach_strings(&c, *out);
 	return err;
 }

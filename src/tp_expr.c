@@ -313,15 +313,19 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 	if (!fld || !fld->array_len)
 		return fail(ps, ENOTSUP, "a subscript of a field that is no array");
 	if (index.is_string || index.num < 0 || (uint64_t)index.num >= fld->array_len) {
+		char what[192];
+
 		if (ps->dead)
 			return 0;
-		return fail(ps, ENOTSUP, "a subscript past its array");
+		snprintf(what, sizeof(what), "subscript %lld past the %u elements of '%s'",
+			 (long long)index.num, fld->array_len, buf);
+		return fail(ps, ENOTSUP, what);
 	}
-	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, (size_t)index.num, &out->num)) {
-		if (!ps->dead)
-			return ps->err = -EPROTO;
-		out->num = 0;
-	}
+	if (ps->dead) /* not evaluated: its field is not read */
+		return 0;
+	if ((ps->err = peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, (size_t)index.num,
+					&out->num)))
+		return ps->err;
 	out->uns = !fld->is_signed;
 	return 0;
 }

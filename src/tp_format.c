@@ -198,8 +198,10 @@ int peo_tp_format_load(struct peo_tp_format **out, const char *tracefs, const ch
 	if (!err && (text = peo_read_text_file(path))) { /* unreadable: %s of a pointer in hex */
 		struct tp_strings *strings;
 
+		peo_error_quiet(1); /* without memory for them: %s of a pointer in hex */
 		if (!peo_tp_strings_parse(&strings, text, strlen(text)))
 			peo_tp_format_set_strings(*out, strings);
+		peo_error_quiet(0);
 		free(text);
 	}
 	return err;

@@ -62,6 +62,8 @@ int peo_tp_strings_parse(struct tp_strings **out, const char *text, size_t len)
 		s->v[s->n].addr = strtoull(line, &end, 16);
 		if (end == line)
 			continue;
+		if (q - (sep + 4) >= 2 && q[-2] == '\\' && q[-1] == 'n')
+			q -= 2; /* a trailing "\n" escape: perf prints the string without it */
 		*q = '\0';
 		s->v[s->n++].text = sep + 4;
 	}

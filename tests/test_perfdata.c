@@ -824,6 +824,93 @@ static void written_attrs_of_two_sizes_read_back(void **state)
 	unlink(path);
 }
 
+/*
+ * TRACING_DATA @fmt's section bytes: the header pages empty, system
+ * "peotest" with @fmt, then a system whose event count runs past the
+ * section when @broken, else none; then kallsyms and the printk list
+ * @printk (NULL: the file ends before them, as older perf's did).
+ */
+static void tracing_section(struct vec *v, const char *fmt, int broken, const char *printk)
+{
+	vec_bytes(v, "\x17\x08" "Dtracing" "0.6", 14);
+	vec_bytes(v, "\0\x08", 2); /* little-endian, 8-byte longs */
+	vec_put32(v, 4096);
+	vec_bytes(v, "header_page", 12);
+	vec_put64(v, 0);
+	vec_bytes(v, "header_event", 13);
+	vec_put64(v, 0);
+	vec_put32(v, 0); /* ftrace formats */
+	vec_put32(v, broken ? 2 : 1);
+	vec_bytes(v, "peotest", 8);
+	vec_put32(v, 1);
+	vec_put64(v, strlen(fmt));
+	vec_bytes(v, fmt, strlen(fmt));
+	if (broken) {
+		vec_bytes(v, "other", 6);
+		vec_put32(v, 5); /* five formats promised, none there */
+		return;
+	}
+	if (!printk)
+		return;
+	vec_put32(v, 0); /* kallsyms */
+	vec_put32(v, (uint32_t)strlen(printk));
+	vec_bytes(v, printk, strlen(printk));
+}
+
+/* A file's tracepoint format from its TRACING_DATA, with the kernel
+ * strings its printk list names; found even when a system after it is
+ * malformed (it then has no strings), and without peo_last_error() changed. */
+static void tracing_data_formats_and_strings(void **state)
+{
+	static const char fmt[] = "name: msg\nID: 9100\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:const char * s;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\nprint fmt: \"[%s]\", REC->s\n";
+	static const char printk[] = "0xffffffff8283d1a6 : \"scale up\"\n";
+	unsigned char raw[16] = { 0x8c, 0x23 };
+	const uint64_t addr = 0xffffffff8283d1a6ull;
+	struct peo_record rec = { .swapped = 0 };
+
+	(void)state;
+	memcpy(raw + 8, &addr, 8);
+	for (int kind = 0; kind < 3; kind++) { /* with strings, without, broken after */
+		char path[] = "/tmp/peo-tracing-XXXXXX", text[64];
+		struct vec v = { .big = 0 };
+		struct peo_perfdata_writer *w;
+		struct peo_tp_format *tf;
+		struct peo_perfdata *f;
+		struct peo_attr a;
+		uint64_t id = 5;
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		close(fd);
+		tracing_section(&v, fmt, kind == 2, kind == 0 ? printk : NULL);
+		peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
+		assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
+		assert_int_equal(peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"), 0);
+		assert_int_equal(peo_perfdata_writer_feature(w, PEO_FEAT_TRACING_DATA, v.b, v.n), 0);
+		assert_int_equal(peo_perfdata_writer_close(w), 0);
+		assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
+		{ /* the user's last failure, whose sentence must stay */
+			struct peo_perfdata *none;
+
+			assert_true(peo_perfdata_open(&none, "/nonexistent/peo.data", NULL) < 0);
+			snprintf(text, sizeof(text), "%.63s", peo_last_error());
+		}
+		assert_int_equal(peo_perfdata_tp_format(f, "peotest", "msg", &tf), 0);
+		assert_memory_equal(peo_last_error(), text, strlen(text));
+		assert_true(peo_tp_format_print(tf, &rec, raw, sizeof(raw), text, sizeof(text)) > 0);
+		assert_string_equal(text, kind == 0 ? "[scale up]" : "[ffffffff8283d1a6]");
+		peo_tp_format_free(tf);
+		/* one not there: not found, or the malformed system named */
+		assert_int_equal(peo_perfdata_tp_format(f, "peotest", "none", &tf),
+				 kind == 2 ? -EPROTO : -ENOENT);
+		peo_perfdata_close(f);
+		unlink(path);
+	}
+}
+
 /* Both kinds of compressed record, written and read back. */
 static void written_compressed_reads_back(void **state)
 {
@@ -1170,6 +1257,7 @@ int main(void)
 		PERFDATA_TEST(written_file_reads_back),
 		PERFDATA_TEST(written_attr_size_is_the_smallest_published),
 		PERFDATA_TEST(written_attrs_of_two_sizes_read_back),
+		PERFDATA_TEST(tracing_data_formats_and_strings),
 		PERFDATA_TEST(written_compressed_reads_back),
 		PERFDATA_TEST(build_ids_follow_fork_and_exit),
 		PERFDATA_TEST(malformed_files_name_the_offset),

@@ -1009,7 +1009,7 @@ static void tracepoint_print_fmt_kernel_idioms(void **state)
 	f = one_field_format("unsigned long args[6]", 48, "\"%lx\", REC->args[6]");
 	assert_int_equal(peo_tp_format_print(f, &rec, args, sizeof(args), text, sizeof(text)),
 			 -ENOTSUP);
-	assert_error_contains("subscript past its array");
+	assert_error_contains("subscript 6 past the 6 elements of 'args'");
 	peo_tp_format_free(f);
 	f = one_field_format("unsigned long pfn", 8,
 			     "\"page=%p ofs=%lld age=%lu id=%d err=%ld\", REC->pfn != -1UL ? "
@@ -1114,11 +1114,11 @@ static void tracepoint_print_fmt_addresses(void **state)
 }
 
 /* A "const char *" printed with %s: the kernel string at that address in
- * the printk formats list (lines not of its form passed over), else the
- * address in hex, as perf prints it. */
+ * the printk formats list (lines not of its form passed over; a trailing
+ * "\n" escape dropped), else the address in hex, as perf prints it. */
 static void tracepoint_print_fmt_kernel_strings(void **state)
 {
-	static const char list[] = "0xffffffff8281a2a4 : \"Start context switch\"\n"
+	static const char list[] = "0xffffffff8281a2a4 : \"Start context switch\\n\"\n"
 				   "garbage line\n"
 				   "0xffffffff8283d1a6 : \"scale up\"\n"
 				   "0xffffffff825218f8 : \"mas_split\"";
