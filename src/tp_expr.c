@@ -4,8 +4,8 @@
  * logic and the conditional operator, casts, string literals, REC->field
  * and REC->array[i], __get_str(), __builtin_expect(), and the kernel's
  * table helpers __print_flags() and __print_symbolic().  A name the format
- * does not define (a kernel variable such as jiffies, an enum constant) is
- * 0, as perf's evaluator takes it, but for the few it knows (names_known).
+ * does not define (a kernel variable such as jiffies) is 0, as perf's
+ * evaluator takes it; alone as a table entry's value, no value.
  * Recursive descent, one function per precedence level of C.
  */
 #include <ctype.h>
@@ -32,7 +32,6 @@ struct parser {
 	 * taken, the right of && or || once the left decides): parsed only, so
 	 * its division by zero or field past the payload is no error. */
 	int dead;
-	unsigned unknown; /* names taken as 0 so far (a table entry's own says it is not known) */
 };
 
 /* Deeper nesting than any kernel format has is refused before the stack is. */
@@ -276,11 +275,12 @@ static int field_value(struct parser *ps, const char *name, size_t n, int want_s
 }
 
 /*
- * A name the format leaves undefined: perf's evaluator knows the softirq
- * and hrtimer restart names (formats of older kernels print them), and
- * takes any other as 0; so does this, for the same lines.
+ * A table entry's value that is a name alone: perf's evaluator knows the
+ * softirq and hrtimer restart names (formats of older kernels use them);
+ * any other (an enum constant the format leaves undefined) is no value,
+ * and its entry never matches.  Returns 1 with *@v, or 0.
  */
-static int64_t name_value(const char *name, size_t n, unsigned *unknown)
+static int name_value(const char *name, size_t n, int64_t *v)
 {
 	static const struct {
 		const char *name;
@@ -293,10 +293,28 @@ static int64_t name_value(const char *name, size_t n, unsigned *unknown)
 	};
 
 	for (size_t i = 0; i < sizeof(names_known) / sizeof(names_known[0]); i++)
-		if (strlen(names_known[i].name) == n && !memcmp(names_known[i].name, name, n))
-			return names_known[i].value;
-	++*unknown;
+		if (strlen(names_known[i].name) == n && !memcmp(names_known[i].name, name, n)) {
+			*v = names_known[i].value;
+			return 1;
+		}
 	return 0;
+}
+
+/* The name [@s, @e) is alone (spaces and parentheses around it): its length, else 0. */
+static size_t lone_name(const char *s, const char *e, const char **name)
+{
+	size_t n = 0;
+
+	while (s < e && (isspace((unsigned char)*s) || *s == '('))
+		s++;
+	while (e > s && (isspace((unsigned char)e[-1]) || e[-1] == ')'))
+		e--;
+	if (s == e || !(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	while (s + n < e && (isalnum((unsigned char)s[n]) || s[n] == '_'))
+		n++;
+	*name = s;
+	return s + n == e ? n : 0;
 }
 
 /* REC->name[index], after the '[': element index of an array field. */
@@ -464,20 +482,27 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 	while (accept(ps, "{")) {
 		const char *entry = ps->p;
 		size_t mark = ps->scratch_used;
-		unsigned unknown;
-		int known;
+		const char *key_end = peo_tp_arg_end(entry, ps->end), *lone;
+		size_t lone_n = lone_name(entry, key_end, &lone);
+		int known, unknown = 0;
 
-		/* a value the format cannot evaluate, or a name it does not define
-		 * (an enum constant), is no value: its entry never matches (perf
-		 * prints the first such flag's name for a zero value; the kernel,
-		 * which knows the value, prints nothing, and so does this) */
-		unknown = ps->unknown;
-		known = !conditional(ps, &key) && !key.is_string;
-		if (!known) {
-			ps->err = 0;
-			ps->p = peo_tp_arg_end(entry, ps->end);
+		/* a value the format cannot evaluate is passed over; a name alone
+		 * that it does not define (an enum constant) is no value: its
+		 * entry never matches (perf prints the first such flag's name for
+		 * a zero value; the kernel, knowing the value, nothing, and so
+		 * does this).  Inside an expression a name is 0, as perf takes it. */
+		if (lone_n) {
+			memset(&key, 0, sizeof(key));
+			known = 1;
+			unknown = !name_value(lone, lone_n, &key.num);
+			ps->p = key_end;
+		} else {
+			known = !conditional(ps, &key) && !key.is_string;
+			if (!known) {
+				ps->err = 0;
+				ps->p = key_end;
+			}
 		}
-		unknown = known && ps->unknown != unknown;
 		if (expect(ps, ",") || conditional(ps, &name) || expect(ps, "}"))
 			return ps->err;
 		if (!name.is_string && name.num) /* a NULL name ends the table */
@@ -605,7 +630,7 @@ static int primary(struct parser *ps, struct tp_value *out)
 			after++;
 		if (after < ps->end && *after == '(') /* __print_hex(...), a helper: no name */
 			return fail(ps, ENOTSUP, "a helper peo does not evaluate");
-		out->num = name_value(ps->p, n, &ps->unknown);
+		out->num = 0;
 		ps->p += n;
 		return 0;
 	}
@@ -813,7 +838,7 @@ int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_record *rec
 		     size_t raw_size, const char *s, const char *e, char *scratch,
 		     size_t scratch_cap, struct tp_value *out)
 {
-	struct parser ps = { f, rec, raw, raw_size, s, e, scratch, scratch_cap, 0, 0, 0, 0, 0 };
+	struct parser ps = { f, rec, raw, raw_size, s, e, scratch, scratch_cap, 0, 0, 0, 0 };
 
 	if (!scratch_cap)
 		return peo_fail(EINVAL, "print fmt: no scratch space");

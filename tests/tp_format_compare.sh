@@ -105,10 +105,11 @@ compare addresses_more $'\tfield:unsigned char sa[16];\toffset:8;\tsize:16;\tsig
 compare pointers $'\tfield:void * p;\toffset:8;\tsize:8;\tsigned:0;\n\tfield:const char * s;\toffset:16;\tsize:8;\tsigned:0;' \
 	'"p=%p s=%s", REC->p, REC->s' \
 	00000000000000001234567800000000 efbeadde00000000a2a2818200000000
-# tables: names the format does not define never match, numbers match as
-# values; flags of 0 print nothing (the kernel's own trace neither)
+# tables: names the format does not define never match alone, and are 0
+# inside an expression; numbers match as values; flags of 0 print nothing
+# (the kernel's own trace neither)
 compare tables $'\tfield:unsigned int mode;\toffset:8;\tsize:4;\tsigned:0;' \
-	'"%s %s %s", __print_symbolic(REC->mode, { MODE_ABS, "ABS" }, { 1, "REL" }), __print_flags(REC->mode, "|", { 0x1, "A" }, { 0x4, "C" }), __print_flags(REC->mode, "|", { 0, "NONE" }, { 0x1, "A" })' \
+	'"%s %s %s %s", __print_symbolic(REC->mode, { MODE_ABS, "ABS" }, { 1, "REL" }), __print_flags(REC->mode, "|", { 0x1, "A" }, { 0x4, "C" }), __print_flags(REC->mode, "|", { 0, "NONE" }, { 0x1, "A" }), __print_flags(REC->mode, "|", { FOO | 4, "F4" }, { (1UL << SOME_BIT), "S" })' \
 	00000000 01000000 10000000 05000000
 # flags named by undefined constants: perf prints the first name for 0
 # (writeback's inode states); the kernel, knowing the values, nothing
