@@ -214,6 +214,22 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 	return (int)(len < (size_t)INT32_MAX ? len : (size_t)INT32_MAX);
 }
 
+/* A fixed array of bytes that reads as text up to its first NUL (perf prints it so). */
+static int printable_bytes(const struct peo_tp_field *fld, const struct peo_record *rec,
+			   const void *raw, size_t raw_size)
+{
+	const unsigned char *b;
+	size_t n;
+
+	if (!fld->array_len || fld->data_loc || fld->size != fld->array_len ||
+	    peo_tp_field_raw_bytes(fld, rec, raw, raw_size, (const void **)&b, &n))
+		return 0;
+	for (size_t i = 0; i < n && b[i]; i++)
+		if (!isprint(b[i]))
+			return 0;
+	return 1;
+}
+
 int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_record *rec,
 			       const void *raw, size_t raw_size, char *buf, size_t cap)
 {
@@ -233,12 +249,18 @@ int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_r
 			put(buf, cap, &len, " ", 1);
 		put(buf, cap, &len, fld->name, strlen(fld->name));
 		put(buf, cap, &len, "=", 1);
-		if ((fld->data_loc || fld->array_len) && strstr(fld->type, "char")) { /* text */
+		if (((fld->data_loc || fld->array_len) && strstr(fld->type, "char")) ||
+		    printable_bytes(fld, rec, raw, raw_size)) { /* text */
 			const void *b;
 			size_t blen;
 
 			if ((err = peo_tp_field_bytes(fld, rec, raw, raw_size, &b, &blen)))
 				return err;
+			if (!strstr(fld->type, "char")) { /* u8 text: up to its NUL */
+				const void *nul = memchr(b, '\0', blen);
+
+				blen = nul ? (size_t)((const char *)nul - (const char *)b) : blen;
+			}
 			put(buf, cap, &len, b, blen);
 		} else if (fld->data_loc || fld->array_len ||
 			   (fld->size != 1 && fld->size != 2 && fld->size != 4 && fld->size != 8)) {
@@ -259,9 +281,12 @@ int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_r
 
 			if ((err = peo_tp_field_int(fld, rec, raw, raw_size, 0, &v)))
 				return err;
-			n = strchr(fld->type, '*') ? snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v)
-			    : fld->is_signed       ? snprintf(out, sizeof(out), "%" PRId64, v)
-						   : snprintf(out, sizeof(out), "%" PRIu64, (uint64_t)v);
+			/* as perf: pointers and unsigned longs in hex, signed shorts two wide */
+			n = strchr(fld->type, '*') || (!fld->is_signed && strstr(fld->type, "long"))
+				    ? snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v)
+			    : fld->is_signed && fld->size == 2 ? snprintf(out, sizeof(out), "%2d", (int)v)
+			    : fld->is_signed ? snprintf(out, sizeof(out), "%" PRId64, v)
+					     : snprintf(out, sizeof(out), "%" PRIu64, (uint64_t)v);
 			put(buf, cap, &len, out, (size_t)n);
 		}
 	}

@@ -123,6 +123,12 @@ compare idioms $'\tfield:unsigned long args[3];\toffset:8;\tsize:24;\tsigned:0;\
 	07000000000000000024000000000000ff00000000000000'0700000000000000' \
 	000000000000000000000000000000000000000000000000'ffffffffffffffff' \
 	000000000000000000000000000000000000000000000000'01f0ffffffffffff'
+# a helper neither evaluates: the fields raw after [FAILED TO PARSE], as
+# perf prints them (unsigned longs and pointers in hex, a signed short two
+# wide, a byte array that reads as text as text, others as ARRAY[...])
+compare raw_fields $'\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n\tfield:long sl;\toffset:16;\tsize:8;\tsigned:1;\n\tfield:int i;\toffset:24;\tsize:4;\tsigned:1;\n\tfield:short s;\toffset:28;\tsize:2;\tsigned:1;\n\tfield:u8 name[4];\toffset:30;\tsize:4;\tsigned:0;\n\tfield:void * p;\toffset:40;\tsize:8;\tsigned:0;\n\tfield:unsigned int u;\toffset:48;\tsize:4;\tsigned:0;\n\tfield:u8 zero[4];\toffset:52;\tsize:4;\tsigned:0;\n\tfield:__data_loc u32[] d;\toffset:56;\tsize:4;\tsigned:0;\n\tfield:char comm[8];\toffset:60;\tsize:8;\tsigned:0;\n\tfield:u16 us;\toffset:68;\tsize:2;\tsigned:0;\n\tfield:u8 bin[3];\toffset:70;\tsize:3;\tsigned:0;' \
+	'"%d", jiffies_to_msecs(REC->i)' \
+	ff00000000000000fbfffffffffffffffdffffff05006162636400000000000010000000000000000700000000000000'4a000400'61626300000000000500'01ff02'0009000000
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -384,11 +384,12 @@ PEO_API int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_
 
 /**
  * peo_tp_format_print_fields() - each field of a RAW payload but the
- * common_* ones, as "name=value" joined by spaces: integers in decimal
- * (pointers in hex with 0x), char arrays and __data_loc strings as their
- * text, other arrays as ARRAY[...] of their bytes in hex.  What to print
- * when the print fmt cannot be (perf prints its fields after "[FAILED TO
- * PARSE]").  Parameters and text as peo_tp_format_print().
+ * common_* ones, as "name=value" joined by spaces, as perf prints them
+ * after "[FAILED TO PARSE]": integers in decimal (pointers and unsigned
+ * longs in hex with 0x, signed shorts two wide), char arrays, __data_loc
+ * strings and byte arrays that read as text as their text, other arrays
+ * as ARRAY[...] of their bytes in hex.  What to print when the print fmt
+ * cannot be.  Parameters and text as peo_tp_format_print().
  * Returns the length of the text, or -EPROTO for a field past the payload,
  * -EINVAL for NULL arguments.
  */
