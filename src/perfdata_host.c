@@ -341,7 +341,7 @@ int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int argc, c
 	char *info;
 	int err = 0;
 
-	if (!w || (argc && !argv))
+	if (!w || (argc > 0 && !argv))
 		return peo_fail(EINVAL, "peo_perfdata_writer_host_features: argument '%s' is NULL",
 				w ? "argv" : "w");
 	if (!uname(&u)) {

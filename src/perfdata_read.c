@@ -280,6 +280,17 @@ static void name_from_update(struct peo_perfdata *f, const unsigned char *rec, s
 				f->events[i].name = strdup((const char *)rec + 24);
 }
 
+/* Whether a record is of a type no one here knows: past the kernel's and
+ * not one of perf's own (64 up to USER_MAX), which this layer knows though
+ * the record parser does not.  The peek and the whole parse both say so. */
+static void perf_types_known(struct peo_record *r)
+{
+	uint32_t t = r->header.type;
+
+	if (t >= PEO_RECORD_MAX) /* a kernel type is as the record parser says (known) */
+		r->unknown = t < PEO_RECORD_HEADER_ATTR || t >= PEO_RECORD_USER_MAX;
+}
+
 /* The header, bytes and attr of the record at @bytes (its time in
  * f->peek_time when the reader orders by time and it has one), without the
  * fields' parse: what ordering and counting need.  Returns 0 or -EPROTO. */
@@ -288,8 +299,7 @@ static int peek(struct peo_perfdata *f, const void *bytes, size_t len, struct pe
 	int err = peo_record_peek(f->parser, bytes, len, out, f->want_time ? &f->peek_time : NULL);
 
 	f->peek_has_time = err == 1;
-	if (out->header.type >= PEO_RECORD_USER_MAX) /* as a whole parse says (the peek says 0) */
-		out->unknown = 1;
+	perf_types_known(out);
 	return err < 0 ? err : 0;
 }
 
@@ -317,8 +327,7 @@ int peo_pd_parse_fields(struct peo_perfdata *f, const void *bytes, size_t len, u
 		return peo_fail(err == -ENOENT ? EPROTO : -err, "perf.data: record at offset %llu: %s",
 				(unsigned long long)offset, why);
 	}
-	if (out->header.type >= PEO_RECORD_HEADER_ATTR)
-		out->unknown = out->header.type >= PEO_RECORD_USER_MAX;
+	perf_types_known(out);
 	return 0;
 }
 

@@ -87,19 +87,15 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	const char *dir = peo_tracefs_dir(tracefs);
 	size_t n = 0;
 	const struct pd_event *ev = w ? pd_writer_events(w, &n) : NULL;
-	struct pd_bytes b = { 0 }, systems = { 0 };
+	struct pd_bytes b = { 0 };
 	char path[4096];
+	size_t count_at;
 	int nsys, err;
 
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_tracing_data: argument 'w' is NULL");
 	if (!dir)
 		return 0; /* no tracefs mounted: no formats to write (a reader takes its own) */
-	nsys = put_systems(&systems, ev, n, dir);
-	if (nsys <= 0) { /* none: perf writes no such section either */
-		free(systems.p);
-		return nsys;
-	}
 	pd_bytes_put(&b, "\x17\x08" "Dtracing" "0.6", 14); /* the magic, the version, its NUL */
 	pd_bytes_put(&b, (const char[]){ 0 }, 1); /* little-endian */
 	pd_bytes_put(&b, (const char[]){ (char)sizeof(long) }, 1);
@@ -113,15 +109,22 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	if (put_file(&b, path))
 		pd_bytes_u64(&b, 0);
 	pd_bytes_u32(&b, 0); /* ftrace formats */
-	/* one system per tracepoint event, as each may have its own (perf groups them; both read) */
-	pd_bytes_u32(&b, (uint32_t)nsys);
-	pd_bytes_put(&b, systems.p, systems.n);
+	/* one system per tracepoint event, as each may have its own (perf groups
+	 * them; both read); their count, patched below, comes first */
+	count_at = b.n;
+	pd_bytes_u32(&b, 0);
+	nsys = put_systems(&b, ev, n, dir);
+	if (nsys <= 0) { /* none: perf writes no such section either */
+		free(b.p);
+		return nsys;
+	}
+	if (!b.oom)
+		memcpy(b.p + count_at, &(uint32_t){ (uint32_t)nsys }, 4);
 	pd_bytes_u32(&b, 0); /* kallsyms */
 	pd_bytes_u32(&b, 0); /* printk formats */
 	pd_bytes_u64(&b, 0); /* saved cmdlines */
-	err = b.oom || systems.oom ? peo_fail(ENOMEM, "out of memory making TRACING_DATA")
-				   : peo_perfdata_writer_feature(w, PEO_FEAT_TRACING_DATA, b.p, b.n);
+	err = b.oom ? peo_fail(ENOMEM, "out of memory making TRACING_DATA")
+		    : peo_perfdata_writer_feature(w, PEO_FEAT_TRACING_DATA, b.p, b.n);
 	free(b.p);
-	free(systems.p);
 	return err;
 }

@@ -132,9 +132,7 @@ static int find_attr_by_id(const struct peo_record_parser *p, const unsigned cha
 	uint64_t id;
 
 	if (type == PEO_RECORD_SAMPLE) {
-		if (!a0->fixed.id_at)
-			return 0;
-		at = a0->fixed.id_at;
+		at = a0->fixed.id_at; /* never 0: a second attr is refused without one */
 	} else {
 		if (!a0->fixed.id_back)
 			return 0; /* nothing says whose: perf takes the first attr too */

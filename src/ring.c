@@ -370,6 +370,7 @@ int peo_ring_next_span(struct peo_ring *r, const void *seg[2], size_t len[2])
 		if (got < 0) {
 			if (n)
 				break; /* hand out the good ones; the error comes next call */
+			r->span_whole = 0;
 			return got;
 		}
 		if (got == 0)

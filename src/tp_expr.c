@@ -238,33 +238,46 @@ static int number_literal(struct parser *ps, struct tp_value *out)
 	return 0;
 }
 
-/* A field by name: a string for char arrays and __data_loc, else its integer. */
-static int field_value(struct parser *ps, const char *name, size_t n, int want_string,
-		       struct tp_value *out)
+/* The field named by the @n bytes at @name, or NULL (the failure set). */
+static const struct peo_tp_field *find_field(struct parser *ps, const char *name, size_t n)
 {
-	char buf[128];
+	char buf[128], what[192];
 	const struct peo_tp_field *fld;
 
 	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
-	fld = peo_tp_format_find(ps->f, buf);
-	if (!fld) {
-		char what[192];
+	if ((fld = peo_tp_format_find(ps->f, buf)))
+		return fld;
+	snprintf(what, sizeof(what), "no field '%s' in the format", buf);
+	fail(ps, ENOTSUP, what);
+	return NULL;
+}
 
-		snprintf(what, sizeof(what), "no field '%s' in the format", buf);
-		return fail(ps, ENOTSUP, what);
-	}
-	if (want_string || fld->data_loc || (fld->array_len && strstr(fld->type, "char"))) {
-		const void *b;
+/* Field @fld's bytes (a string's, a __data_loc's data, an array's elements). */
+static int field_bytes(struct parser *ps, const struct peo_tp_field *fld, struct tp_value *out)
+{
+	const void *b;
 
-		out->is_string = 1;
-		if (peo_tp_field_bytes(fld, ps->rec, ps->raw, ps->raw_size, &b, &out->len)) {
-			if (!ps->dead)
-				return ps->err = -EPROTO;
-			b = "", out->len = 0;
-		}
-		out->str = b;
-		return 0;
+	out->is_string = 1;
+	if (peo_tp_field_bytes(fld, ps->rec, ps->raw, ps->raw_size, &b, &out->len)) {
+		if (!ps->dead)
+			return ps->err = -EPROTO;
+		b = "", out->len = 0;
 	}
+	out->str = b;
+	return 0;
+}
+
+/* A field by name: a string for char arrays and __data_loc (or when
+ * @want_string), else its integer. */
+static int field_value(struct parser *ps, const char *name, size_t n, int want_string,
+		       struct tp_value *out)
+{
+	const struct peo_tp_field *fld = find_field(ps, name, n);
+
+	if (!fld)
+		return ps->err;
+	if (want_string || fld->data_loc || (fld->array_len && strstr(fld->type, "char")))
+		return field_bytes(ps, fld, out);
 	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, 0, &out->num)) {
 		if (!ps->dead)
 			return ps->err = -EPROTO;
@@ -322,13 +335,10 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 {
 	struct tp_value index;
 	const struct peo_tp_field *fld;
-	char buf[128];
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
-	if (conditional(ps, &index) || expect(ps, "]"))
+	if (conditional(ps, &index) || expect(ps, "]") || !(fld = find_field(ps, name, n)))
 		return ps->err;
-	fld = peo_tp_format_find(ps->f, buf);
-	if (!fld || !fld->array_len)
+	if (!fld->array_len)
 		return fail(ps, ENOTSUP, "a subscript of a field that is no array");
 	if (index.is_string || index.num < 0 || (uint64_t)index.num >= fld->array_len) {
 		char what[192];
@@ -336,7 +346,7 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 		if (ps->dead)
 			return 0;
 		snprintf(what, sizeof(what), "subscript %lld past the %u elements of '%s'",
-			 (long long)index.num, fld->array_len, buf);
+			 (long long)index.num, fld->array_len, fld->name);
 		return fail(ps, ENOTSUP, what);
 	}
 	if (ps->dead) /* not evaluated: its field is not read */
@@ -361,30 +371,6 @@ static int field_arg(struct parser *ps, const char **name, size_t *n)
 	return expect(ps, ")");
 }
 
-/* Field @name's bytes (a __data_loc's data, an array's elements) as a byte string. */
-static int field_bytes(struct parser *ps, const char *name, size_t n, struct tp_value *out)
-{
-	char buf[128];
-	const struct peo_tp_field *fld;
-	const void *b;
-
-	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
-	if (!(fld = peo_tp_format_find(ps->f, buf))) {
-		char what[192];
-
-		snprintf(what, sizeof(what), "no field '%s' in the format", buf);
-		return fail(ps, ENOTSUP, what);
-	}
-	if (peo_tp_field_bytes(fld, ps->rec, ps->raw, ps->raw_size, &b, &out->len)) {
-		if (!ps->dead)
-			return ps->err = -EPROTO;
-		b = "", out->len = 0;
-	}
-	out->is_string = 1;
-	out->str = b;
-	return 0;
-}
-
 /*
  * __print_hex(buffer, length), __print_hex_str(buffer, length) and
  * __print_array(buffer, count, element size), after the name, as perf
@@ -400,17 +386,16 @@ static int print_bytes(struct parser *ps, char kind, struct tp_value *out)
 	size_t n, len = 0, room = ps->scratch_cap - ps->scratch_used;
 	char *text = ps->scratch + ps->scratch_used;
 
+	const char *arg_end;
+	const struct peo_tp_field *fld;
+
 	if (expect(ps, "("))
 		return ps->err;
-	skip_space(ps);
-	if (ps->end - ps->p > 5 && !memcmp(ps->p, "REC->", 5)) { /* an array field: its bytes */
-		size_t k;
-
-		ps->p += 5;
-		k = ident_len(ps);
-		ps->p += k;
-		if (!k || field_bytes(ps, ps->p - k, k, &buf))
-			return ps->err ? ps->err : fail(ps, ENOTSUP, "a field name expected after REC->");
+	arg_end = peo_tp_arg_end(ps->p, ps->end);
+	if ((fld = peo_tp_arg_field(ps->f, ps->p, arg_end))) { /* a field alone: its bytes */
+		if (field_bytes(ps, fld, &buf))
+			return ps->err;
+		ps->p = arg_end;
 	} else if (conditional(ps, &buf)) {
 		return ps->err;
 	}
@@ -551,7 +536,7 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 
 static int primary(struct parser *ps, struct tp_value *out)
 {
-	const char *name;
+	const char *name = NULL;
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
@@ -590,24 +575,15 @@ static int primary(struct parser *ps, struct tp_value *out)
 			return ps->err;
 		return expect(ps, ")");
 	}
-	if (ident_is(ps, "__get_str") || ident_is(ps, "__get_rel_str")) {
-		ps->p += n;
-		if (field_arg(ps, &name, &n))
-			return ps->err;
-		return field_value(ps, name, n, 1, out);
-	}
-	if (ident_is(ps, "__print_flags") || ident_is(ps, "__print_symbolic")) {
-		int flags = ident_is(ps, "__print_flags");
-
-		ps->p += n;
-		return print_table(ps, flags, out);
-	}
-	if (ident_is(ps, "__get_dynamic_array") || ident_is(ps, "__get_rel_dynamic_array") ||
+	if (ident_is(ps, "__get_str") || ident_is(ps, "__get_rel_str") ||
+	    ident_is(ps, "__get_dynamic_array") || ident_is(ps, "__get_rel_dynamic_array") ||
 	    ident_is(ps, "__get_dynamic_array_len") || ident_is(ps, "__get_rel_dynamic_array_len")) {
-		int len_only = ps->p[n - 1] == 'n'; /* ..._len: the bytes' count */
+		/* the field's bytes; the _len forms their count */
+		int len_only = ident_is(ps, "__get_dynamic_array_len") ||
+			       ident_is(ps, "__get_rel_dynamic_array_len");
 
 		ps->p += n;
-		if (field_arg(ps, &name, &n) || field_bytes(ps, name, n, out))
+		if (field_arg(ps, &name, &n) || field_value(ps, name, n, 1, out))
 			return ps->err;
 		if (len_only) {
 			out->num = (int64_t)out->len;
@@ -616,9 +592,15 @@ static int primary(struct parser *ps, struct tp_value *out)
 		}
 		return 0;
 	}
+	if (ident_is(ps, "__print_flags") || ident_is(ps, "__print_symbolic")) {
+		int flags = ident_is(ps, "__print_flags");
+
+		ps->p += n;
+		return print_table(ps, flags, out);
+	}
 	if (ident_is(ps, "__print_hex") || ident_is(ps, "__print_hex_str") ||
 	    ident_is(ps, "__print_array")) {
-		char kind = n == 11 ? 'h' : n == 15 ? 's' : 'a'; /* by the name's length */
+		char kind = ident_is(ps, "__print_hex") ? 'h' : ident_is(ps, "__print_hex_str") ? 's' : 'a';
 
 		ps->p += n;
 		return print_bytes(ps, kind, out);
@@ -832,6 +814,22 @@ const char *peo_tp_arg_end(const char *p, const char *e)
 			break;
 	}
 	return p;
+}
+
+const struct peo_tp_field *peo_tp_arg_field(const struct peo_tp_format *f, const char *s,
+					    const char *e)
+{
+	const char *name;
+	size_t n;
+	char buf[128];
+
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	if (e - s <= 5 || memcmp(s, "REC->", 5) || !(n = lone_name(s + 5, e, &name)) ||
+	    name != s + 5)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
+	return peo_tp_format_find(f, buf);
 }
 
 int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_record *rec, const void *raw,

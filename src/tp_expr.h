@@ -30,6 +30,13 @@ PEO_HIDDEN int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_
  */
 PEO_HIDDEN const char *peo_tp_arg_end(const char *p, const char *e);
 
+/* The field an argument [@s, @e) names when it is "REC->name" alone, else NULL. */
+PEO_HIDDEN const struct peo_tp_field *peo_tp_arg_field(const struct peo_tp_format *f,
+						       const char *s, const char *e);
+
+/* tp_format.c: whether @rec's payload is big-endian. */
+PEO_HIDDEN int peo_tp_raw_is_big(const struct peo_record *rec);
+
 /*
  * tp_ip.c: the address extension @ext (the letters after "%p": I4, i4,
  * I6, i6, I6c, IS and iS with p and c; at most @ext_max of them) over the

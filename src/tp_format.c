@@ -254,7 +254,7 @@ static int host_big_endian(void)
 }
 
 /* Bytes in @raw are in the record's order; @swap says whether that is not little-endian. */
-static int raw_is_big(const struct peo_record *rec)
+int peo_tp_raw_is_big(const struct peo_record *rec)
 {
 	return host_big_endian() != (rec && rec->swapped);
 }
@@ -275,7 +275,7 @@ int peo_tp_field_int(const struct peo_tp_field *fld, const struct peo_record *re
 	if ((fld->array_len ? index >= fld->array_len : index > 0) || at + esize > raw_size)
 		return peo_fail(EPROTO, "field '%s' element %zu at offset %llu lies past the %zu-byte "
 				"payload", fld->name, index, (unsigned long long)at, raw_size);
-	v = load((const unsigned char *)raw + at, esize, raw_is_big(rec));
+	v = load((const unsigned char *)raw + at, esize, peo_tp_raw_is_big(rec));
 	if (fld->is_signed && esize < 8 && (v >> (8 * esize - 1) & 1))
 		v |= ~0ULL << (8 * esize);
 	*out = (int64_t)v;
@@ -315,7 +315,7 @@ int peo_tp_field_raw_bytes(const struct peo_tp_field *fld, const struct peo_reco
 		return peo_fail(EPROTO, "field '%s': a __data_loc of %u bytes, not 4", fld->name,
 				fld->size);
 	if (fld->data_loc) {
-		uint64_t loc = load(p + fld->offset, 4, raw_is_big(rec));
+		uint64_t loc = load(p + fld->offset, 4, peo_tp_raw_is_big(rec));
 
 		at = (loc & 0xffff) + (fld->data_loc == 2 ? fld->offset + fld->size : 0);
 		n = loc >> 16;

@@ -41,40 +41,6 @@ static int format_number(char *out, size_t cap, const char *spec, long long v)
 }
 #pragma GCC diagnostic pop
 
-/* Whether @rec's payload is little-endian (the host's order unless swapped). */
-static int raw_is_little(const struct peo_record *rec)
-{
-	const uint16_t one = 1;
-
-	return *(const unsigned char *)&one != (rec && rec->swapped);
-}
-
-/* The bytes of the field an argument "REC->name" names, for %pI4 and its kin. */
-static int arg_field_bytes(const struct peo_tp_format *f, const struct peo_record *rec,
-			   const void *raw, size_t raw_size, const char *a, const char *ae,
-			   const void **bytes, size_t *n)
-{
-	char name[128];
-	const struct peo_tp_field *fld;
-	size_t len;
-
-	while (a < ae && isspace((unsigned char)*a))
-		a++;
-	while (ae > a && isspace((unsigned char)ae[-1]))
-		ae--;
-	len = ae - a > 5 && !memcmp(a, "REC->", 5) ? (size_t)(ae - a - 5) : 0;
-	for (size_t i = 0; i < len; i++)
-		if (!isalnum((unsigned char)a[5 + i]) && a[5 + i] != '_')
-			len = 0;
-	if (!len)
-		return peo_fail(ENOTSUP, "print fmt: an address of '%.*s', not of a field",
-				(int)(ae - a), a);
-	snprintf(name, sizeof(name), "%.*s", (int)len, a + 5);
-	if (!(fld = peo_tp_format_find(f, name)))
-		return peo_fail(ENOTSUP, "print fmt: no field '%s' in the format", name);
-	return peo_tp_field_raw_bytes(fld, rec, raw, raw_size, bytes, n);
-}
-
 /* Append to @buf, keeping it NUL-terminated; the length counts what would fit. */
 static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 {
@@ -168,13 +134,17 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 			n = format_string(out, sizeof(out), spec, (int)v.len, v.str);
 		} else if (*c == 'p' && c + 1 < fmt_end && (c[1] == 'I' || c[1] == 'i')) {
 			/* %pI4, %pI6c, %pISpc...: the address in the field's bytes (u8 or char) */
+			const struct peo_tp_field *fld = peo_tp_arg_field(f, a, ae);
 			const void *bytes;
 			size_t nbytes, used = 0;
 
-			if ((err = arg_field_bytes(f, rec, raw, raw_size, a, ae, &bytes, &nbytes)))
+			if (!fld)
+				return peo_fail(ENOTSUP, "print fmt: an address of '%.*s', not of a "
+						"field", (int)(ae - a), a);
+			if ((err = peo_tp_field_raw_bytes(fld, rec, raw, raw_size, &bytes, &nbytes)))
 				return err;
 			n = peo_tp_ip_print(c + 1, (size_t)(fmt_end - c - 1), &used, bytes, nbytes,
-					    raw_is_little(rec), out, sizeof(out));
+					    !peo_tp_raw_is_big(rec), out, sizeof(out));
 			if (n < 0)
 				return n;
 			c += used;
@@ -251,16 +221,13 @@ int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_r
 		put(buf, cap, &len, "=", 1);
 		if (((fld->data_loc || fld->array_len) && strstr(fld->type, "char")) ||
 		    printable_bytes(fld, rec, raw, raw_size)) { /* text */
-			const void *b;
+			const void *b, *nul;
 			size_t blen;
 
-			if ((err = peo_tp_field_bytes(fld, rec, raw, raw_size, &b, &blen)))
+			if ((err = peo_tp_field_raw_bytes(fld, rec, raw, raw_size, &b, &blen)))
 				return err;
-			if (!strstr(fld->type, "char")) { /* u8 text: up to its NUL */
-				const void *nul = memchr(b, '\0', blen);
-
-				blen = nul ? (size_t)((const char *)nul - (const char *)b) : blen;
-			}
+			if ((nul = memchr(b, '\0', blen))) /* text ends at its NUL */
+				blen = (size_t)((const char *)nul - (const char *)b);
 			put(buf, cap, &len, b, blen);
 		} else if (fld->data_loc || fld->array_len ||
 			   (fld->size != 1 && fld->size != 2 && fld->size != 4 && fld->size != 8)) {

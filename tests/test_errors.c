@@ -293,7 +293,7 @@ static void test_einval_unknown_tracepoint_id(void **state)
 
 static void test_enoent_no_hardware_pmu(void **state)
 {
-	int has_pmu = peo_host_has_cpu_pmu(NULL, 0);
+	int has_pmu = peo_test_cpu_pmu(NULL, 0);
 	struct peo_attr attr;
 	int fd;
 
@@ -570,7 +570,7 @@ static void test_eoverflow_max_stack(void **state)
 	long max_stack = 0;
 
 	(void)state;
-	if (peo_read_long_file("/proc/sys/kernel/perf_event_max_stack", &max_stack) < 0)
+	if (peo_test_read_long("/proc/sys/kernel/perf_event_max_stack", &max_stack) < 0)
 		PEO_SKIP("cannot read /proc/sys/kernel/perf_event_max_stack");
 	if (max_stack + 1 > UINT16_MAX)
 		PEO_SKIP("perf_event_max_stack %ld: sample_max_stack (16 bits) cannot exceed it", max_stack);
@@ -593,7 +593,7 @@ static int eacces_child(struct child_report *r)
 	char want[64];
 	int fd;
 
-	CHILD_CHECK(r, peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &level) == 0,
+	CHILD_CHECK(r, peo_test_read_long("/proc/sys/kernel/perf_event_paranoid", &level) == 0,
 		    "cannot read perf_event_paranoid");
 	if (geteuid() == 0) {
 		if (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0)
@@ -637,7 +637,7 @@ static void test_eacces_unprivileged_kernel_mode(void **state)
 	int code;
 
 	(void)state;
-	if (peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &level) < 0)
+	if (peo_test_read_long("/proc/sys/kernel/perf_event_paranoid", &level) < 0)
 		PEO_SKIP("cannot read /proc/sys/kernel/perf_event_paranoid");
 	if (level < 2)
 		PEO_SKIP("kernel.perf_event_paranoid is %ld: unprivileged users may count kernel mode, "

@@ -375,14 +375,13 @@ static void check_typed_features(struct peo_perfdata *f)
 }
 
 /* @check in either byte order, the file mapped whole and then read in
- * windows (back to whole by the teardown, when a check fails too). */
+ * windows (back to whole by the teardown, whether a check fails or not). */
 static void in_each_layout(void (*check)(int big))
 {
 	for (int run = 0; run < 4; run++) {
 		test_window = (size_t)(run >> 1);
 		check(run & 1);
 	}
-	test_window = 0;
 }
 
 static int whole_again_teardown(void **state)
@@ -554,6 +553,26 @@ static void headers_only_records_parse_with_the_files_parser(void **state)
 	}
 }
 
+/* A new temporary file's name in @path (a mkstemp template). */
+static void temp_file(char *path)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+/* A writer of a new file at @path with event @a (@nids ids at @ids), named @name. */
+static struct peo_perfdata_writer *writer_with(const char *path, const struct peo_attr *a,
+					       const uint64_t *ids, size_t nids, const char *name)
+{
+	struct peo_perfdata_writer *w;
+
+	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
+	assert_int_equal(peo_perfdata_writer_add_event(w, a, ids, nids, name), 0);
+	return w;
+}
+
 /* A sample as the writer test writes it: IP|TID|TIME|PERIOD. */
 static void written_sample(struct vec *v, uint64_t ip, uint32_t tid, uint64_t time)
 {
@@ -586,16 +605,14 @@ static void written_file_reads_back(void **state)
 	const char *s;
 	struct vec v = { .big = 0 };
 	size_t n;
-	int fd = mkstemp(path), k = 0;
+	int k = 0;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
+	temp_file(path);
 	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
 	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
 	a.sample_period = 1000;
-	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
-	assert_int_equal(peo_perfdata_writer_add_event(w, &a, ids, 2, "cpu-clock"), 0);
+	w = writer_with(path, &a, ids, 2, "cpu-clock");
 	assert_int_equal(peo_perfdata_writer_host_features(w, 4, argv), 0);
 	for (int i = 0; i < 3; i++) {
 		written_sample(&v, 0x1000 + (uint64_t)i, 600 + (uint32_t)i, times[i]);
@@ -679,8 +696,7 @@ static int compressed_round_trip(uint32_t type, const char *path)
 
 	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
 	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
-	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
-	assert_int_equal(peo_perfdata_writer_add_event(w, &a, ids, 1, "cpu-clock"), 0);
+	w = writer_with(path, &a, ids, 1, "cpu-clock");
 	assert_int_equal(peo_perfdata_writer_compress(w, 3, 1 << 20, type), 0);
 	for (int i = 0; i < N; i++) {
 		/* pseudo-random ips: zstd's output must span records */
@@ -729,11 +745,9 @@ static void written_attr_size_is_the_smallest_published(void **state)
 		{ offsetof(struct peo_attr, config3), PEO_ATTR_SIZE_VER8 },
 	};
 	char path[] = "/tmp/peo-attrsize-XXXXXX";
-	int fd = mkstemp(path);
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
+	temp_file(path);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct peo_perfdata_writer *w;
 		struct peo_perfdata *f;
@@ -743,8 +757,7 @@ static void written_attr_size_is_the_smallest_published(void **state)
 		peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
 		if (cases[i].field)
 			memcpy((char *)&a + cases[i].field, &one, sizeof(one));
-		assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
-		assert_int_equal(peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"), 0);
+		w = writer_with(path, &a, &id, 1, "cpu-clock");
 		assert_int_equal(peo_perfdata_writer_close(w), 0);
 		assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
 		assert_int_equal(peo_perfdata_attr(f, 0)->size, cases[i].want);
@@ -771,18 +784,16 @@ static void written_attrs_of_two_sizes_read_back(void **state)
 	const uint64_t *ids;
 	struct vec v = { .big = 0 };
 	size_t n;
-	int fd = mkstemp(path), seen = 0;
+	int seen = 0;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
+	temp_file(path);
 	peo_test_sw_attr(&small, PEO_COUNT_SW_CPU_CLOCK);
 	small.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_ID;
 	large = small;
 	large.config = PEO_COUNT_SW_TASK_CLOCK;
 	large.config3 = 0x3c; /* past VER7: the file's attrs grow to VER8 */
-	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
-	assert_int_equal(peo_perfdata_writer_add_event(w, &small, &small_id, 1, "cpu-clock"), 0);
+	w = writer_with(path, &small, &small_id, 1, "cpu-clock");
 	assert_int_equal(peo_perfdata_writer_add_event(w, &large, large_ids, 2, "task-clock"), 0);
 	for (int i = 0; i < 3; i++) { /* a sample of id 11, 22, 11: IP then ID */
 		v.n = 0;
@@ -881,14 +892,11 @@ static void tracing_data_formats_and_strings(void **state)
 		struct peo_perfdata *f;
 		struct peo_attr a;
 		uint64_t id = 5;
-		int fd = mkstemp(path);
 
-		assert_true(fd >= 0);
-		close(fd);
+		temp_file(path);
 		tracing_section(&v, fmt, kind == 2, kind == 0 ? printk : NULL);
 		peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
-		assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
-		assert_int_equal(peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"), 0);
+		w = writer_with(path, &a, &id, 1, "cpu-clock");
 		assert_int_equal(peo_perfdata_writer_feature(w, PEO_FEAT_TRACING_DATA, v.b, v.n), 0);
 		assert_int_equal(peo_perfdata_writer_close(w), 0);
 		assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
@@ -916,11 +924,10 @@ static void written_compressed_reads_back(void **state)
 {
 	char path[] = "/tmp/peo-writer-z-XXXXXX";
 	struct peo_perfdata_writer *w;
-	int fd = mkstemp(path), err;
+	int err;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
+	temp_file(path);
 	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
 	err = peo_perfdata_writer_compress(w, 1, 4096, 0);
 	assert_int_equal(peo_perfdata_writer_compress(w, 1, 4096, 82), -EINVAL); /* no such record */
@@ -965,14 +972,12 @@ static int build_id_after(const char *file, int fork, uint32_t sampled)
 	uint64_t id = 1;
 	struct vec v = { .big = 0 };
 	size_t n, len = strlen(file) + 1;
-	int fd = mkstemp(path), found = 0, err;
+	int found = 0, err;
 
-	assert_true(fd >= 0);
-	close(fd);
+	temp_file(path);
 	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
 	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
-	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
-	assert_int_equal(peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"), 0);
+	w = writer_with(path, &a, &id, 1, "cpu-clock");
 	assert_int_equal(peo_perfdata_writer_build_ids(w), 0);
 	vec_put32(&v, PEO_RECORD_MMAP2); /* [0x400000, +64 KiB) of @file */
 	vec_put16(&v, PEO_RECORD_MISC_USER);

@@ -144,7 +144,7 @@ static void at_each_level(int (*checks)(long))
 
 	if (geteuid() != 0)
 		PEO_SKIP("not root: cannot set %s or become another user", PARANOID);
-	if (peo_read_long_file(PARANOID, &saved) || write_level(saved))
+	if (peo_test_read_long(PARANOID, &saved) || write_level(saved))
 		PEO_SKIP("%s cannot be written here", PARANOID);
 	/* no assert until the level is restored: a failure must not leave it changed */
 	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]) && !failed; i++) {

@@ -1094,7 +1094,7 @@ static void mlock_limit_for_unprivileged_users(void **state)
 	{
 		long level;
 
-		if (!peo_read_long_file("/proc/sys/kernel/perf_event_paranoid", &level) && level >= 3)
+		if (!peo_test_read_long("/proc/sys/kernel/perf_event_paranoid", &level) && level >= 3)
 			PEO_SKIP("perf_event_paranoid is %ld (Debian's level): no unprivileged user may "
 				 "open an event at all", level);
 	}

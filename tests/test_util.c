@@ -218,6 +218,39 @@ int peo_test_count_fds(void)
 	return n - 1; /* the DIR's own fd */
 }
 
+int peo_test_read_long(const char *path, long *out)
+{
+	FILE *f = fopen(path, "re");
+	int ok = f && fscanf(f, "%ld", out) == 1;
+
+	if (f)
+		fclose(f);
+	return ok ? 0 : -1;
+}
+
+int peo_test_cpu_pmu(char *name, size_t cap)
+{
+	static const char *const core[] = { "cpu", "cpu_core", "cpu_atom", "cpum_cf" };
+	const char *root = "/sys/bus/event_source/devices";
+	DIR *d = opendir(root);
+	struct dirent *e;
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%s/cpus", root, e->d_name);
+		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+			found |= !strcmp(e->d_name, core[i]);
+		found |= e->d_name[0] != '.' && access(path, F_OK) == 0;
+		if (found && name)
+			snprintf(name, cap, "%s", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, size_t cap)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };

@@ -120,6 +120,21 @@ int peo_test_run_capture(const char *cmd, char *out, size_t cap);
 /* Number of open fds of this process (for leak checks). */
 int peo_test_count_fds(void);
 
+/*
+ * A number in the file at @path (a sysctl) into *@out, read by the test
+ * itself (not by the library whose sentences the test checks).  Returns 0,
+ * or -1.  Asserts nothing, so that a forked child may call it.
+ */
+int peo_test_read_long(const char *path, long *out);
+
+/*
+ * Whether this machine has a core CPU PMU, probed by the test itself in
+ * /sys/bus/event_source/devices (one named cpu, cpu_core, cpu_atom or
+ * cpum_cf, or one with a cpus file): 1 with its name in @name (when not
+ * NULL), else 0.
+ */
+int peo_test_cpu_pmu(char *name, size_t cap);
+
 /* A test whose teardown fails if it left an fd open. */
 int peo_test_fds_setup(void **state);
 int peo_test_fds_teardown(void **state);

@@ -107,8 +107,7 @@ struct script {
 	/* The last sample's event and its kept column: runs of samples share
 	 * them, and looking them up was a tenth of the reading thread's work. */
 	const struct peo_attr *last_attr;
-	const char *last_label;
-	size_t last_label_len;
+	struct per_event *last_event;
 	char pad[LABEL_MAX]; /* a column made for one line (no event index, or no memory) */
 	struct script_log log;    /* the state records, for every worker */
 	struct fmt *fmts;         /* the workers' (or the one without workers) */
@@ -147,8 +146,10 @@ static int parse_fields(const char *list, struct script_args *a)
 	char *copy = strdup(list), *tok, *save = NULL;
 	int err = 0, changes = -1; /* -1 until the first item says which kind */
 
-	if (!copy)
+	if (!copy) {
+		fprintf(stderr, "peo script: -F '%s': out of memory\n", list);
 		return -1;
+	}
 	a->fields = a->fields_add = a->fields_del = 0;
 	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
 		int sign = *tok == '+' ? 1 : *tok == '-' ? -1 : 0;
@@ -191,23 +192,6 @@ static int parse_fields(const char *list, struct script_args *a)
 	return err;
 }
 
-/* --workers N: 0 to 64. */
-static int parse_workers(const char *text, int *out)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(text, &end, 10);
-	if (errno || end == text || *end || n < 0 || n > 64) {
-		fprintf(stderr, "peo script: --workers '%s': give a whole number from 0 to 64 "
-			"(0: format on the reading thread)\n", text);
-		return -1;
-	}
-	*out = (int)n;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct script_args *a)
 {
 	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP, O_ORDERED, O_NO_ORDERED,
@@ -227,6 +211,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	long workers;
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -249,8 +234,10 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		case O_ORDERED: a->no_ordered = 0; break;
 		case O_NO_ORDERED: a->no_ordered = 1; break;
 		case O_WORKERS:
-			if (parse_workers(optarg, &a->workers))
+			if (number_arg("script", "--workers", optarg, 0, 64,
+				       " (0: format on the reading thread)", &workers))
 				return 2;
+			a->workers = (int)workers;
 			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -310,6 +297,20 @@ static struct per_event *event_of(struct script *s, const struct peo_record *r)
 	return &s->events[i];
 }
 
+/* A sample's event, kept for the run of samples of one event that follow
+ * (looking it up was a tenth of the reading thread's work); NULL when it
+ * has no index or memory ran out. */
+static struct per_event *sample_event(struct script *s, const struct peo_record *r)
+{
+	if (!r->attr)
+		return NULL;
+	if (r->attr != s->last_attr) { /* event_of() may move the events: the kept one too */
+		s->last_event = event_of(s, r);
+		s->last_attr = r->attr;
+	}
+	return s->last_event;
+}
+
 /* @name as a JSON string, quotes included, in new memory; its length in *len. */
 static char *json_quoted(const char *name, size_t *len)
 {
@@ -353,10 +354,9 @@ static size_t label_now(struct script *s, const struct peo_record *r, char *buf,
 /* The event's column of a sample line (text: right-aligned and ": "; JSON:
  * the quoted name), made once per event; NULL when the event has no index
  * or memory ran out. */
-static const char *event_label(struct script *s, const struct peo_record *r, size_t *len)
+static const char *event_label(struct script *s, struct per_event *e, const struct peo_record *r,
+			       size_t *len)
 {
-	struct per_event *e = event_of(s, r);
-
 	if (!e)
 		return NULL;
 	if (!e->label) {
@@ -371,10 +371,10 @@ static const char *event_label(struct script *s, const struct peo_record *r, siz
 
 /* A sample's event column: its label kept, else (no event index, or out of
  * memory) made in @pad (@cap bytes) for this line. */
-static const char *sample_column(struct script *s, const struct peo_record *r, char *pad,
-				 size_t cap, size_t *len)
+static const char *sample_column(struct script *s, struct per_event *e, const struct peo_record *r,
+				 char *pad, size_t cap, size_t *len)
 {
-	const char *label = event_label(s, r, len);
+	const char *label = event_label(s, e, r, len);
 
 	if (label)
 		return label;
@@ -529,9 +529,8 @@ static void print_start(struct fmt *w, unsigned fl, const struct peo_sample_id *
 }
 
 /* The tracepoint format of the sample's event: the file's TRACING_DATA, else tracefs. */
-static struct peo_tp_format *format_of(struct script *s, const struct peo_record *r)
+static struct peo_tp_format *format_of(struct script *s, struct per_event *e)
 {
-	struct per_event *e = event_of(s, r);
 	const char *name, *colon;
 	char sys[128], tp[256];
 
@@ -711,6 +710,8 @@ static void print_sample_json(struct fmt *w, const struct peo_record *r, const c
 		struct peo_callchain_iter it;
 		uint64_t ip;
 		int64_t ctx;
+
+		/* the key and the first frame's quote in one copy: a chain is often one frame */
 		static const char first[] = ",\"callchain\":[\"0x", next[] = ",\"0x";
 		const char *sep = first;
 		size_t sep_len = sizeof(first) - 1;
@@ -1187,7 +1188,8 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	unsigned fl = fields_for(&s->a, r->attr);
 	const char *label = NULL, *pad = s->pad;
 	size_t label_len = 0;
-	int in_log = t != PEO_RECORD_SAMPLE && builds_state(t);
+	int in_log = !s->a.json && t != PEO_RECORD_SAMPLE && builds_state(t); /* JSON keeps no state */
+	struct per_event *ev;
 	struct entry *e;
 
 	if (t != PEO_RECORD_SAMPLE && !wanted(s, t))
@@ -1198,16 +1200,14 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 		if (send_parser(s))
 			return -ENOMEM;
 	}
+	ev = t == PEO_RECORD_SAMPLE ? sample_event(s, r) : NULL;
 	if (t != PEO_RECORD_SAMPLE || !(s->a.json || (fl & F_EVENT))) {
 		/* no event column */
-	} else if (r->attr && r->attr == s->last_attr) {
-		label = s->last_label;
-		label_len = s->last_label_len;
-	} else { /* a kept label is passed as it is */
-		label = sample_column(s, r, s->pad, sizeof(s->pad), &label_len);
-		s->last_attr = label != pad ? r->attr : NULL;
-		s->last_label = label;
-		s->last_label_len = label_len;
+	} else if (ev && ev->label) { /* kept: passed as it is */
+		label = ev->label;
+		label_len = ev->label_len;
+	} else {
+		label = sample_column(s, ev, r, s->pad, sizeof(s->pad), &label_len);
 	}
 	if (!in_log)
 		e = entry_room(s, sizeof(*e) + room + (label == pad ? label_len : 0));
@@ -1228,10 +1228,10 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	e->label_len = (uint32_t)label_len;
 	if (t == PEO_RECORD_SAMPLE && !s->a.json && (fl & F_TRACE) && r->attr &&
 	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
-		e->u.format = format_of(s, r);
+		e->u.format = format_of(s, ev);
 	if (!in_log)
 		entry_done(s, e);
-	else /* JSON sends them only when shown */
+	else
 		log_done(s, e, side_shown(s, t));
 	return 0;
 }
@@ -1473,7 +1473,10 @@ static int run_records(struct script *s)
 		ended = script_pool_finish(s->pool, s->batch_used, &stopper);
 	else
 		ended = out_finish(&s->out) ? -1 : s->fmts && s->fmts[0].failed ? -2 : 0;
-	if (ended == -1)
+	if (ended == -1 && errno == ENOMEM) /* a batch's text could not grow */
+		fprintf(stderr, "peo script: out of memory for the formatted text of a batch; try "
+			"fewer --workers\n");
+	else if (ended == -1)
 		fprintf(stderr, "peo script: writing the output: %s\n", strerror(errno));
 	else if (ended == -2)
 		fprintf(stderr, "peo script: %s\n", s->fmts[stopper].error);

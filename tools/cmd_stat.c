@@ -3,6 +3,7 @@
  * thread, CPUs or a cgroup, and print them as perf stat does.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <locale.h>
 #include <math.h>
@@ -108,19 +109,6 @@ static void usage(FILE *out)
 		"  -j, --json-output         JSON output, perf's keys\n"
 		"  -o, --output FILE         write to FILE instead of stderr\n"
 		"  -i, --no-inherit          do not count the command's children\n");
-}
-
-static int parse_long_arg(const char *opt, const char *text, long min, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(text, &end, 10);
-	if (errno || end == text || *end || *out < min) {
-		fprintf(stderr, "peo stat: %s '%s': expected a whole number >= %ld\n", opt, text, min);
-		return -1;
-	}
-	return 0;
 }
 
 /* -G applies to the events before it, so keep where it stood. */
@@ -258,11 +246,11 @@ static int parse_args(int argc, char **argv, struct stat_args *a)
 		case 'A': a->aggr = STAT_AGGR_CPU; break;
 		case 'T': a->aggr = STAT_AGGR_THREAD; break;
 		case 'I':
-			if (parse_long_arg("-I", optarg, 1, &a->interval_ms))
+			if (number_arg("stat", "-I", optarg, 1, LONG_MAX, "", &a->interval_ms))
 				return 2;
 			break;
 		case 'r':
-			if (parse_long_arg("-r", optarg, 1, &v))
+			if (number_arg("stat", "-r", optarg, 1, LONG_MAX, "", &v))
 				return 2;
 			a->runs = (int)v;
 			break;

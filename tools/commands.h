@@ -23,6 +23,12 @@ int cmd_check(int argc, char **argv);
  * caller frees it): a repeated -e.  0, or -1 out of memory. */
 int list_arg_append(char **list, const char *more);
 
+/* number_arg.c: option @opt ("-I", "--workers") of command @tool ("stat")
+ * as a whole number from @min to @max (LONG_MAX: no bound) in *@out; 0, or
+ * -1 after saying on stderr what to give (@hint, "" or " (...)", after). */
+int number_arg(const char *tool, const char *opt, const char *text, long min, long max,
+	       const char *hint, long *out);
+
 /* user_fallback.c: when @err (a failed open's negative errno) is
  * perf_event_paranoid refusing kernel mode, make @list's events :u and say
  * so on stderr ("peo @tool: ... @doing user space only ...").  1 when the

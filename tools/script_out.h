@@ -337,11 +337,6 @@ static inline void out_u64(struct out *o, uint64_t v, int width)
 	out_advance(o, put_dec(out_room(o, 21 + out_pad_of(width, 0)), v, 0, width));
 }
 
-static inline void out_i64(struct out *o, int64_t v, int width)
-{
-	out_advance(o, put_i64(out_room(o, 21 + out_pad_of(width, 0)), v, width));
-}
-
 /* Lower-case hex, no 0x, right-aligned in @width. */
 static inline void out_hex(struct out *o, uint64_t v, int width)
 {

@@ -138,14 +138,11 @@ static void end_threads(struct script_pool *p)
 			pthread_join(p->workers[i].thread, NULL);
 	if (p->writer_started)
 		pthread_join(p->writer, NULL);
-	for (unsigned i = 0; i < p->nworkers; i++)
-		p->workers[i].started = 0;
-	p->writer_started = 0;
 }
 
-static void free_pool(struct script_pool *p)
+/* The pool's memory, its threads ended. */
+static void release(struct script_pool *p)
 {
-	end_threads(p);
 	for (unsigned i = 0; i < p->nslots; i++) {
 		free(p->slots[i].in);
 		out_free_growing(&p->slots[i].out);
@@ -155,6 +152,13 @@ static void free_pool(struct script_pool *p)
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->changed);
 	free(p);
+}
+
+/* A pool that could not start whole: what started ends, all is freed. */
+static void free_pool(struct script_pool *p)
+{
+	end_threads(p);
+	release(p);
 }
 
 int script_pool_start(struct script_pool **out, unsigned workers, int fd, script_pool_fn fn,
@@ -170,7 +174,7 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, script
 	p->fn = fn;
 	p->ctx = ctx;
 	p->fd = fd;
-	p->nworkers = workers ? workers : 1;
+	p->nworkers = workers;
 	p->nslots = p->nworkers * SLOTS_PER_WORKER;
 	p->slots = calloc(p->nslots, sizeof(*p->slots));
 	p->workers = calloc(p->nworkers, sizeof(*p->workers));
@@ -246,7 +250,7 @@ int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
 		ret = -2;
 	if (ret == -2)
 		*stopper = p->stopper;
-	free_pool(p);
+	release(p);
 	if (err)
 		errno = err;
 	return ret;

@@ -389,9 +389,15 @@ PEO_API int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_
  * longs in hex with 0x, signed shorts two wide), char arrays, __data_loc
  * strings and byte arrays that read as text as their text, other arrays
  * as ARRAY[...] of their bytes in hex.  What to print when the print fmt
- * cannot be.  Parameters and text as peo_tp_format_print().
- * Returns the length of the text, or -EPROTO for a field past the payload,
- * -EINVAL for NULL arguments.
+ * cannot be.
+ * @f:    the format (peo_tp_format_parse() or _load()).
+ * @rec:  the sample, for its byte order.
+ * @raw, @raw_size: the sample's RAW payload.
+ * @buf:  receives the text, NUL-terminated, cut at @cap.
+ * @cap:  bytes at @buf (at least 1).
+ * Returns the length of the text (what would fit without the cut), or a
+ * negative errno with peo_last_error() saying which field: -EPROTO for a
+ * field past the payload, -EINVAL for a NULL argument or @cap 0.
  */
 PEO_API int peo_tp_format_print_fields(const struct peo_tp_format *f,
 				       const struct peo_record *rec, const void *raw,

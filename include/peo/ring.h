@@ -142,7 +142,8 @@ PEO_API int peo_ring_next_span(struct peo_ring *ring, const void *seg[2], size_t
  * from its two parts without walking the headers again.
  * @ring: a ring after peo_ring_next_span() returned records.
  *
- * Returns the byte count (0 for a NULL @ring or before any span).
+ * Returns the byte count (0 for a NULL @ring, before any span, and after
+ * a peo_ring_next_span() that failed).
  */
 PEO_API size_t peo_ring_span_whole(const struct peo_ring *ring);
 
