@@ -1,9 +1,15 @@
 /*
  * perfdata_dir.c - directory mode (perf record --threads): DIR/data holds
  * the header, the attrs, the features and the records perf synthesized;
- * each DIR/data.N holds one writer thread's records, already in time order
- * and without FINISHED_ROUND.  The header file's records and the data.N
+ * each DIR/data.N holds one ring's records, already in time order and
+ * without FINISHED_ROUND.  The header file's records and the data.N
  * streams are merged by time, one read window each.
+ *
+ * Equal times go in the order perf reads them: perf takes the header file,
+ * then the data files in the order the directory lists them (it does not
+ * sort them), 2 MiB of records from each in turn, and keeps equal times in
+ * the order it read them.  So a tie goes to the record of the earlier
+ * 2 MiB turn, then to the stream perf reads first.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,11 +22,15 @@
 
 #include "perfdata_internal.h"
 
+#define TURN_BYTES (2u << 20) /* what perf reads of one stream before the next */
+
 struct pd_stream {
 	struct peo_perfdata *r;          /* a reader over one data.N, sharing the parser */
 	struct peo_perfdata_record rec;  /* its next record, when have */
 	uint64_t time;
-	int have, has_time, done;
+	uint64_t turn;       /* perf's reading turn of that record (ties go to the earlier) */
+	uint64_t turn_start; /* file offset where this turn began */
+	int have, has_time, done, started;
 };
 
 struct pd_dir {
@@ -37,14 +47,6 @@ static int is_data_file(const char *name)
 		return 0;
 	strtoul(name + 5, &end, 10);
 	return !*end;
-}
-
-static int by_number(const void *a, const void *b)
-{
-	unsigned long x = strtoul(*(char *const *)a + 5, NULL, 10);
-	unsigned long y = strtoul(*(char *const *)b + 5, NULL, 10);
-
-	return (x > y) - (x < y);
 }
 
 /* A reader over the records of data file @fd (@size bytes) for @f's events. */
@@ -77,7 +79,7 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 	struct pd_dir *d;
 	int n, err = 0;
 
-	n = peo_list_dir_order(dir, &names, 0);
+	n = peo_list_dir_order(dir, &names, 0); /* as listed, as perf takes them */
 	if (n < 0)
 		return peo_fail(-n, "perf.data directory %s: cannot list it: %s", dir, strerror(-n));
 	d = calloc(1, sizeof(*d));
@@ -89,7 +91,6 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 	d->s = calloc((size_t)n + 1, sizeof(*d->s));
 	if (!d->s)
 		err = peo_fail(ENOMEM, "out of memory for %d data files", n);
-	qsort(names, (size_t)n, sizeof(*names), by_number); /* only data.N sorted is used */
 	if (!err) {
 		d->s[0].r = f; /* not owned: the directory's reader itself */
 		d->n = 1;
@@ -148,6 +149,16 @@ static int fill(struct pd_stream *s)
 	s->have = 1;
 	s->has_time = s->r->peek_has_time;
 	s->time = s->r->peek_time;
+	/* perf's turn ends after the record that fills 2 MiB; the records a
+	 * COMPRESSED one holds (their offset is where the reader stands) are
+	 * read in its turn. */
+	if (!s->started) {
+		s->started = 1;
+		s->turn_start = s->rec.offset;
+	} else if (s->rec.offset != s->r->pos && s->rec.offset - s->turn_start >= TURN_BYTES) {
+		s->turn++;
+		s->turn_start = s->rec.offset;
+	}
 	return 0;
 }
 
@@ -172,7 +183,8 @@ int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			best = s;
 			break;
 		}
-		if (!best || (best->has_time && s->time < best->time))
+		if (!best || (best->has_time && (s->time < best->time ||
+						 (s->time == best->time && s->turn < best->turn))))
 			best = s;
 	}
 	if (!best)

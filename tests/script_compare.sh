@@ -136,6 +136,24 @@ check cgroups pid,tid,time,event --all-cgroups -e cpu-clock -c 100000 -- "$W" -s
 check timestamps pid,tid,time,event -T -e page-faults -c 10 -- "$W" -m 100
 check compressed pid,tid,time,ip,period,event -z -e cpu-clock -c 100000 -- "$W" -s 30
 check threads pid,tid,time,ip,event --threads -e cpu-clock -c 100000 -- "$W" -s 20 -T 2
+# --threads streams whose samples tie in time: perf prints ties in the order
+# it reads the streams (the directory's listing, not data.N's numbers; 2 MiB
+# of each in turn); so must peo.
+synth=${3:-}
+if [ -x "$synth" ]; then
+	mkdir "$tmp/tie0" && "$synth" "$tmp/tie0" 0 data.2 data.0 data.1 ||
+		fail "dir_synth could not write $tmp/tie0"
+	listed=$(ls -f "$tmp/tie0" | grep '^data\.' | paste -sd' ')
+	mkdir "$tmp/tie1" && "$synth" "$tmp/tie1" 1 $listed || fail "dir_synth could not write $tmp/tie1"
+	for d in tie0 tie1; do
+		"$peo" script -i "$tmp/$d" -F ip,time >"$tmp/$d.peo" 2>&1
+		perf script -i "$tmp/$d" -F ip,time 2>/dev/null | tail -3 >"$tmp/$d.perf"
+		tail -3 "$tmp/$d.peo" >"$tmp/$d.peo3"
+		same "ties ($d, listed: $listed)" "the tying samples" "$tmp/$d.peo3" "$tmp/$d.perf"
+	done
+else
+	skip "ties in a --threads directory: no dir_synth given (argument 3)"
+fi
 defaults system-wide # cpu shows when sampled
 defaults system-wide --show-task-events --show-mmap-events
 defaults two-events

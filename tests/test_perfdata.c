@@ -4,6 +4,7 @@
  * is the one written, and every malformed variant fails with its offset.
  * (Files perf itself writes are compared with perf in script_compare.sh.)
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -1253,6 +1254,110 @@ static void perfs_own_records_in_either_order(void **state)
 	in_each_layout(perfs_own_records_in_either_order_in);
 }
 
+/* DIR/NAME holding @n copies of written_sample(ip, 700, @times[i]) (@times NULL: i + 1). */
+static void stream_file(const char *dir, const char *name, size_t n, const uint64_t *times,
+			uint64_t ip)
+{
+	char path[4096];
+	struct vec v = { .big = 0 };
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	for (size_t i = 0; i < n; i++) {
+		written_sample(&v, ip, 700, times ? times[i] : i + 1);
+		assert_int_equal(fwrite(v.b, 1, v.n, fp), v.n);
+	}
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* The order the directory lists its data.N files in. */
+static int listed(const char *dir, char names[][16], int max)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "data.", 5) && strlen(de->d_name) < sizeof(names[0]) && n < max)
+			memcpy(names[n++], de->d_name, strlen(de->d_name) + 1);
+	closedir(d);
+	return n;
+}
+
+/*
+ * perf record --threads' directory: records of equal time go in the order
+ * perf reads them, the data files as the directory lists them (not by
+ * number), 2 MiB of each in turn.  Two runs: one sample of time 5000 in
+ * each of three files; then the first listed file starts with 2 MiB of
+ * earlier samples, so its sample at 5000 is read in perf's second turn,
+ * after the other two.
+ */
+static void directory_ties_go_in_perfs_reading_order(void **state)
+{
+	char dir[] = "/tmp/peo-dir-XXXXXX", path[4096], names[3][16];
+	static const char *const created[] = { "data.2", "data.0", "data.1" }; /* not by number */
+	const size_t fill = (2u << 20) / 40 + 1; /* samples that make 2 MiB */
+	const uint64_t tie = 5000000;
+	uint64_t version = 1, id = 901, want[3];
+	struct peo_perfdata_writer *w;
+	struct peo_perfdata_record rec;
+	struct peo_perfdata *f;
+	struct peo_attr a;
+	int n, k;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/data", dir);
+	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
+	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	a.sample_period = 1000;
+	w = writer_with(path, &a, &id, 1, "cpu-clock");
+	assert_int_equal(peo_perfdata_writer_feature(w, PEO_FEAT_DIR_FORMAT, &version, 8), 0);
+	assert_int_equal(peo_perfdata_writer_close(w), 0);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 3; i++)
+			stream_file(dir, created[i], 1, &tie, 0x100 + (uint64_t)(created[i][5] - '0'));
+		n = listed(dir, names, 3);
+		assert_int_equal(n, 3);
+		for (int i = 0; i < 3; i++)
+			want[i] = 0x100 + (uint64_t)(names[i][5] - '0');
+		if (round == 1) { /* the first listed: 2 MiB before its tie */
+			uint64_t *times = calloc(fill + 1, sizeof(*times));
+
+			assert_non_null(times);
+			for (size_t i = 0; i < fill; i++)
+				times[i] = i + 1;
+			times[fill] = tie;
+			stream_file(dir, names[0], fill + 1, times, want[0]);
+			free(times);
+			want[0] = 0x100 + (uint64_t)(names[1][5] - '0');
+			want[1] = 0x100 + (uint64_t)(names[2][5] - '0');
+			want[2] = 0x100 + (uint64_t)(names[0][5] - '0');
+		}
+		assert_int_equal(peo_perfdata_open(&f, dir, NULL), 0);
+		k = 0;
+		while (peo_perfdata_next(f, &rec) == 1) {
+			if (rec.rec.u.sample.time != tie)
+				continue;
+			assert_true(k < 3);
+			assert_int_equal(rec.rec.u.sample.ip, want[k]);
+			k++;
+		}
+		assert_int_equal(k, 3);
+		peo_perfdata_close(f);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, created[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/data", dir);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1267,6 +1372,7 @@ int main(void)
 		PERFDATA_TEST(build_ids_follow_fork_and_exit),
 		PERFDATA_TEST(malformed_files_name_the_offset),
 		PERFDATA_TEST(perfs_own_records_in_either_order),
+		PERFDATA_TEST(directory_ties_go_in_perfs_reading_order),
 	};
 
 	return PEO_TEST_MAIN("perfdata", tests);
