@@ -3,8 +3,9 @@
  * tracepoints: tracefs's header_page and header_event and the format file
  * of each tracepoint event, in the layout perf writes (version 0.6), so
  * that perf script and peo script decode the payloads without the
- * recording machine's tracefs.  No ftrace formats, kallsyms, printk formats
- * or saved cmdlines: those sections are written empty.
+ * recording machine's tracefs.  Like perf, it also copies tracefs' printk
+ * formats (the kernel strings behind `const char *` fields) and saved
+ * cmdlines, and writes no ftrace formats and an empty kallsyms.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +17,12 @@
 #include "perfdata_internal.h"
 #include "perfdata_write.h"
 
-/* The whole of file @path into @b as u64 size + bytes; 0, or -1 when unreadable. */
-static int put_file(struct pd_bytes *b, const char *path)
+/*
+ * The whole of file @path into @b as its size (@size_bytes: 8, or 4 where
+ * the layout has a u32) and its bytes; 0, or -1 when unreadable.  tracefs
+ * files stat as empty: read to the end.
+ */
+static int put_file(struct pd_bytes *b, const char *path, size_t size_bytes)
 {
 	FILE *in = fopen(path, "re");
 	char chunk[4096];
@@ -26,15 +31,32 @@ static int put_file(struct pd_bytes *b, const char *path)
 
 	if (!in)
 		return -1;
-	pd_bytes_u64(b, 0); /* the size, patched below */
+	pd_bytes_put(b, "\0\0\0\0\0\0\0", size_bytes); /* the size, patched below */
 	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0) {
 		pd_bytes_put(b, chunk, n);
 		size += n;
 	}
 	fclose(in);
-	if (!b->oom)
+	if (size_bytes == 4 && size > UINT32_MAX)
+		b->oom = 1; /* a 4 GiB printk list: no real tracefs; fail as other overflows */
+	if (b->oom)
+		return 0;
+	if (size_bytes == 4) /* the host's byte order, as the whole file */
+		memcpy(b->p + at, &(uint32_t){ (uint32_t)size }, 4);
+	else
 		memcpy(b->p + at, &size, 8);
 	return 0;
+}
+
+/* tracefs file @name into @b as its @size_bytes size and bytes; empty when missing. */
+static void put_tracefs_file(struct pd_bytes *b, const char *dir, const char *name,
+			     size_t size_bytes)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (put_file(b, path, size_bytes))
+		pd_bytes_put(b, "\0\0\0\0\0\0\0", size_bytes);
 }
 
 /*
@@ -74,7 +96,7 @@ static int put_systems(struct pd_bytes *b, const struct pd_event *ev, size_t n, 
 		pd_bytes_put(b, sys, strlen(sys) + 1);
 		pd_bytes_u32(b, 1);
 		peo_tracepoint_file(path, sizeof(path), dir, sys, name, "format");
-		if (put_file(b, path))
+		if (put_file(b, path, 8))
 			return peo_fail(ENOENT, "perf.data writer: cannot read the format of %s:%s "
 					"(%s)", sys, name, path);
 		nsys++;
@@ -88,7 +110,6 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	size_t n = 0;
 	const struct pd_event *ev = w ? pd_writer_events(w, &n) : NULL;
 	struct pd_bytes b = { 0 };
-	char path[4096];
 	size_t count_at;
 	int nsys, err;
 
@@ -101,13 +122,9 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	pd_bytes_put(&b, (const char[]){ (char)sizeof(long) }, 1);
 	pd_bytes_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
 	pd_bytes_put(&b, "header_page", 12);
-	snprintf(path, sizeof(path), "%s/events/header_page", dir);
-	if (put_file(&b, path))
-		pd_bytes_u64(&b, 0);
+	put_tracefs_file(&b, dir, "events/header_page", 8);
 	pd_bytes_put(&b, "header_event", 13);
-	snprintf(path, sizeof(path), "%s/events/header_event", dir);
-	if (put_file(&b, path))
-		pd_bytes_u64(&b, 0);
+	put_tracefs_file(&b, dir, "events/header_event", 8);
 	pd_bytes_u32(&b, 0); /* ftrace formats */
 	/* one system per tracepoint event, as each may have its own (perf groups
 	 * them; both read); their count, patched below, comes first */
@@ -120,9 +137,9 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	}
 	if (!b.oom)
 		memcpy(b.p + count_at, &(uint32_t){ (uint32_t)nsys }, 4);
-	pd_bytes_u32(&b, 0); /* kallsyms */
-	pd_bytes_u32(&b, 0); /* printk formats */
-	pd_bytes_u64(&b, 0); /* saved cmdlines */
+	pd_bytes_u32(&b, 0); /* kallsyms: empty, as perf writes it */
+	put_tracefs_file(&b, dir, "printk_formats", 4);
+	put_tracefs_file(&b, dir, "saved_cmdlines", 8);
 	err = b.oom ? peo_fail(ENOMEM, "out of memory making TRACING_DATA")
 		    : peo_perfdata_writer_feature(w, PEO_FEAT_TRACING_DATA, b.p, b.n);
 	free(b.p);

@@ -127,6 +127,15 @@ fi
 record tracepoints pid,tid,cpu,time,event,trace -e syscalls:sys_enter_getppid,sched:sched_switch \
 	-c 1 -- "$W" -n 50 -s 20 -T 2 # the main thread blocks joining its threads: switches
 has tracepoints "sched_switch payloads decoded by perf" "prev_comm=.* ==> next_comm=" "$tmp/tracepoints.pscript"
+# a const char * field: perf finds its kernel string in the printk formats
+# peo record copied into TRACING_DATA
+if [ -e /sys/kernel/tracing/events/rcu/rcu_utilization/id ]; then
+	record kernel_strings pid,tid,time,event,trace -e rcu:rcu_utilization -c 1 -- "$W" -s 20 -T 2 &&
+		has kernel_strings "rcu_utilization's kernel strings printed by perf" \
+			"rcu:rcu_utilization: +(Start|End) context switch" "$tmp/kernel_strings.pscript"
+else
+	skip "kernel_strings: this kernel has no rcu:rcu_utilization tracepoint"
+fi
 # Loss: a one-page ring, a sample per getppid call; every call is a sample or a
 # lost sample (LOST_SAMPLES, from each fd's PERF_FORMAT_LOST count, as perf).
 # The kernel's count also takes the event's side-band records it could not

@@ -541,9 +541,12 @@ PEO_API int peo_perfdata_writer_host_features(struct peo_perfdata_writer *w, int
  * events added so far (named "sys:name", modifiers such as ":u" after it
  * allowed; one whose tracefs id is not its attr's config, such as a renamed
  * event, is left to the reader's tracefs): tracefs's header_page and
- * header_event and each event's format file, as perf writes the section,
- * so the payloads decode without this machine's tracefs.  Nothing when
- * there are no tracepoints, or no tracefs is mounted.
+ * header_event, each event's format file, the printk formats (the kernel
+ * strings behind `const char *` fields) and the saved cmdlines, as perf
+ * writes the section, so the payloads decode without this machine's
+ * tracefs (a missing printk_formats or saved_cmdlines is written empty,
+ * as perf writes it).  Nothing when there are no tracepoints, or no
+ * tracefs is mounted.
  * @w:       the writer.
  * @tracefs: the tracefs directory, or NULL for the system's.
  * Returns 0, -EINVAL for a NULL @w, -ENOENT naming the format file of a
