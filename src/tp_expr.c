@@ -2,8 +2,8 @@
  * tp_expr.c - the C expressions a tracepoint's print fmt passes as
  * arguments, evaluated over one payload: integer arithmetic, comparisons,
  * logic and the conditional operator, casts, string literals, REC->field
- * and REC->array[i], __get_str(), __builtin_expect(), and the kernel's
- * table helpers __print_flags() and __print_symbolic().  A name the format
+ * and REC->array[i], __get_str(), __get_bitmask(), __builtin_expect(), and
+ * the kernel's table helpers __print_flags() and __print_symbolic().  A name the format
  * does not define (a kernel variable such as jiffies) is 0, as perf's
  * evaluator takes it; alone as a table entry's value, no value.
  * Recursive descent, one function per precedence level of C.
@@ -438,6 +438,48 @@ static int print_bytes(struct parser *ps, char kind, struct tp_value *out)
 }
 
 /*
+ * __get_bitmask(field) and __get_cpumask(field) (and their _rel forms),
+ * after the name, as the kernel's own trace prints them ("%*pb"): the
+ * bitmap's bits in hex, 32 to a group, the highest group first, groups
+ * joined by commas, each zero-padded to its width (perf 6.1 has no such
+ * helper).  The bitmap is the field's unsigned longs, 8 bytes each unless
+ * its size says 4.
+ */
+static int print_bitmask(struct parser *ps, struct tp_value *out)
+{
+	struct tp_value buf = { 0 };
+	const unsigned char *b;
+	const char *name;
+	size_t n, len = 0, room = ps->scratch_cap - ps->scratch_used, word;
+	char *text = ps->scratch + ps->scratch_used;
+	uint64_t bits;
+
+	if (field_arg(ps, &name, &n) || field_value(ps, name, n, 1, &buf))
+		return ps->err;
+	if (!buf.is_string)
+		return fail(ps, ENOTSUP, "a bitmask of no bytes");
+	b = (const unsigned char *)buf.str;
+	word = buf.len % 8 ? 4 : 8;
+	bits = (uint64_t)(buf.len / word * word) * 8;
+	if (bits / 32 * 9 + 9 >= room)
+		return fail(ps, ENOSPC, "a bitmask longer than the scratch space");
+	for (uint64_t at = (bits + 31) / 32 * 32; at >= 32; at -= 32) {
+		uint64_t bit = at - 32, w = bit / (word * 8), group;
+		unsigned width = bits - bit >= 32 ? 8 : (unsigned)((bits - bit + 3) / 4);
+
+		group = word == 8 ? peo_load_u64(b + 8 * w, ps->rec->swapped) >> (bit % 64)
+				  : peo_load_u32(b + 4 * w, ps->rec->swapped);
+		len += (size_t)snprintf(text + len, room - len, "%s%0*llx", len ? "," : "", (int)width,
+					(unsigned long long)(uint32_t)group);
+	}
+	out->is_string = 1;
+	out->str = text;
+	out->len = len;
+	ps->scratch_used += len + 1;
+	return 0;
+}
+
+/*
  * __print_flags(value, "delim", { mask, "name" }, ...) and
  * __print_symbolic(value, { value, "name" }, ...), after the name.  Flags:
  * each whole mask set in the value, in table order, joined by the
@@ -591,6 +633,11 @@ static int primary(struct parser *ps, struct tp_value *out)
 			out->uns = 1;
 		}
 		return 0;
+	}
+	if (ident_is(ps, "__get_bitmask") || ident_is(ps, "__get_rel_bitmask") ||
+	    ident_is(ps, "__get_cpumask") || ident_is(ps, "__get_rel_cpumask")) {
+		ps->p += n;
+		return print_bitmask(ps, out);
 	}
 	if (ident_is(ps, "__print_flags") || ident_is(ps, "__print_symbolic")) {
 		int flags = ident_is(ps, "__print_flags");

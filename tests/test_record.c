@@ -1137,6 +1137,39 @@ static void tracepoint_print_fmt_kernel_strings(void **state)
 	peo_tp_format_free(f); /* and the strings it owns */
 }
 
+/* __get_cpumask()/__get_bitmask() as the kernel's trace prints "%*pb": 32 bits
+ * to a hex group, highest first, comma-joined, each padded to its width;
+ * the bitmap is unsigned longs in the payload's byte order. */
+static void tracepoint_print_fmt_bitmasks(void **state)
+{
+	struct peo_tp_format *f;
+	struct peo_record rec = { .swapped = 0 };
+	unsigned char p[32] = { 0 };
+
+	(void)state;
+	f = one_field_format("__data_loc cpumask_t mask", 4,
+			     "\"cpus=%s bits=%s\", __get_cpumask(mask), __get_bitmask(mask)");
+	p[0] = 8; /* the mask at offset 8, 8 bytes long: 64 bits */
+	p[2] = 8;
+	p[8] = 0x03;
+	assert_printed(f, &rec, p, 16, "cpus=00000000,00000003 bits=00000000,00000003");
+	p[2] = 16; /* 128 bits: bits 0-1, 38 and 70 (the second long's bit 6) */
+	p[12] = 0x40;
+	p[16 + 0] = 0x40;
+	assert_printed(f, &rec, p, 24, "cpus=00000000,00000040,00000040,00000003 "
+				       "bits=00000000,00000040,00000040,00000003");
+	p[2] = 4; /* a 32-bit long */
+	assert_printed(f, &rec, p, 12, "cpus=00000003 bits=00000003");
+	memset(p, 0, sizeof(p)); /* the other byte order: the data_loc and the long swapped */
+	rec.swapped = 1;
+	p[3] = 8;
+	p[1] = 8;
+	p[15] = 0x05;
+	p[11] = 0x01; /* bit 32 */
+	assert_printed(f, &rec, p, 16, "cpus=00000001,00000005 bits=00000001,00000005");
+	peo_tp_format_free(f);
+}
+
 /* INT64_MIN / -1 overflows in C; the kernel's print fmt evaluator must not
  * trap on it (UBSan would say so here): it wraps, as the machine does, and
  * the remainder is 0.  A string argument keeps its comma. */
@@ -1555,6 +1588,7 @@ int main(void)
 		PEO_TEST(tracepoint_print_fmt_kernel_idioms),
 		PEO_TEST(tracepoint_print_fmt_addresses),
 		PEO_TEST(tracepoint_print_fmt_kernel_strings),
+		PEO_TEST(tracepoint_print_fmt_bitmasks),
 		PEO_TEST(tracepoint_print_fmt_division_wraps),
 		PEO_TEST(page_fault_samples_carry_their_addresses),
 		PEO_TEST(kernel_callchains_start_with_the_kernel_marker),
