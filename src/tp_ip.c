@@ -4,7 +4,8 @@
  * %pI6c (RFC 5952's compressed form, an IPv4-mapped or ISATAP address
  * ending in dotted quad), and %pIS/%piS over a struct sockaddr_in or
  * sockaddr_in6 with the p (port) and c (compressed) flags, printed as
- * perf prints them (nothing for a sockaddr of another family).
+ * perf prints them (nothing for a sockaddr of another family; INVALIDIPv4
+ * or INVALIDIPv6 for a field of another size than the address's).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,14 @@
 
 #define FAMILY_INET 2   /* AF_INET, as the kernel's sockaddr carries it */
 #define FAMILY_INET6 10 /* AF_INET6 */
+#define SOCKADDR_IN_BYTES 16  /* struct sockaddr_in */
+#define SOCKADDR_IN6_BYTES 28 /* struct sockaddr_in6 */
+
+/* A field of the wrong size for its address: perf's word for it in @out. */
+static int invalid(char *out, size_t cap, const char *word)
+{
+	return snprintf(out, cap, "%s", word);
+}
 
 /* Append to @out (room: @cap, always enough for an address) at *@len. */
 static void put(char *out, size_t cap, size_t *len, const char *fmt, unsigned v)
@@ -102,8 +111,8 @@ int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used, const unsigne
 			k++;
 		}
 		*used = k;
-		if (n < 4)
-			return peo_fail(EPROTO, "print fmt: %%pI4 of %zu bytes", n);
+		if (n != 4)
+			return invalid(out, cap, "INVALIDIPv4");
 		for (int i = 0; i < 4; i++)
 			swapped[i] = b[reverse ? 3 - i : i];
 		ip4(swapped, padded, out, cap, &len);
@@ -112,8 +121,8 @@ int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used, const unsigne
 	if (ext[1] == '6') {
 		compressed = k < ext_max && ext[k] == 'c' && !padded;
 		*used = k + (size_t)compressed;
-		if (n < 16)
-			return peo_fail(EPROTO, "print fmt: %%pI6 of %zu bytes", n);
+		if (n != 16)
+			return invalid(out, cap, "INVALIDIPv6");
 		ip6(b, padded ? 'i' : compressed ? 'c' : 'I', out, cap, &len);
 		return (int)len;
 	}
@@ -122,18 +131,20 @@ int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used, const unsigne
 		compressed |= ext[k] == 'c';
 	}
 	*used = k;
-	if (n < 2)
-		return peo_fail(EPROTO, "print fmt: %%pIS of %zu bytes", n);
-	family = (unsigned)b[0] | (unsigned)b[1] << 8; /* the host's order: recorded here */
-	if (family == FAMILY_INET && n >= 8) {
+	family = n < 2 ? 0 : (unsigned)b[0] | (unsigned)b[1] << 8; /* the host's order: recorded here */
+	if (family == FAMILY_INET && n < SOCKADDR_IN_BYTES)
+		return invalid(out, cap, "INVALIDIPv4");
+	if (family == FAMILY_INET6 && n < SOCKADDR_IN6_BYTES)
+		return invalid(out, cap, "INVALIDIPv6");
+	if (family == FAMILY_INET) {
 		ip4(b + 4, padded, out, cap, &len);
-	} else if (family == FAMILY_INET6 && n >= 24) {
+	} else if (family == FAMILY_INET6) {
 		if (port)
 			put(out, cap, &len, "[", 0);
 		ip6(b + 8, padded ? 'i' : compressed ? 'c' : 'I', out, cap, &len);
 		if (port)
 			put(out, cap, &len, "]", 0);
-	} else { /* another family (or too short for its own): nothing, as perf prints */
+	} else { /* another family: nothing, as perf prints */
 		return 0;
 	}
 	if (port)

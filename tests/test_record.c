@@ -1109,6 +1109,11 @@ static void tracepoint_print_fmt_addresses(void **state)
 			 -ENOTSUP);
 	assert_error_contains("an address of 'REC->a + 1', not of a field");
 	peo_tp_format_free(f);
+	/* a field of another size than the address's: perf's words for it */
+	f = one_field_format("__u8 a[8]", 8, "\"%pI4 %pI6c %pISpc\", REC->a, REC->a, REC->a");
+	assert_printed(f, &rec, (const unsigned char[8]){ 2 }, 8, "INVALIDIPv4 INVALIDIPv6 INVALIDIPv4");
+	assert_printed(f, &rec, (const unsigned char[8]){ 10 }, 8, "INVALIDIPv4 INVALIDIPv6 INVALIDIPv6");
+	peo_tp_format_free(f);
 }
 
 /* A "const char *" printed with %s: the kernel string at that address in

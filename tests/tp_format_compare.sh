@@ -101,6 +101,13 @@ compare addresses "$ADDRS" \
 compare addresses_more $'\tfield:unsigned char sa[16];\toffset:8;\tsize:16;\tsigned:0;\n\tfield:__u8 a4[4];\toffset:24;\tsize:4;\tsigned:0;\n\tfield:char comm[8];\toffset:28;\tsize:8;\tsigned:0;' \
 	'"%pISpc %pI4 %pI4l %pI4h %pI4n [%.3s] [%.10s]", REC->sa, REC->a4, REC->a4, REC->a4, REC->a4, REC->comm, REC->comm' \
 	02000050c0a8000a0000000000000000'01020304'6162636465000000
+# a field of another size than its address's: INVALIDIPv4/INVALIDIPv6, as
+# perf prints them (a sockaddr of another family: nothing)
+compare address_sizes $'\tfield:__u8 a3[3];\toffset:8;\tsize:3;\tsigned:0;\n\tfield:__u8 a8[8];\toffset:11;\tsize:8;\tsigned:0;\n\tfield:__u8 a20[20];\toffset:19;\tsize:20;\tsigned:0;' \
+	'"[%pI4] [%pI4] [%pI6] [%pI6c] [%pI6] [%pISpc] [%pISpc] [%pISc]", REC->a3, REC->a8, REC->a8, REC->a8, REC->a20, REC->a3, REC->a8, REC->a20' \
+	0102030a0b0c0d0e0f1011fe80000000000000000000000000000001aabbccdd \
+	0102030200000000000000020000000000000000000000000000000000000000 \
+	01020302000000000000000a0000000000000000000000000000000000000000
 # %p of NULL is "(nil)"; a kernel string's address with no printk formats in the file
 compare pointers $'\tfield:void * p;\toffset:8;\tsize:8;\tsigned:0;\n\tfield:const char * s;\toffset:16;\tsize:8;\tsigned:0;' \
 	'"p=%p s=%s", REC->p, REC->s' \
