@@ -78,23 +78,30 @@ compare() {
 echo "# script_vs_perf: $(( size / 1000000 )) MB, $records records ($calls getppid samples with callchains)"
 compare "--stats vs perf report --stats" script -i "$f" --stats -- report -i "$f" --stats
 compare "text: -F pid,tid,time,ip,event" script -i "$f" -F pid,tid,time,ip,event -- script -i "$f" -F pid,tid,time,ip,event
-# The kernel's share alone: cat reading the file and writing the same text
-# (no parsing, no formatting).  No reader of this file writing this text is
-# faster on this machine, so perf/floor bounds what any ratio can reach.
-: >"$tmp/floor.t"
-for (( i = 0; i < runs; i++ )); do # perf.out and f.t: the text compare's, just above
-	# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
-	time_of floor sh -c 'cat "$1" >/dev/null && cat "$2"' sh "$f" "$tmp/perf.out" >>"$tmp/floor.t"
-done
-awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tmp/f.t" | median)" \
-	-v sz="$(( size / 1000000 ))" 'BEGIN {
-	printf "I/O floor (cat reads the file, cat writes the text; nothing parsed)\n"
-	printf "  %-6s %7.3f s: perf/floor %.1fx, the most any reader writing this text can reach here\n", "cat", fl, ft / fl
-	printf "RESULT|I/O floor, %s MB file: cat it, cat the -F pid,tid,time,ip,event text|%.3f s|perf script|%.3f s|%.1f\n", sz, fl, ft, ft / fl
-}'
+# io_floor WHAT OUT: the kernel's share alone, cat reading the file and
+# writing OUT (the compare just above's text; no parsing, no formatting),
+# against that compare's perf time (f.t).  No reader of this file writing
+# this text is faster on this machine, so perf/floor bounds what any ratio
+# can reach.
+io_floor() {
+	local what=$1 out=$2 i
+	: >"$tmp/floor.t"
+	for (( i = 0; i < runs; i++ )); do
+		# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+		time_of floor sh -c 'cat "$1" >/dev/null && cat "$2"' sh "$f" "$out" >>"$tmp/floor.t"
+	done
+	awk -v fl="$(cut -d' ' -f1 "$tmp/floor.t" | median)" -v ft="$(cut -d' ' -f1 "$tmp/f.t" | median)" \
+		-v sz="$(( size / 1000000 ))" -v what="$what" -v mb="$(( $(stat -c %s "$out") / 1000000 ))" 'BEGIN {
+		printf "I/O floor (cat reads the file, cat writes the %s: %s MB; nothing parsed)\n", what, mb
+		printf "  %-6s %7.3f s: perf/floor %.1fx, the most any reader writing this %s can reach here\n", "cat", fl, ft / fl, what
+		printf "RESULT|I/O floor, %s MB file: cat it, cat the %s|%.3f s|perf script|%.3f s|%.1f\n", sz, what, fl, ft, ft / fl
+	}'
+}
+io_floor "-F pid,tid,time,ip,event text" "$tmp/perf.out"
 # peo's default for this tracepoint is perf's less symbols: its fields, cpu, and the callchain
 compare "text: default fields vs perf script -F comm,tid,cpu,time,event,trace,ip" script -i "$f" -- script -i "$f" -F comm,tid,cpu,time,event,trace,ip
 compare "JSON Lines vs perf script -F pid,tid,time,ip,event" script -i "$f" --json -- script -i "$f" -F pid,tid,time,ip,event
+io_floor "JSON Lines" "$tmp/peo.out" # peo's JSON: more bytes than the text
 
 # Peak memory against file size: a file a quarter the size, read the same ways.
 small=$tmp/small.data
