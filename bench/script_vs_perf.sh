@@ -5,11 +5,12 @@
 # `perf report --stats`, and `peo script -F ...` (text, and --json) vs
 # `perf script -F ...` with the same fields.  Prints the median wall time of
 # RUNS (default 5) alternating runs, timed in nanoseconds (time(1)'s 10 ms
-# steps are a third of a --stats run), bytes and records per second, peak RSS, and the
-# ratios perf/peo (higher is better; the goals: 5x for --stats, 20x for
-# script), and the I/O floor: cat reading the file and writing the same
-# text, the kernel's share that no reader can go below.  The outputs are
-# compared too: a benchmark of wrong output is worthless.
+# steps are a third of a --stats run), bytes and records per second, peak
+# RSS, and the ratios perf/peo (higher is better; the goals: 5x for
+# --stats, 20x for script), and the I/O floors: cat reading the file and
+# writing the same text, or peo's JSON, the kernel's share that no reader
+# can go below.  The outputs are compared too: a benchmark of wrong output
+# is worthless.
 set -uo pipefail
 peo=${1:-build/peo}
 W=${2:-build/tests/workload}
@@ -79,7 +80,7 @@ echo "# script_vs_perf: $(( size / 1000000 )) MB, $records records ($calls getpp
 compare "--stats vs perf report --stats" script -i "$f" --stats -- report -i "$f" --stats
 compare "text: -F pid,tid,time,ip,event" script -i "$f" -F pid,tid,time,ip,event -- script -i "$f" -F pid,tid,time,ip,event
 # io_floor WHAT OUT: the kernel's share alone, cat reading the file and
-# writing OUT (the compare just above's text; no parsing, no formatting),
+# writing OUT (the compare just above's output; no parsing, no formatting),
 # against that compare's perf time (f.t).  No reader of this file writing
 # this text is faster on this machine, so perf/floor bounds what any ratio
 # can reach.

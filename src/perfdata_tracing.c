@@ -147,11 +147,10 @@ int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, const char *
 			}
 		}
 	}
-	if (found)
-		peo_error_quiet(0);
 	if (!found)
 		return c.err ? c.err : peo_fail(ENOENT, "perf.data: TRACING_DATA has no format for "
 						"%s:%s", sys, name);
+	peo_error_quiet(0);
 	/* a section malformed after the format loses only the strings that follow it */
 	copy = malloc(found_size + 1);
 	if (!copy)

@@ -2,10 +2,11 @@
  * tp_expr.c - the C expressions a tracepoint's print fmt passes as
  * arguments, evaluated over one payload: integer arithmetic, comparisons,
  * logic and the conditional operator, casts, string literals, REC->field
- * and REC->array[i], __get_str(), __get_bitmask(), __builtin_expect(), and
- * the kernel's table helpers __print_flags() and __print_symbolic().  A name the format
- * does not define (a kernel variable such as jiffies) is 0, as perf's
- * evaluator takes it; alone as a table entry's value, no value.
+ * and REC->array[i], __get_str(), __get_dynamic_array(), __get_bitmask(),
+ * __builtin_expect(), and the kernel's helpers __print_flags(),
+ * __print_symbolic(), __print_hex() and __print_array().  A name the
+ * format does not define (a kernel variable such as jiffies) is 0, as
+ * perf's evaluator takes it; alone as a table entry's value, no value.
  * Recursive descent, one function per precedence level of C.
  */
 #include <ctype.h>
@@ -192,6 +193,19 @@ static void apply_cast(struct tp_value *v, int bytes, int uns)
 
 /* ------------------------------------------------------------ primaries */
 
+/* The @len bytes written at the scratch space's free end become *@out, a
+ * string (NUL-terminated there), and that space is taken. */
+static void take_scratch(struct parser *ps, size_t len, struct tp_value *out)
+{
+	char *text = ps->scratch + ps->scratch_used;
+
+	text[len] = '\0';
+	out->is_string = 1;
+	out->str = text;
+	out->len = len;
+	ps->scratch_used += len + 1;
+}
+
 static int conditional(struct parser *ps, struct tp_value *out);
 
 static int string_literal(struct parser *ps, struct tp_value *out)
@@ -213,11 +227,7 @@ static int string_literal(struct parser *ps, struct tp_value *out)
 	if (ps->p >= ps->end)
 		return fail(ps, ENOTSUP, "a string without its closing quote");
 	ps->p++;
-	dst[n] = '\0';
-	ps->scratch_used += n + 1;
-	out->is_string = 1;
-	out->str = dst;
-	out->len = n;
+	take_scratch(ps, n, out);
 	return 0;
 }
 
@@ -385,7 +395,6 @@ static int print_bytes(struct parser *ps, char kind, struct tp_value *out)
 	const unsigned char *b;
 	size_t n, len = 0, room = ps->scratch_cap - ps->scratch_used;
 	char *text = ps->scratch + ps->scratch_used;
-
 	const char *arg_end;
 	const struct peo_tp_field *fld;
 
@@ -430,10 +439,7 @@ static int print_bytes(struct parser *ps, char kind, struct tp_value *out)
 	}
 	if (len + 24 >= room && n)
 		return fail(ps, ENOSPC, "a hex or array print longer than the scratch space");
-	out->is_string = 1;
-	out->str = text;
-	out->len = len;
-	ps->scratch_used += len + 1;
+	take_scratch(ps, len, out);
 	return 0;
 }
 
@@ -472,10 +478,7 @@ static int print_bitmask(struct parser *ps, struct tp_value *out)
 		len += (size_t)snprintf(text + len, room - len, "%s%0*llx", len ? "," : "", (int)width,
 					(unsigned long long)(uint32_t)group);
 	}
-	out->is_string = 1;
-	out->str = text;
-	out->len = len;
-	ps->scratch_used += len + 1;
+	take_scratch(ps, len, out);
 	return 0;
 }
 
@@ -567,12 +570,8 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 		len = sizeof(text) - 1;
 	if (ps->scratch_used + len + 1 > ps->scratch_cap)
 		return fail(ps, ENOSPC, "a table's text longer than the scratch space");
-	out->is_string = 1;
-	out->str = ps->scratch + ps->scratch_used;
-	out->len = len;
 	memcpy(ps->scratch + ps->scratch_used, text, len);
-	ps->scratch[ps->scratch_used + len] = '\0';
-	ps->scratch_used += len + 1;
+	take_scratch(ps, len, out);
 	return 0;
 }
 

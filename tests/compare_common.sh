@@ -19,3 +19,14 @@ compare_begin() {
 pass() { echo "PASS  $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL  $*"; failed=$((failed + 1)); }
 skip() { echo "SKIP  $*"; skipped=$((skipped + 1)); }
+# same NAME WHAT PEO-OUT OTHER-OUT: compare peo's output with perf's (or
+# the lines expected), show the first difference.
+same() {
+	local name=$1 what=$2
+	if cmp -s "$3" "$4"; then
+		pass "$name: $what identical ($(wc -l <"$3") lines)"
+	else
+		fail "$name: $what differ; first difference (< peo, > other):"
+		diff "$3" "$4" | head -6 | sed 's/^/      /'
+	fi
+}

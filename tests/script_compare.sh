@@ -20,17 +20,6 @@ if ! perf record -q -o "$tmp/probe.data" -e cpu-clock -- true >/dev/null 2>&1; t
 	exit 77
 fi
 
-# same NAME WHAT PEO-OUT PERF-OUT: compare two outputs, show the first difference.
-same() {
-	local name=$1 what=$2
-	if cmp -s "$3" "$4"; then
-		pass "$name: $what identical ($(wc -l <"$3") lines)"
-	else
-		fail "$name: $what differ; first difference (< peo, > perf):"
-		diff "$3" "$4" | head -6 | sed 's/^/      /'
-	fi
-}
-
 # check NAME FIELDS RECORD-ARGS... -- COMMAND...: record, then compare.
 check() {
 	local name=$1 fields=$2 f="$tmp/$1.data"
@@ -141,11 +130,14 @@ check threads pid,tid,time,ip,event --threads -e cpu-clock -c 100000 -- "$W" -s 
 # of each in turn); so must peo.
 synth=${3:-}
 if [ -x "$synth" ]; then
-	mkdir "$tmp/tie0" && "$synth" "$tmp/tie0" 0 data.2 data.0 data.1 ||
-		fail "dir_synth could not write $tmp/tie0"
-	listed=$(ls -f "$tmp/tie0" | grep '^data\.' | paste -sd' ')
-	mkdir "$tmp/tie1" && "$synth" "$tmp/tie1" 1 $listed || fail "dir_synth could not write $tmp/tie1"
+	# tie1: then the first listed file (rewritten in place: its place in
+	# the listing stays) starts with 2 MiB of earlier samples
 	for d in tie0 tie1; do
+		mkdir "$tmp/$d" && "$synth" "$tmp/$d" 0 data.2 data.0 data.1 ||
+			fail "dir_synth could not write $tmp/$d"
+		listed=$(ls -f "$tmp/$d" | grep '^data\.' | paste -sd' ')
+		[ $d = tie0 ] || "$synth" "$tmp/$d" 1 "${listed%% *}" ||
+			fail "dir_synth could not write $tmp/$d"
 		"$peo" script -i "$tmp/$d" -F ip,time >"$tmp/$d.peo" 2>&1
 		perf script -i "$tmp/$d" -F ip,time 2>/dev/null | tail -3 >"$tmp/$d.perf"
 		tail -3 "$tmp/$d.peo" >"$tmp/$d.peo3"

@@ -88,8 +88,12 @@ static void tolerated_cpu_list_keeps_the_last_error(void **state)
 	assert_string_equal(peo_last_error(), saved_error);
 	assert_true(peo_cpu_list_parse_tolerated(&t, "") < 0);
 	assert_string_equal(peo_last_error(), saved_error);
+	free(t.cpus); /* what the failed parses left: the next must stand alone */
+	t = (struct peo_target){ 0 };
 	assert_int_equal(peo_cpu_list_parse_tolerated(&t, "0-2,5"), 0);
 	assert_int_equal(t.ncpus, 4);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(t.cpus[i], i);
 	assert_int_equal(t.cpus[3], 5);
 	free(t.cpus);
 	t = (struct peo_target){ 0 };

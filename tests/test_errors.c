@@ -339,7 +339,7 @@ static void make_node(const char *root, const char *rel, int file)
  */
 static void test_core_pmu_by_name_or_cpus_file(void **state)
 {
-	char root[] = "/tmp/peo-pmus-XXXXXX", name[32], cmd[64];
+	char root[] = "/tmp/peo-pmus-XXXXXX", name[32];
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
@@ -357,8 +357,7 @@ static void test_core_pmu_by_name_or_cpus_file(void **state)
 	assert_int_equal(peo_find_cpu_pmu(root, name, sizeof(name)), 1);
 	assert_string_equal(name, "cpu");
 	assert_int_equal(peo_find_cpu_pmu("/nonexistent-peo", name, sizeof(name)), 0);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(peo_test_remove_tree(root), 0);
 }
 
 static void test_enoent_unknown_pmu_type(void **state)

@@ -1623,8 +1623,7 @@ static void tracepoint_bad_id_has_a_sentence(void **state)
 		assert_error_contains("tracepoint 'foo:bar' at column 4: reading its id");
 		assert_null(list);
 	}
-	snprintf(path, sizeof(path), "rm -rf %s", dir);
-	assert_int_equal(system(path), 0);
+	assert_int_equal(peo_test_remove_tree(dir), 0);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "test_util.h"
+#include "tie_dir.h"
 
 #define SAMPLE_TYPE (PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME)
 
@@ -1254,24 +1255,6 @@ static void perfs_own_records_in_either_order(void **state)
 	in_each_layout(perfs_own_records_in_either_order_in);
 }
 
-/* DIR/NAME holding @n copies of written_sample(ip, 700, @times[i]) (@times NULL: i + 1). */
-static void stream_file(const char *dir, const char *name, size_t n, const uint64_t *times,
-			uint64_t ip)
-{
-	char path[4096];
-	struct vec v = { .big = 0 };
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	for (size_t i = 0; i < n; i++) {
-		written_sample(&v, ip, 700, times ? times[i] : i + 1);
-		assert_int_equal(fwrite(v.b, 1, v.n, fp), v.n);
-	}
-	assert_int_equal(fclose(fp), 0);
-}
-
 /* The order the directory lists its data.N files in. */
 static int listed(const char *dir, char names[][16], int max)
 {
@@ -1287,60 +1270,44 @@ static int listed(const char *dir, char names[][16], int max)
 	return n;
 }
 
+/* The tying sample's ip in data.N file @name. */
+static uint64_t tie_ip(const char *name)
+{
+	return TIE_DIR_IP + (uint64_t)(name[5] - '0');
+}
+
 /*
  * perf record --threads' directory: records of equal time go in the order
  * perf reads them, the data files as the directory lists them (not by
- * number), 2 MiB of each in turn.  Two runs: one sample of time 5000 in
- * each of three files; then the first listed file starts with 2 MiB of
- * earlier samples, so its sample at 5000 is read in perf's second turn,
- * after the other two.
+ * number), 2 MiB of each in turn.  Two runs: one sample at 5 ms in each
+ * of three files; then the first listed file starts with 2 MiB of earlier
+ * samples, so its sample at 5 ms is read in perf's second turn, after the
+ * other two.
  */
 static void directory_ties_go_in_perfs_reading_order(void **state)
 {
-	char dir[] = "/tmp/peo-dir-XXXXXX", path[4096], names[3][16];
+	char dir[] = "/tmp/peo-dir-XXXXXX", names[3][16], why[4400];
 	static const char *const created[] = { "data.2", "data.0", "data.1" }; /* not by number */
-	const size_t fill = (2u << 20) / 40 + 1; /* samples that make 2 MiB */
-	const uint64_t tie = 5000000;
-	uint64_t version = 1, id = 901, want[3];
-	struct peo_perfdata_writer *w;
 	struct peo_perfdata_record rec;
 	struct peo_perfdata *f;
-	struct peo_attr a;
-	int n, k;
+	uint64_t want[3];
+	int k;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/data", dir);
-	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
-	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
-	a.sample_period = 1000;
-	w = writer_with(path, &a, &id, 1, "cpu-clock");
-	assert_int_equal(peo_perfdata_writer_feature(w, PEO_FEAT_DIR_FORMAT, &version, 8), 0);
-	assert_int_equal(peo_perfdata_writer_close(w), 0);
+	if (tie_dir_write(dir, 0, created, 3, why, sizeof(why)))
+		fail_msg("%s", why);
+	assert_int_equal(listed(dir, names, 3), 3);
 	for (int round = 0; round < 2; round++) {
-		for (int i = 0; i < 3; i++)
-			stream_file(dir, created[i], 1, &tie, 0x100 + (uint64_t)(created[i][5] - '0'));
-		n = listed(dir, names, 3);
-		assert_int_equal(n, 3);
-		for (int i = 0; i < 3; i++)
-			want[i] = 0x100 + (uint64_t)(names[i][5] - '0');
-		if (round == 1) { /* the first listed: 2 MiB before its tie */
-			uint64_t *times = calloc(fill + 1, sizeof(*times));
-
-			assert_non_null(times);
-			for (size_t i = 0; i < fill; i++)
-				times[i] = i + 1;
-			times[fill] = tie;
-			stream_file(dir, names[0], fill + 1, times, want[0]);
-			free(times);
-			want[0] = 0x100 + (uint64_t)(names[1][5] - '0');
-			want[1] = 0x100 + (uint64_t)(names[2][5] - '0');
-			want[2] = 0x100 + (uint64_t)(names[0][5] - '0');
-		}
+		for (int i = 0; i < 3; i++) /* round 1: the first listed goes last */
+			want[i] = tie_ip(names[round ? (i + 1) % 3 : i]);
+		if (round == 1 && tie_dir_write(dir, 1, (const char *const[]){ names[0] }, 1, why,
+						  sizeof(why)))
+			fail_msg("%s", why);
 		assert_int_equal(peo_perfdata_open(&f, dir, NULL), 0);
 		k = 0;
 		while (peo_perfdata_next(f, &rec) == 1) {
-			if (rec.rec.u.sample.time != tie)
+			if (rec.rec.u.sample.time != TIE_DIR_NS)
 				continue;
 			assert_true(k < 3);
 			assert_int_equal(rec.rec.u.sample.ip, want[k]);
@@ -1349,13 +1316,7 @@ static void directory_ties_go_in_perfs_reading_order(void **state)
 		assert_int_equal(k, 3);
 		peo_perfdata_close(f);
 	}
-	for (int i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, created[i]);
-		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/data", dir);
-	unlink(path);
-	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(peo_test_remove_tree(dir), 0);
 }
 
 int main(void)

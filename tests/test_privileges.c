@@ -229,11 +229,8 @@ static int make_dir(void **state)
 
 static int remove_dir(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return peo_test_remove_tree(dir);
 }
 
 int main(void)

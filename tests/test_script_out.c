@@ -126,7 +126,7 @@ static void numbers_match_printf_in(int growing)
 						     under);
 		}
 	got = capture_text(&c, &len);
-	assert_int_equal(len, want_len); /* crosses the buffer many times */
+	assert_int_equal(len, want_len); /* crosses the buffer (or grows it) many times */
 	assert_memory_equal(got, want, len);
 	free(got);
 	free(want);
@@ -263,12 +263,13 @@ static int print_numbers(void *ctx, unsigned worker, const unsigned char *bytes,
 }
 
 /* Fill @p with entries 0..@n-1 (sizes up to the largest); returns the
- * pool's finish.  *@batch_end (when not NULL) receives where the batch
- * holding entry @entry ends: the first entry of the next batch, or @n. */
+ * pool's finish.  *@batch_end and *@batch (when not NULL) receive where
+ * the batch holding entry @entry ends (the first entry of the next batch,
+ * or @n) and its number (batches count from 0). */
 static int fill_pool(struct script_pool *p, uint32_t n, unsigned *stopper, uint32_t entry,
-		     uint32_t *batch_end)
+		     uint32_t *batch_end, uint32_t *batch_no)
 {
-	uint32_t x = 777, start = 0;
+	uint32_t x = 777, start = 0, g = 0;
 	size_t used = 0, cap;
 	unsigned char *batch = script_pool_next_batch(p, 0, &cap);
 
@@ -283,7 +284,10 @@ static int fill_pool(struct script_pool *p, uint32_t n, unsigned *stopper, uint3
 			if (batch_end && start <= entry && entry < i)
 				*batch_end = i;
 			start = i;
+			g++;
 		}
+		if (batch_no && i == entry)
+			*batch_no = g;
 		put_entry(batch + used, i, size);
 		used += size;
 	}
@@ -324,7 +328,7 @@ static void pool_writes_in_batch_order(void **state)
 
 		capture_open(&c, 0);
 		assert_int_equal(script_pool_start(&p, counts[k], c.fd, print_numbers, &nb), 0);
-		assert_int_equal(fill_pool(p, n, &stopper, 0, NULL), 0);
+		assert_int_equal(fill_pool(p, n, &stopper, 0, NULL, NULL), 0);
 		assert_int_equal(stopper, 99);
 		text = capture_text(&c, &len);
 		assert_true(lines_count_up(text, len, n));
@@ -344,13 +348,13 @@ static void pool_stops_after_the_batch_that_asks(void **state)
 	unsigned stopper = 99;
 	size_t len;
 	char *text, *last;
-	uint32_t lines, batch_end;
+	uint32_t lines, batch_end, batch_no = UINT32_MAX;
 
 	(void)state;
 	capture_open(&c, 0);
 	assert_int_equal(script_pool_start(&p, 3, c.fd, print_numbers, &nb), 0);
-	assert_int_equal(fill_pool(p, 60000, &stopper, nb.stop_at, &batch_end), -2);
-	assert_true(stopper < 3);
+	assert_int_equal(fill_pool(p, 60000, &stopper, nb.stop_at, &batch_end, &batch_no), -2);
+	assert_int_equal(stopper, batch_no % 3); /* batch g goes to worker g % 3 */
 	text = capture_text(&c, &len);
 	assert_true(len > 0 && text[len - 1] == '\n');
 	text[len - 1] = '\0';
@@ -375,7 +379,7 @@ static void pool_reports_a_failed_write(void **state)
 	if (fd < 0)
 		PEO_SKIP("/dev/full cannot be opened: %m");
 	assert_int_equal(script_pool_start(&p, 2, fd, print_numbers, &nb), 0);
-	assert_int_equal(fill_pool(p, 20000, &stopper, 0, NULL), -1);
+	assert_int_equal(fill_pool(p, 20000, &stopper, 0, NULL, NULL), -1);
 	assert_int_equal(errno, ENOSPC);
 	close(fd);
 }
@@ -511,10 +515,10 @@ int main(void)
 		cmocka_unit_test(maps_follow_fork_while_the_table_grows),
 		cmocka_unit_test(numbers_match_printf_growing),
 		cmocka_unit_test(bytes_of_every_length),
-		cmocka_unit_test(pool_writes_in_batch_order),
-		cmocka_unit_test(pool_stops_after_the_batch_that_asks),
-		cmocka_unit_test(pool_reports_a_failed_write),
-		cmocka_unit_test(log_every_reader_reads_every_entry),
+		PEO_TEST(pool_writes_in_batch_order),
+		PEO_TEST(pool_stops_after_the_batch_that_asks),
+		PEO_TEST(pool_reports_a_failed_write),
+		PEO_TEST(log_every_reader_reads_every_entry),
 		cmocka_unit_test(strings_pad_and_align),
 		cmocka_unit_test(a_failed_write_is_reported),
 		cmocka_unit_test(helper_threads_leave_signals_to_main),

@@ -2,6 +2,7 @@
  * test_util.c - shared helpers for peo's cmocka tests.
  */
 #include <dirent.h>
+#include <ftw.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -251,16 +253,18 @@ int peo_test_cpu_pmu(char *name, size_t cap)
 	return found;
 }
 
+/* Where tracefs is mounted: its own place, or under debugfs. */
+static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
 long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, size_t cap)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char path[256];
 	FILE *f = NULL;
 	long long id = -1;
 
 	for (int attempt = 0; attempt < 2 && !f; attempt++) {
-		for (size_t i = 0; i < 2 && !f; i++) {
-			snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
+		for (size_t i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]) && !f; i++) {
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs_roots[i], sys, name);
 			f = fopen(path, "re");
 		}
 		/* EBUSY: it is mounted already, and the tracepoint is missing */
@@ -282,14 +286,13 @@ long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, s
 
 int peo_test_lseek_offset_field(char *why, size_t cap)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char path[128], line[256];
 	int off = -1;
 
-	for (size_t i = 0; i < 2 && off < 0; i++) {
+	for (size_t i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]) && off < 0; i++) {
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_lseek/format", roots[i]);
+		snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_lseek/format", tracefs_roots[i]);
 		if (!(f = fopen(path, "re")))
 			continue;
 		while (off < 0 && fgets(line, sizeof(line), f)) {
@@ -444,4 +447,17 @@ int peo_test_under_valgrind(void)
 
 	return preload && strstr(preload, "vgpreload") != NULL;
 #endif
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int peo_test_remove_tree(const char *path)
+{
+	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -120,6 +120,10 @@ int peo_test_run_capture(const char *cmd, char *out, size_t cap);
 /* Number of open fds of this process (for leak checks). */
 int peo_test_count_fds(void);
 
+/* Remove @path and everything under it (a test's temporary tree).
+ * Returns 0, or -1 with errno. */
+int peo_test_remove_tree(const char *path);
+
 /*
  * A number in the file at @path (a sysctl) into *@out, read by the test
  * itself (not by the library whose sentences the test checks).  Returns 0,

@@ -370,16 +370,16 @@ static const char *event_label(struct script *s, struct per_event *e, const stru
 }
 
 /* A sample's event column: its label kept, else (no event index, or out of
- * memory) made in @pad (@cap bytes) for this line. */
+ * memory) made in s->pad for this line. */
 static const char *sample_column(struct script *s, struct per_event *e, const struct peo_record *r,
-				 char *pad, size_t cap, size_t *len)
+				 size_t *len)
 {
 	const char *label = event_label(s, e, r, len);
 
 	if (label)
 		return label;
-	*len = label_now(s, r, pad, cap);
-	return pad;
+	*len = label_now(s, r, s->pad, sizeof(s->pad));
+	return s->pad;
 }
 
 static uint64_t sample_period(const struct peo_record *r)
@@ -438,9 +438,10 @@ static const char *comm_of(struct fmt *w, uint32_t tid, char *buf, size_t cap)
  * for a worker to parse and print, with what needs the file to resolve
  * (the event's column, its tracepoint format); the record follows this
  * header (then the event column, when it is not one kept for good).
- * The records that build state (COMM, FORK, MMAP...) and new parsers go
- * in the log, and a sync entry at their place in the batch has its worker
- * read the log up to them; every other record goes in the batch.
+ * New parsers, and in text the records that build state (COMM, FORK,
+ * MMAP...), go in the log, and a sync entry at their place in the batch
+ * has its worker read the log up to them; every other record goes in the
+ * batch.
  */
 enum entry_kind { ENTRY_RECORD, ENTRY_SYNC, ENTRY_PARSER };
 
@@ -575,6 +576,13 @@ static void print_callchain(struct fmt *w, const struct peo_record *r)
 	out_char(o, '\n');
 }
 
+/* Whether the lines of @attr's event end in a callchain (perf then does
+ * not pad the comm). */
+static int ends_in_callchain(unsigned fl, const struct peo_attr *attr)
+{
+	return (fl & F_IP) && attr && (attr->sample_type & PEO_SAMPLE_CALLCHAIN);
+}
+
 /* perf script's sample line for the fields asked (perf's order, whatever
  * -F's); @label is the event's column, @format the tracepoint's for -F trace. */
 static void print_sample(struct fmt *w, const struct peo_record *r, const char *label,
@@ -583,7 +591,7 @@ static void print_sample(struct fmt *w, const struct peo_record *r, const char *
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
 	unsigned fl = fields_for(&w->s->a, r->attr);
-	int chain = (fl & F_IP) && (st & PEO_SAMPLE_CALLCHAIN);
+	int chain = ends_in_callchain(fl, r->attr);
 	struct out *o = w->out;
 	char *p;
 
@@ -901,8 +909,7 @@ static void print_side(struct fmt *w, const struct peo_record *r)
 	/* As perf: the comm of the record's own thread, as the record left it
 	 * (the sample_id's tid column is 0 for those perf made at the start);
 	 * unpadded when the event's samples end in a callchain. */
-	print_start(w, fl, &r->sample_id, own,
-		    (fl & F_IP) && r->attr && (r->attr->sample_type & PEO_SAMPLE_CALLCHAIN));
+	print_start(w, fl, &r->sample_id, own, ends_in_callchain(fl, r->attr));
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
 		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
@@ -1009,10 +1016,12 @@ static void format_entry(struct fmt *w, const struct entry *e, int print)
 			print_other_json(w, &w->rec);
 		return;
 	}
-	track_threads(w, &w->rec);
-	if (t == PEO_RECORD_SAMPLE)
+	if (t == PEO_RECORD_SAMPLE) {
 		print_sample(w, &w->rec, e->label, e->label_len, e->u.format);
-	else if (print)
+		return;
+	}
+	track_threads(w, &w->rec);
+	if (print)
 		print_side(w, &w->rec);
 }
 
@@ -1084,7 +1093,7 @@ static void entry_done(struct script *s, struct entry *e)
 		return;
 	}
 	format_entries(s, 0, (const unsigned char *)e, e->size, &s->out);
-	s->stop = s->fmts[0].failed;
+	s->stop = s->fmts[0].failed || s->out.failed; /* a record that does not parse, a write */
 }
 
 /* The log entry at @e (in the log's room) is filled: commit it, and a sync
@@ -1094,8 +1103,7 @@ static void log_done(struct script *s, struct entry *e, int print)
 	/* the room first: a batch it starts reads the log up to before this entry */
 	struct entry *sync = entry_room(s, sizeof(*sync));
 
-	e->size = (e->size + 7u) & ~7u;
-	script_log_commit(&s->log, e->size);
+	script_log_commit(&s->log, e->size); /* it rounds the size up */
 	put_sync(sync, s->log.count, print);
 	entry_done(s, sync);
 }
@@ -1160,7 +1168,9 @@ static int fields_refused(struct script *s, size_t from)
 	};
 	unsigned asked = s->a.fields ? s->a.fields : s->a.fields_add;
 
-	for (size_t i = from; !s->a.json && i < peo_perfdata_attr_count(s->f); i++) {
+	if (s->a.json) /* every field a sample has, none asked */
+		return 0;
+	for (size_t i = from; i < peo_perfdata_attr_count(s->f); i++) {
 		const struct peo_attr *attr = peo_perfdata_attr(s->f, i);
 		const char *name = peo_perfdata_event_name(s->f, i);
 
@@ -1177,18 +1187,19 @@ static int fields_refused(struct script *s, size_t from)
 
 /*
  * A record, unparsed, to the formatting workers (when they need it): in
- * the log when it builds state, else in the batch.  The file's events
- * grew (or it has no parser yet): a new parser goes first.  Returns 0, or
- * -ENOMEM.
+ * the log when it builds state (text), else in the batch.  The file's
+ * events grew (or it has no parser yet): a new parser goes first.  Returns
+ * 0, -ENOMEM, or -EINVAL when -F asks for a field the new events' samples
+ * lack (the sentence in s->refused).
  */
 static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 {
 	const struct peo_record *r = &pr->rec;
 	uint32_t t = r->header.type, rec_len = r->header.size, room = (rec_len + 7u) & ~7u;
 	unsigned fl = fields_for(&s->a, r->attr);
-	const char *label = NULL, *pad = s->pad;
+	const char *label = NULL;
 	size_t label_len = 0;
-	int in_log = !s->a.json && t != PEO_RECORD_SAMPLE && builds_state(t); /* JSON keeps no state */
+	int in_log = !s->a.json && builds_state(t); /* JSON keeps no state */
 	struct per_event *ev;
 	struct entry *e;
 
@@ -1207,10 +1218,10 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 		label = ev->label;
 		label_len = ev->label_len;
 	} else {
-		label = sample_column(s, ev, r, s->pad, sizeof(s->pad), &label_len);
+		label = sample_column(s, ev, r, &label_len);
 	}
 	if (!in_log)
-		e = entry_room(s, sizeof(*e) + room + (label == pad ? label_len : 0));
+		e = entry_room(s, sizeof(*e) + room + (label == s->pad ? label_len : 0));
 	else if (!(e = script_log_room(&s->log, sizeof(*e) + room)))
 		return -ENOMEM;
 	e->size = (uint32_t)(sizeof(*e) + room);
@@ -1220,8 +1231,8 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	e->offset = pr->offset;
 	e->u.format = NULL;
 	put_bytes((char *)(e + 1), r->bytes, rec_len);
-	if (label == pad) { /* made for this line: it goes after the record */
-		label = put_bytes((char *)(e + 1) + room, pad, label_len) - label_len;
+	if (label == s->pad) { /* made for this line: it goes after the record */
+		label = put_bytes((char *)(e + 1) + room, s->pad, label_len) - label_len;
 		e->size += (uint32_t)label_len;
 	}
 	e->label = label;
@@ -1440,21 +1451,26 @@ static void fmt_free(struct fmt *w, uint64_t log_end)
 static int workers_start(struct script *s)
 {
 	unsigned workers = s->a.workers >= 0 ? (unsigned)s->a.workers : default_workers();
+	size_t bytes = (workers ? workers : 1) * sizeof(*s->fmts);
 
-	s->nfmts = workers ? workers : 1;
-	s->fmts = aligned_alloc(_Alignof(struct fmt), s->nfmts * sizeof(*s->fmts));
-	if (!s->fmts || script_log_init(&s->log, s->nfmts))
+	/* zeroed before anything can fail: run_records() frees what is there */
+	if (!(s->fmts = aligned_alloc(_Alignof(struct fmt), bytes)))
 		return -ENOMEM;
-	memset(s->fmts, 0, s->nfmts * sizeof(*s->fmts));
+	memset(s->fmts, 0, bytes);
+	/* the pool's threads touch the fmts only once a batch is handed over */
+	if (workers && script_pool_start(&s->pool, workers, 1, format_entries, s))
+		workers = 0; /* no threads: this thread formats and writes */
+	s->nfmts = workers ? workers : 1;
+	if (script_log_init(&s->log, s->nfmts))
+		return -ENOMEM;
 	for (unsigned i = 0; i < s->nfmts; i++) {
 		s->fmts[i].s = s;
 		script_log_reader_start(&s->log, &s->fmts[i].cursor);
 	}
-	if (workers && !script_pool_start(&s->pool, workers, 1, format_entries, s)) {
+	if (s->pool) {
 		s->batch = script_pool_next_batch(s->pool, 0, &s->batch_cap);
 		return 0;
 	}
-	s->nfmts = s->log.readers = 1; /* no workers: this thread formats and writes */
 	s->solo = malloc(ENTRY_MAX);
 	return s->solo ? 0 : -ENOMEM;
 }
@@ -1464,8 +1480,9 @@ static int run_records(struct script *s)
 {
 	struct peo_perfdata_record rec;
 	unsigned stopper = 0;
-	int got = 0, ended, oom, sent = workers_start(s); /* sent: 0, -ENOMEM, or -EINVAL (refused) */
+	int got = 0, ended, oom, started = workers_start(s), sent = started;
 
+	/* sent: 0, -ENOMEM, or -EINVAL (refused) */
 	while (!sent && !s->stop && (got = peo_perfdata_next(s->f, &rec)) == 1)
 		sent = send_record(s, &rec);
 	oom = sent == -ENOMEM;
@@ -1473,7 +1490,7 @@ static int run_records(struct script *s)
 		ended = script_pool_finish(s->pool, s->batch_used, &stopper);
 	else
 		ended = out_finish(&s->out) ? -1 : s->fmts && s->fmts[0].failed ? -2 : 0;
-	if (ended == -1 && errno == ENOMEM) /* a batch's text could not grow */
+	if (ended == -3)
 		fprintf(stderr, "peo script: out of memory for the formatted text of a batch; try "
 			"fewer --workers\n");
 	else if (ended == -1)
@@ -1481,7 +1498,8 @@ static int run_records(struct script *s)
 	else if (ended == -2)
 		fprintf(stderr, "peo script: %s\n", s->fmts[stopper].error);
 	else if (oom)
-		fprintf(stderr, "peo script: out of memory for the records handed to the formatters\n");
+		fprintf(stderr, "peo script: out of memory %s\n",
+			started ? "to start the formatters" : "for the records handed to the formatters");
 	else if (sent < 0)
 		fprintf(stderr, "peo script: %s\n", s->refused);
 	else if (got < 0)

@@ -7,7 +7,8 @@
  *
  * Entries are counted from 0.  The writer publishes a count to a reader
  * by some other handover (a mutex): a reader reads only entries below a
- * count it was given.  Chunks every reader has left are reused.
+ * count it was given.  Chunks every reader has left are freed (one kept
+ * for reuse).
  */
 #ifndef PEO_TOOLS_SCRIPT_LOG_H
 #define PEO_TOOLS_SCRIPT_LOG_H
@@ -28,7 +29,7 @@ struct script_log {
 	unsigned readers;
 };
 
-/* A reader's place: zero-initialise it, then script_log_reader_start(). */
+/* A reader's place, set by script_log_reader_start() (a zeroed one reads nothing). */
 struct script_log_cursor {
 	struct script_log_chunk *chunk;
 	size_t at;

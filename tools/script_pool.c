@@ -46,9 +46,9 @@ struct script_pool {
 	unsigned long long written; /* batches the writer is done with */
 	int closing;                /* no batch comes after those filled */
 	int halted;                 /* output stopped (atomic: the reading thread polls it) */
-	int write_errno;            /* a write failed with it */
-	int stop_seen;              /* a batch's work stopped the output */
-	unsigned stopper;           /* that batch's worker */
+	int write_errno;            /* why: a write failed with it, */
+	int text_lost;              /* or a batch's text could not grow, */
+	unsigned stopper;           /* else a batch's work stopped it: that batch's worker */
 };
 
 static void *worker_main(void *arg)
@@ -84,7 +84,7 @@ static void write_slot(struct script_pool *p, struct slot *s, unsigned worker)
 	if (__atomic_load_n(&p->halted, __ATOMIC_RELAXED))
 		return;
 	if (s->out.failed) { /* its text could not grow: what it says is lost */
-		p->write_errno = ENOMEM;
+		p->text_lost = 1;
 		__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
 		return;
 	}
@@ -94,7 +94,6 @@ static void write_slot(struct script_pool *p, struct slot *s, unsigned worker)
 		return;
 	}
 	if (s->stop) {
-		p->stop_seen = 1;
 		p->stopper = worker;
 		__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
 	}
@@ -246,7 +245,9 @@ int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
 	err = p->write_errno;
 	if (err)
 		ret = -1;
-	else if (p->stop_seen)
+	else if (p->text_lost)
+		ret = -3;
+	else if (p->halted) /* by a batch's work */
 		ret = -2;
 	if (ret == -2)
 		*stopper = p->stopper;

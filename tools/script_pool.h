@@ -46,9 +46,10 @@ int script_pool_halted(struct script_pool *p);
 
 /*
  * Hand over the last batch (its first @used bytes), wait until every
- * batch is formatted and written (up to a stop), end the threads and free the pool.  Returns 0,
- * -1 when a write failed (errno set), or -2 when a batch's work asked the
- * output to stop (its worker number in *@stopper).
+ * batch is formatted and written (up to a stop), end the threads and free
+ * the pool.  Returns 0, -1 when a write failed (errno set), -2 when a
+ * batch's work asked the output to stop (its worker number in *@stopper),
+ * or -3 when a batch's text could not grow (out of memory).
  */
 int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper);
 
