@@ -3,7 +3,8 @@
 # of at least 200 MB made here (a getppid tracepoint sampled on every hit,
 # with callchains), each measured in the same run: `peo script --stats` vs
 # `perf report --stats`, and `peo script -F ...` (text, and --json) vs
-# `perf script -F ...` with the same fields.  Prints the median wall time of
+# `perf script -F ...` with the same fields (and JSON against perf data
+# convert --to-json, perf's JSON).  Prints the median wall time of
 # RUNS (default 5) alternating runs, timed in nanoseconds (time(1)'s 10 ms
 # steps are a third of a --stats run), bytes and records per second, peak
 # RSS, and the ratios perf/peo (higher is better; the goals: 5x for
@@ -103,6 +104,12 @@ io_floor "-F pid,tid,time,ip,event text" "$tmp/perf.out"
 compare "text: default fields vs perf script -F comm,tid,cpu,time,event,trace,ip" script -i "$f" -- script -i "$f" -F comm,tid,cpu,time,event,trace,ip
 compare "JSON Lines vs perf script -F pid,tid,time,ip,event" script -i "$f" --json -- script -i "$f" -F pid,tid,time,ip,event
 io_floor "JSON Lines" "$tmp/peo.out" # peo's JSON: more bytes than the text
+# perf's own JSON (it resolves symbols too; one object for the file, indented)
+if perf data convert --help 2>&1 | grep -q -- --to-json; then
+	compare "JSON Lines vs perf data convert --to-json" script -i "$f" --json -- \
+		data convert -f -i "$f" --to-json "$tmp/perf.json"
+	rm -f "$tmp/perf.json"
+fi
 
 # Peak memory against file size: a file a quarter the size, read the same ways.
 small=$tmp/small.data

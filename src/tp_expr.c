@@ -286,7 +286,7 @@ static int field_value(struct parser *ps, const char *name, size_t n, int want_s
 
 	if (!fld)
 		return ps->err;
-	if (want_string || fld->data_loc || (fld->array_len && strstr(fld->type, "char")))
+	if (want_string || fld->data_loc || fld->is_text)
 		return field_bytes(ps, fld, out);
 	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, 0, &out->num)) {
 		if (!ps->dead)

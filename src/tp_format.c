@@ -95,6 +95,7 @@ static int split_decl(const char *decl, size_t len, struct peo_tp_field *fld)
 		return -ENOMEM;
 	fld->data_loc = !strncmp(fld->type, "__data_loc", 10) ? 1 : !strncmp(fld->type, "__rel_loc", 9) ? 2 : 0;
 	fld->common = !strncmp(fld->name, "common_", 7);
+	fld->is_text = (fld->data_loc || fld->array_len) && strstr(fld->type, "char");
 	return 0;
 }
 
@@ -120,6 +121,7 @@ static int parse_field_line(struct peo_tp_format *f, const char *line, size_t li
 	fld.offset = (uint32_t)off;
 	fld.size = (uint32_t)size;
 	fld.is_signed = sign != 0;
+	fld.is_hex = strchr(fld.type, '*') || (!fld.is_signed && strstr(fld.type, "long"));
 	grown = realloc(f->fields, (f->n + 1) * sizeof(*grown));
 	if (!grown) {
 		free_strings(&fld);
@@ -235,13 +237,33 @@ const struct peo_tp_field *peo_tp_format_find(const struct peo_tp_format *f, con
 	return NULL;
 }
 
-static uint64_t load(const unsigned char *p, uint32_t size, int swap)
-{
-	uint64_t v = 0;
+static int host_big_endian(void);
 
+/* @size bytes at @p, big-endian when @big: one load for the integer sizes
+ * (a byte loop was a tenth of a JSON line with tracepoint fields). */
+static uint64_t load(const unsigned char *p, uint32_t size, int big)
+{
+	int swap = big != host_big_endian();
+	uint64_t v = 0;
+	uint32_t w;
+	uint16_t h;
+
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&h, p, 2);
+		return swap ? __builtin_bswap16(h) : h;
+	case 4:
+		memcpy(&w, p, 4);
+		return swap ? __builtin_bswap32(w) : w;
+	case 8:
+		memcpy(&v, p, 8);
+		return swap ? __builtin_bswap64(v) : v;
+	}
 	for (uint32_t i = 0; i < size; i++) /* little-endian assembly, then the writer's order */
 		v |= (uint64_t)p[i] << (8 * i);
-	if (swap && size > 1)
+	if (big && size > 1)
 		v = __builtin_bswap64(v) >> (64 - 8 * size);
 	return v;
 }

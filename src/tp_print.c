@@ -219,8 +219,7 @@ int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_r
 			put(buf, cap, &len, " ", 1);
 		put(buf, cap, &len, fld->name, strlen(fld->name));
 		put(buf, cap, &len, "=", 1);
-		if (((fld->data_loc || fld->array_len) && strstr(fld->type, "char")) ||
-		    printable_bytes(fld, rec, raw, raw_size)) { /* text */
+		if (fld->is_text || printable_bytes(fld, rec, raw, raw_size)) { /* text */
 			const void *b, *nul;
 			size_t blen;
 
@@ -249,8 +248,7 @@ int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_r
 			if ((err = peo_tp_field_int(fld, rec, raw, raw_size, 0, &v)))
 				return err;
 			/* as perf: pointers and unsigned longs in hex, signed shorts two wide */
-			n = strchr(fld->type, '*') || (!fld->is_signed && strstr(fld->type, "long"))
-				    ? snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v)
+			n = fld->is_hex ? snprintf(out, sizeof(out), "0x%" PRIx64, (uint64_t)v)
 			    : fld->is_signed && fld->size == 2 ? snprintf(out, sizeof(out), "%2d", (int)v)
 			    : fld->is_signed ? snprintf(out, sizeof(out), "%" PRId64, v)
 					     : snprintf(out, sizeof(out), "%" PRIu64, (uint64_t)v);

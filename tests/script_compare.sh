@@ -14,6 +14,7 @@
 # 1 when any fails, 77 when perf cannot record here.
 set -u
 . "$(dirname "$0")/compare_common.sh"
+tests=$(cd "$(dirname "$0")" && pwd) # the Python helpers beside this script
 compare_begin script_compare.sh "$@"
 if ! perf record -q -o "$tmp/probe.data" -e cpu-clock -- true >/dev/null 2>&1; then
 	echo "SKIP: perf record cannot record cpu-clock here"
@@ -222,6 +223,23 @@ for fam, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
     c.sendall(b"x" * 100000); a.recv(10); c.close(); a.close(); s.close()'
 	else
 		skip "net: none of the network tracepoints in /sys/kernel/tracing here"
+	fi
+	# --json's "fields": each tracepoint field as perf decodes it for its
+	# scripts (perf script -s), on every file above with tracepoints
+	if perf script -i "$tmp/trace.data" -s "$tests/tp_fields_perf.py" >"$tmp/probe.py" 2>&1 &&
+		grep -q '^{' "$tmp/probe.py"; then
+		for name in trace trace_helpers net; do
+			[ -f "$tmp/$name.data" ] || continue
+			"$peo" script -i "$tmp/$name.data" --json >"$tmp/$name.json" 2>&1
+			perf script -i "$tmp/$name.data" -s "$tests/tp_fields_perf.py" >"$tmp/$name.fields" 2>/dev/null
+			if out=$(python3 "$tests/tp_fields_compare.py" "$tmp/$name.json" "$tmp/$name.fields" 2>&1); then
+				pass "$name: --json: $out as perf decodes them"
+			else
+				fail "$name: --json fields: $out"
+			fi
+		done
+	else
+		skip "--json fields: this perf cannot run a Python script (perf script -s): $(head -c 200 "$tmp/probe.py")"
 	fi
 	# the formats come from the file's TRACING_DATA: the same with tracefs hidden
 	if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then

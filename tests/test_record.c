@@ -828,6 +828,22 @@ static void tracepoint_fields_by_name_either_order(void **state)
 	assert_int_equal(path->data_loc, 1);
 	assert_string_equal(path->type, "__data_loc char[]");
 	assert_int_equal(note->data_loc, 2);
+	/* strings: char arrays and __data_loc char[]; hex: pointers and unsigned longs */
+	assert_true(comm->is_text && path->is_text && note->is_text && !deltas->is_text);
+	assert_false(deltas->is_hex || comm->is_hex);
+	assert_false(peo_tp_format_find(f, "common_pid")->is_hex);
+	{
+		struct peo_tp_format *h;
+
+		assert_int_equal(peo_tp_format_parse(&h, "name: h\nformat:\n"
+			"\tfield:unsigned long a;\toffset:0;\tsize:8;\tsigned:0;\n"
+			"\tfield:const void * p;\toffset:8;\tsize:8;\tsigned:0;\n"
+			"\tfield:long l;\toffset:16;\tsize:8;\tsigned:1;\n"
+			"\tfield:size_t n;\toffset:24;\tsize:8;\tsigned:0;\n"), 0);
+		assert_true(peo_tp_format_find(h, "a")->is_hex && peo_tp_format_find(h, "p")->is_hex);
+		assert_false(peo_tp_format_find(h, "l")->is_hex || peo_tp_format_find(h, "n")->is_hex);
+		peo_tp_format_free(h);
+	}
 	for (int big = 0; big < 2; big++) {
 		struct vec v = { .big = big };
 		struct peo_record rec = { .swapped = big }; /* this host is little-endian */

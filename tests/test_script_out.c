@@ -24,6 +24,7 @@
 #include "script_maps.h"
 #include "script_log.h"
 #include "script_pool.h"
+#include "script_tp_json.h"
 
 /* Values around every power of 10 and 16, and random ones of every size. */
 static size_t sample_values(uint64_t *v, size_t cap)
@@ -218,6 +219,91 @@ static void bytes_of_every_length(void **state)
 	assert_int_equal(len, want_len);
 	assert_memory_equal(got, want, len);
 	free(got);
+}
+
+/* JSON strings of every byte, longer than the buffer (written a piece at a
+ * time), against escaping done the plain way. */
+static void json_strings_of_any_length(void **state)
+{
+	enum { LEN = 300000 }; /* more than the 256 KiB buffer */
+	char *src = malloc(LEN), *want = malloc(6 * LEN + 3), *got, *w = want;
+	struct capture c;
+	size_t len;
+
+	(void)state;
+	assert_non_null(src);
+	assert_non_null(want);
+	for (size_t i = 0; i < LEN; i++)
+		src[i] = (char)(1 + i % 255);
+	*w++ = '"';
+	for (size_t i = 0; i < LEN; i++) {
+		unsigned char ch = (unsigned char)src[i];
+
+		w += ch == '"' || ch == '\\' ? sprintf(w, "\\%c", ch)
+		   : ch < 0x20 ? sprintf(w, "\\u%04x", ch) : sprintf(w, "%c", ch);
+	}
+	*w++ = '"';
+	for (int growing = 0; growing < 2; growing++) {
+		capture_open(&c, growing);
+		out_json_string(&c.o, src, LEN);
+		got = capture_text(&c, &len);
+		assert_int_equal(len, (size_t)(w - want));
+		assert_memory_equal(got, want, len);
+		free(got);
+	}
+	assert_int_equal(put_json_string(want, "a\"\\\n", 4) - want, 13);
+	assert_memory_equal(want, "\"a\\\"\\\\\\u000a\"", 13);
+	free(src);
+	free(want);
+}
+
+/* A tracepoint's own fields by their format, from a payload in either
+ * byte order: numbers, hex, strings, arrays of elements and of bytes. */
+static void tracepoint_fields_as_json(void **state)
+{
+	static const char format[] =
+		"name: j\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\tfield:short s;\toffset:8;\tsize:2;\tsigned:1;\n"
+		"\tfield:char comm[4];\toffset:10;\tsize:4;\tsigned:0;\n"
+		"\tfield:const void * p;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 v[2];\toffset:24;\tsize:8;\tsigned:0;\n"
+		"\tfield:__data_loc u8[] buf;\toffset:32;\tsize:4;\tsigned:0;\n"
+		"\tfield:u8 odd[3];\toffset:36;\tsize:3;\tsigned:0;\n"
+		"\tfield:u64 past;\toffset:44;\tsize:8;\tsigned:0;\n";
+	static const char want[] = ",\"fields\":{\"s\":-2,\"comm\":\"ab\",\"p\":\"0xdeadbeef\","
+				   "\"v\":[1,4294967295],\"buf\":[7,0],\"odd\":[1,2,3],\"past\":null}";
+	struct peo_tp_format *f;
+
+	(void)state;
+	assert_int_equal(peo_tp_format_parse(&f, format), 0);
+	for (int big = 0; big < 2; big++) {
+		unsigned char raw[44] = { 0 };
+		struct peo_record rec = { .swapped = big }; /* this host is little-endian */
+		struct capture c;
+		size_t len;
+		char *got;
+		/* @n bytes of @v at @at in the payload's byte order */
+		#define PUT(at, n, v) for (int k = 0; k < (n); k++) \
+			raw[(at) + (big ? (n) - 1 - k : k)] = (unsigned char)((uint64_t)(v) >> 8 * k)
+
+		PUT(8, 2, -2);
+		memcpy(raw + 10, "ab\0z", 4);
+		PUT(16, 8, 0xdeadbeef);
+		PUT(24, 4, 1);
+		PUT(28, 4, 0xffffffffu);
+		PUT(32, 4, 40u | 2u << 16); /* 2 bytes at 40 */
+		raw[36] = 1, raw[37] = 2, raw[38] = 3;
+		raw[40] = 7;
+		#undef PUT
+		capture_open(&c, 1);
+		json_tp_fields(&c.o, f, &rec, raw, sizeof(raw));
+		got = capture_text(&c, &len);
+		assert_string_equal(got, want);
+		free(got);
+	}
+	peo_tp_format_free(f);
 }
 
 /* The size of the @i-th test entry: mostly small, every thousandth @largest. */
@@ -515,6 +601,8 @@ int main(void)
 		cmocka_unit_test(maps_follow_fork_while_the_table_grows),
 		cmocka_unit_test(numbers_match_printf_growing),
 		cmocka_unit_test(bytes_of_every_length),
+		cmocka_unit_test(json_strings_of_any_length),
+		cmocka_unit_test(tracepoint_fields_as_json),
 		PEO_TEST(pool_writes_in_batch_order),
 		PEO_TEST(pool_stops_after_the_batch_that_asks),
 		PEO_TEST(pool_reports_a_failed_write),

@@ -18,6 +18,7 @@
 #include "script_log.h"
 #include "script_out.h"
 #include "script_pool.h"
+#include "script_tp_json.h"
 #include "script_threads.h"
 
 enum field {
@@ -125,7 +126,8 @@ static void usage(FILE *out)
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
 		"  -F, --fields LIST      comm,pid,tid,cpu,time,event,ip,addr,period,trace\n"
 		"                         (+field,-field: changes to each event's default)\n"
-		"  --json                 one JSON object per record (JSON Lines)\n"
+		"  --json                 one JSON object per record (JSON Lines); a\n"
+		"                         tracepoint's fields under \"fields\"\n"
 		"  --stats                record counts by type, as perf report --stats\n"
 		"  --header               the file's header features, then the records\n"
 		"  --show-task-events     COMM, FORK and EXIT records too\n"
@@ -314,28 +316,16 @@ static struct per_event *sample_event(struct script *s, const struct peo_record 
 /* @name as a JSON string, quotes included, in new memory; its length in *len. */
 static char *json_quoted(const char *name, size_t *len)
 {
-	char *q = malloc(6 * strlen(name) + 3), *p = q;
+	size_t n = strlen(name);
+	char *q = malloc(6 * n + 3), *end;
 
 	if (!q)
 		return NULL;
-	*p++ = '"';
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
-		if (*c == '"' || *c == '\\') {
-			*p++ = '\\';
-			*p++ = (char)*c;
-		} else if (*c < 0x20) {
-			p += sprintf(p, "\\u%04x", *c);
-		} else {
-			*p++ = (char)*c;
-		}
-	}
-	*p++ = '"';
-	*p = '\0';
-	*len = (size_t)(p - q);
+	end = put_json_string(q, name, n);
+	*end = '\0';
+	*len = (size_t)(end - q);
 	return q;
 }
-
-static void json_str(struct out *o, const char *s);
 
 /* A sample's event column (text: right-aligned and ": "; JSON: the quoted
  * name), made in @buf (@cap bytes).  Returns its length. */
@@ -633,15 +623,7 @@ static void print_sample(struct fmt *w, const struct peo_record *r, const char *
 
 static void json_str(struct out *o, const char *s)
 {
-	size_t len;
-	char *q = json_quoted(s, &len);
-
-	if (!q) { /* out of memory: the string is left out, the line stays JSON */
-		out_str(o, "null");
-		return;
-	}
-	out_bytes(o, q, len);
-	free(q);
+	out_json_string(o, s, strlen(s));
 }
 
 /* ,"key":value with a key not known at compile time. */
@@ -678,16 +660,11 @@ static void json_u64(struct out *o, const char *key, uint64_t v)
 #define JSON_PID(o, key, v) JSON_CHECKED(PUT_PID, o, key, v)
 #define JSON_HEX(o, key, v) JSON_CHECKED(PUT_HEX, o, key, v)
 
-static inline char *put_quote(char *p)
-{
-	*p = '"';
-	return p + 1;
-}
-
-/* A JSON sample; @label is its event's quoted name.  Its fixed fields go
- * in room made once, the callchain's frames in room made a frame at a time. */
+/* A JSON sample; @label is its event's quoted name, @format its tracepoint
+ * format (or NULL).  Its fixed fields go in room made once, the callchain's
+ * frames in room made a frame at a time. */
 static void print_sample_json(struct fmt *w, const struct peo_record *r, const char *label,
-			      size_t label_len)
+			      size_t label_len, const struct peo_tp_format *format)
 {
 	static const char start[] = "{\"type\":\"SAMPLE\",\"event\":";
 	const struct peo_sample *smp = &r->u.sample;
@@ -738,6 +715,8 @@ static void print_sample_json(struct fmt *w, const struct peo_record *r, const c
 	}
 	if (st & PEO_SAMPLE_RAW)
 		JSON_U64(o, "raw_size", smp->raw_size);
+	if (format && smp->raw)
+		json_tp_fields(o, format, r, smp->raw, smp->raw_size);
 	out_bytes(o, "}\n", 2);
 }
 
@@ -1011,7 +990,7 @@ static void format_entry(struct fmt *w, const struct entry *e, int print)
 	t = w->rec.header.type;
 	if (w->s->a.json) {
 		if (t == PEO_RECORD_SAMPLE)
-			print_sample_json(w, &w->rec, e->label, e->label_len);
+			print_sample_json(w, &w->rec, e->label, e->label_len, e->u.format);
 		else if (print)
 			print_other_json(w, &w->rec);
 		return;
@@ -1237,7 +1216,7 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	}
 	e->label = label;
 	e->label_len = (uint32_t)label_len;
-	if (t == PEO_RECORD_SAMPLE && !s->a.json && (fl & F_TRACE) && r->attr &&
+	if (t == PEO_RECORD_SAMPLE && (s->a.json || (fl & F_TRACE)) && r->attr &&
 	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
 		e->u.format = format_of(s, ev);
 	if (!in_log)

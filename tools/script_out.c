@@ -86,3 +86,45 @@ int out_finish(struct out *o)
 	errno = o->failed;
 	return -1;
 }
+
+/* The characters of a JSON string, escaped, without the quotes. */
+static char *put_json_chars(char *p, const unsigned char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+		} else if (c < 0x20) {
+			memcpy(p, "\\u00", 4);
+			p[4] = hex[c >> 4];
+			p[5] = hex[c & 15];
+			p += 6;
+		} else {
+			*p++ = (char)c;
+		}
+	}
+	return p;
+}
+
+char *put_json_string(char *p, const char *s, size_t len)
+{
+	return put_quote(put_json_chars(put_quote(p), (const unsigned char *)s, len));
+}
+
+void out_json_string(struct out *o, const char *s, size_t len)
+{
+	/* a piece whose escaped form fits the room out_room() can make */
+	size_t piece = o->cap / 12 ? o->cap / 12 : 1;
+
+	out_char(o, '"');
+	for (size_t at = 0; at < len; at += piece) {
+		size_t n = len - at < piece ? len - at : piece;
+
+		out_advance(o, put_json_chars(out_room(o, 6 * n), (const unsigned char *)s + at, n));
+	}
+	out_char(o, '"');
+}

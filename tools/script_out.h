@@ -343,4 +343,17 @@ static inline void out_hex(struct out *o, uint64_t v, int width)
 	out_advance(o, put_hex(out_room(o, 16 + out_pad_of(width, 0)), v, width));
 }
 
+static inline char *put_quote(char *p)
+{
+	*p = '"';
+	return p + 1;
+}
+
+/* @len bytes at @s as a JSON string, quotes included: '"' and '\\'
+ * escaped, control characters as \u00XX.  Room: 6 * @len + 2. */
+char *put_json_string(char *p, const char *s, size_t len);
+
+/* The same into @o, of any length. */
+void out_json_string(struct out *o, const char *s, size_t len);
+
 #endif

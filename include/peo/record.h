@@ -292,6 +292,8 @@ struct peo_tp_field {
 	uint32_t array_len; /* elements of a fixed array (char comm[16]: 16), else 0 */
 	int data_loc;       /* 1: __data_loc (u32: offset | length << 16), 2: __rel_loc */
 	int common;         /* a common_* field */
+	int is_text;        /* a char array or __data_loc char[]: a string up to its NUL */
+	int is_hex;         /* a pointer or an unsigned long: perf prints it in hex */
 };
 
 /**
