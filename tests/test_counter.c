@@ -598,17 +598,47 @@ static void cpu_targets_count_system_wide(void **state)
 	count_getppid_on(&cpu0, pid, wake, 0, 0);
 }
 
+/* The cgroup this process's test makes, in @dir (@cap bytes); its name in @name. */
+static void test_cgroup(char *dir, size_t cap, char name[64])
+{
+	char root[1024];
+
+	peo_cgroup_root(root, sizeof(root));
+	snprintf(name, 64, "peo-test-%d", (int)getpid());
+	snprintf(dir, cap, "%s/%s", root, name);
+}
+
+/* However the test ended: its cgroup's tasks killed, the cgroup removed
+ * (a failed assertion had left one behind each run), then the fd check. */
+static int remove_test_cgroup(void **state)
+{
+	char dir[1200], procs[1300], name[64];
+	FILE *in;
+	int pid;
+
+	test_cgroup(dir, sizeof(dir), name);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	if ((in = fopen(procs, "r"))) {
+		while (fscanf(in, "%d", &pid) == 1) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0); /* the test's workload: a child of this process */
+		}
+		fclose(in);
+	}
+	for (int i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
+		usleep(10000); /* a killed task leaves its cgroup a moment later */
+	return peo_test_fds_teardown(state);
+}
+
 static void cgroup_target_counts_its_tasks(void **state)
 {
-	char root[1024], dir[1200], procs[1300], pidtext[32], name[64];
+	char dir[1200], procs[1300], pidtext[32], name[64];
 	int wake, fd;
 	pid_t pid;
 
 	(void)state;
 	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
-	peo_cgroup_root(root, sizeof(root));
-	snprintf(name, sizeof(name), "peo-test-%d", (int)getpid());
-	snprintf(dir, sizeof(dir), "%s/%s", root, name);
+	test_cgroup(dir, sizeof(dir), name);
 	if (mkdir(dir, 0755) < 0)
 		PEO_SKIP("cannot create %s: %s (needs root and a writable cgroup tree)", dir,
 			 strerror(errno));
@@ -711,7 +741,8 @@ int main(void)
 		PEO_TEST(pid_target_counts_every_thread),
 		PEO_TEST(tid_target_counts_one_thread),
 		PEO_TEST(cpu_targets_count_system_wide),
-		PEO_TEST(cgroup_target_counts_its_tasks),
+		cmocka_unit_test_setup_teardown(cgroup_target_counts_its_tasks, peo_test_fds_setup,
+						remove_test_cgroup),
 		PEO_TEST(child_counts_from_exec),
 		PEO_TEST(child_errors_and_signals),
 	};
