@@ -255,6 +255,31 @@ else
 	skip "tracepoint: perf cannot record $tp here"
 fi
 
+# --json leaves no field out: a recording with registers, page sizes, data
+# addresses, cgroups, namespaces and switches, each SAMPLE's fields against
+# what perf hands its Python scripts, the rest against perf script's lines.
+# (--user-regs/--intr-regs of ax,bx name x86 registers: elsewhere skipped.)
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "rich: --json records: its registers (ax, bx) are x86's"
+elif check rich pid,tid,time,event -e cpu-clock/period=100000/ -e page-faults/period=5/ \
+	--switch-events --namespaces --all-cgroups -d --phys-data --data-page-size --code-page-size \
+	--user-regs=ax,bx --intr-regs=ax --sample-cpu -- "$W" -s 20 -m 50 2>/dev/null &&
+	[ -f "$tmp/rich.data" ]; then
+	"$peo" script -i "$tmp/rich.data" --json >"$tmp/rich.json" 2>&1
+	if perf script -i "$tmp/rich.data" -s "$tests/samples_perf.py" >"$tmp/rich.samples" 2>"$tmp/rich.py.err"; then
+		perf script -i "$tmp/rich.data" -F pid,tid,time,event,iregs,uregs,phys_addr,data_page_size,code_page_size \
+			--show-switch-events --show-namespace-events --show-cgroup-events >"$tmp/rich.text" 2>/dev/null
+		if out=$(python3 "$tests/json_records_compare.py" "$tmp/rich.json" "$tmp/rich.samples" \
+			"$tmp/rich.text" 2>&1); then
+			pass "rich: --json records as perf reads them: $out"
+		else
+			fail "rich: --json: $out"
+		fi
+	else
+		skip "rich: --json: this perf cannot run a Python script (perf script -s): $(head -c 200 "$tmp/rich.py.err")"
+	fi
+fi
+
 # Pipe mode: the stream saved by perf record -o -, read from standard input.
 if perf record -q -o - -e cpu-clock -c 100000 -- "$W" -s 20 >"$tmp/pipe.data" 2>/dev/null; then
 	"$peo" script -i - -F pid,tid,time,ip,event <"$tmp/pipe.data" >"$tmp/pipe.peo" 2>&1
@@ -410,6 +435,23 @@ PY
 else
 	fail "could not corrupt a callchain sample of callchain.data"
 fi
+
+# Every file above as JSON Lines: each line one valid JSON object
+for f in "$tmp"/*.data; do
+	name=$(basename "$f" .data)
+	case $name in bad*) continue ;; esac # made to fail
+	if out=$("$peo" script -i "$f" --json 2>&1 | python3 -c '
+import json, sys
+n = 0
+for n, line in enumerate(sys.stdin, 1):
+    if not isinstance(json.loads(line), dict):
+        sys.exit(f"line {n} is not an object")
+print(n)' 2>&1); then
+		pass "$name: --json is $out lines of JSON objects"
+	else
+		fail "$name: --json is not JSON Lines: $(echo "$out" | tail -1)"
+	fi
+done
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"

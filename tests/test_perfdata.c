@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "test_util.h"
+
+#include "json_out.h"
+#include "script_json.h" /* peo script --json of the user records built here */
 #include "tie_dir.h"
 
 #define SAMPLE_TYPE (PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME)
@@ -1166,6 +1169,19 @@ static void user_record(struct vec *v, uint32_t type, uint16_t misc, struct peo_
 	r->header.size = (uint16_t)v->n;
 }
 
+/* What peo script --json puts for user record @r of @f after its "type"
+ * (tools/script_json_user.c); nothing, and -1, for a malformed one. */
+static void assert_json(const struct peo_perfdata *f, const struct peo_record *r, const char *want)
+{
+	struct out *o = json_out_new();
+	char *got;
+
+	assert_int_equal(json_user_record(o, f, r), *want ? 0 : -1);
+	got = json_out_text(o);
+	assert_string_equal(got, want);
+	free(got);
+}
+
 static void perfs_own_records_in_either_order_in(int big)
 {
 	struct peo_user_record u;
@@ -1190,6 +1206,8 @@ static void perfs_own_records_in_either_order_in(int big)
 	assert_int_equal(u.u.build_id.size, 20);
 	assert_int_equal(u.u.build_id.id[19], 0x10 + 19);
 	assert_string_equal(u.u.build_id.filename, "/lib/libx.so");
+	assert_json(f, &r, ",\"pid\":4242,\"build_id\":\"101112131415161718191a1b1c1d1e1f20212223\","
+		    "\"filename\":\"/lib/libx.so\"");
 
 	user_begin(&v, big);
 	vec_put64(&v, 77);
@@ -1199,6 +1217,7 @@ static void perfs_own_records_in_either_order_in(int big)
 	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
 	assert_int_equal(u.u.event_type.id, 77);
 	assert_string_equal(u.u.event_type.name, "cycles");
+	assert_json(f, &r, ",\"id\":77,\"name\":\"cycles\"");
 
 	user_begin(&v, big); /* AUXTRACE_ERROR, format 1: with a time */
 	vec_put32(&v, 1); vec_put32(&v, 2); vec_put32(&v, 3); vec_put32(&v, 4);
@@ -1212,6 +1231,9 @@ static void perfs_own_records_in_either_order_in(int big)
 	assert_int_equal(u.u.auxtrace_error.tid, 5);
 	assert_int_equal(u.u.auxtrace_error.time, 123456789);
 	assert_string_equal(u.u.auxtrace_error.msg, "decoder lost sync");
+	assert_json(f, &r, ",\"auxtrace_error_type\":1,\"code\":2,\"cpu\":3,\"pid\":4,\"tid\":5,"
+		    "\"fmt\":1,\"ip\":\"0xffffffff81000000\",\"time\":123456789,"
+		    "\"msg\":\"decoder lost sync\"");
 
 	user_begin(&v, big); /* CPU_MAP as a range with "any" */
 	vec_put16(&v, 2); vec_put(&v, 1, 1); vec_put(&v, 0, 1); vec_put16(&v, 4); vec_put16(&v, 6);
@@ -1220,6 +1242,7 @@ static void perfs_own_records_in_either_order_in(int big)
 	assert_int_equal(u.u.cpu_map.nr, 4);
 	assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 0), -1);
 	assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 3), 6);
+	assert_json(f, &r, ",\"cpus\":[-1,4,5,6]");
 
 	user_begin(&v, big); /* CPU_MAP as a mask of 64-bit words: CPUs 1, 65 */
 	vec_put16(&v, 1); vec_put16(&v, 2); vec_put16(&v, 8); vec_put16(&v, 0);
@@ -1228,6 +1251,7 @@ static void perfs_own_records_in_either_order_in(int big)
 	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
 	assert_int_equal(u.u.cpu_map.nr, 2);
 	assert_int_equal(peo_perfdata_cpu_map_cpu(f, &u, 1), 65);
+	assert_json(f, &r, ",\"cpus\":[1,65]");
 
 	user_begin(&v, big); /* TIME_CONV, the old short form */
 	vec_put64(&v, 10); vec_put64(&v, 1000); vec_put64(&v, 555);
@@ -1235,6 +1259,7 @@ static void perfs_own_records_in_either_order_in(int big)
 	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
 	assert_int_equal(u.u.time_conv.time_zero, 555);
 	assert_false(u.u.time_conv.has_cycles);
+	assert_json(f, &r, ",\"time_shift\":10,\"time_mult\":1000,\"time_zero\":555");
 
 	user_begin(&v, big); /* THREAD_MAP whose nr lies */
 	vec_put64(&v, 1000);
@@ -1242,6 +1267,7 @@ static void perfs_own_records_in_either_order_in(int big)
 	user_record(&v, PEO_RECORD_THREAD_MAP, 0, &r);
 	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -EPROTO);
 	assert_error_contains("THREAD_MAP record: nr 1000 at byte 8");
+	assert_json(f, &r, ""); /* a malformed record: its type alone */
 
 	user_record(&v, PEO_RECORD_FINISHED_ROUND, 0, &r);
 	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -ENOENT);

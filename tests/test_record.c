@@ -18,6 +18,9 @@
 #include "counter_internal.h" /* peo_cgroup_root */
 #include "record_internal.h"  /* peo_record_peek */
 #include "test_util.h"
+
+#include "json_out.h"
+#include "script_json.h" /* peo script --json of the records built here */
 #include "tp_expr.h" /* the kernel strings list */
 
 /* ------------------------------------------------------- byte vectors */
@@ -35,52 +38,6 @@
 #endif
 
 /* Start a record: the header's size is patched by finish(). */
-static void begin(struct vec *v, int big, uint32_t type, uint16_t misc)
-{
-	memset(v, 0, sizeof(*v));
-	v->big = big;
-	vec_put32(v, type);
-	vec_put16(v, misc);
-	vec_put16(v, 0);
-}
-
-static void finish(struct vec *v)
-{
-	vec_put_at(v, 6, v->n, 2);
-}
-
-/* An attr as a file written in @big order would hold it. */
-static void foreign_attr(struct peo_attr *out, const struct peo_attr *host, int big)
-{
-	struct vec v = { .big = big };
-
-	vec_attr(&v, host);
-	memcpy(out, v.b, sizeof(*out));
-}
-
-static struct peo_record_parser *parser_for(int big, const struct peo_attr *host_attr)
-{
-	PEO_OPTS(peo_record_parser_opts, o, .byte_order = big ? PEO_BYTE_ORDER_BIG
-							       : PEO_BYTE_ORDER_LITTLE);
-	struct peo_record_parser *p;
-	struct peo_attr a;
-
-	assert_int_equal(peo_record_parser_new(&p, &o), 0);
-	if (host_attr) {
-		foreign_attr(&a, host_attr, big);
-		assert_int_equal(peo_record_parser_add(p, &a, NULL, 0), 0);
-	}
-	return p;
-}
-
-static void base_attr(struct peo_attr *a, uint64_t sample_type)
-{
-	peo_attr_init(a);
-	a->type = PEO_TYPE_SOFTWARE;
-	a->sample_type = sample_type;
-	a->sample_id_all = 1;
-}
-
 static void parse_ok(struct peo_record_parser *p, struct vec *v, struct peo_record *r)
 {
 	int err = peo_record_parse(p, v->b, v->n, r);
@@ -88,6 +45,23 @@ static void parse_ok(struct peo_record_parser *p, struct vec *v, struct peo_reco
 	if (err)
 		print_error("%s\n", peo_last_error());
 	assert_int_equal(err, 0);
+}
+
+/* What peo script --json puts for @r after its "type" and a sample's
+ * common fields: a kernel record's fields and trailer, or the rest of a
+ * sample's (tools/script_json_kernel.c). */
+static void assert_json(const struct peo_record *r, const char *want)
+{
+	struct out *o = json_out_new();
+	char *got;
+
+	if (r->header.type == PEO_RECORD_SAMPLE)
+		json_sample_more(o, r);
+	else
+		json_kernel_record(o, r);
+	got = json_out_text(o);
+	assert_string_equal(got, want);
+	free(got);
 }
 
 /* Branch stack with hw_idx and counters, WEIGHT_STRUCT, DATA_SRC, TRANSACTION, group READ. */
@@ -106,14 +80,14 @@ static void sample_fields_machines_here_cannot_make(void **state)
 		uint64_t flags = 1ULL << 0 | 300ULL << 4 | 1ULL << 20 | 3ULL << 24 | 2ULL << 26 |
 				 1ULL << 30;
 
-		base_attr(&attr, PEO_SAMPLE_IP | PEO_SAMPLE_READ | PEO_SAMPLE_BRANCH_STACK |
+		peo_test_base_attr(&attr, PEO_SAMPLE_IP | PEO_SAMPLE_READ | PEO_SAMPLE_BRANCH_STACK |
 				 PEO_SAMPLE_WEIGHT_STRUCT | PEO_SAMPLE_DATA_SRC | PEO_SAMPLE_TRANSACTION);
 		attr.read_format = PEO_FORMAT_GROUP | PEO_FORMAT_ID | PEO_FORMAT_LOST |
 				   PEO_FORMAT_TOTAL_TIME_ENABLED;
 		attr.branch_sample_type = PEO_SAMPLE_BRANCH_ANY | PEO_SAMPLE_BRANCH_HW_INDEX |
 					  PEO_SAMPLE_BRANCH_COUNTERS;
-		p = parser_for(big, &attr);
-		begin(&v, big, PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER);
+		p = peo_test_parser_for(big, &attr);
+		vec_record_begin(&v, big, PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER);
 		vec_put64(&v, 0x401000);                         /* ip */
 		vec_put64(&v, 2);                                /* read: nr */
 		vec_put64(&v, 5000);                             /* time_enabled */
@@ -141,7 +115,7 @@ static void sample_fields_machines_here_cannot_make(void **state)
 		vec_put64(&v, 2 | 0xaULL << 5 | 2ULL << 19 | 1ULL << 26 | 2ULL << 33 | 1ULL << 37 |
 			  2ULL << 40 | 1ULL << 43);
 		vec_put64(&v, PEO_TXN_TRANSACTION | PEO_TXN_CONFLICT | 0x42ULL << PEO_TXN_ABORT_SHIFT);
-		finish(&v);
+		vec_record_end(&v);
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.sample.ip, 0x401000);
 		assert_int_equal(r.u.sample.read.nr, 2);
@@ -178,9 +152,18 @@ static void sample_fields_machines_here_cannot_make(void **state)
 		assert_int_equal(ds.hops, 1);
 		assert_int_equal(r.u.sample.transaction & 0xff, PEO_TXN_TRANSACTION | PEO_TXN_CONFLICT);
 		assert_int_equal(r.u.sample.transaction >> PEO_TXN_ABORT_SHIFT, 0x42);
+		assert_json(&r, ",\"read\":{\"nr\":2,\"time_enabled\":5000,\"values\":["
+			    "{\"value\":11,\"id\":101,\"lost\":0},{\"value\":22,\"id\":102,\"lost\":3}]}"
+			    ",\"branch_hw_idx\":7,\"branch_stack\":[{\"from\":\"0x1000\",\"to\":\"0x2000\","
+			    "\"mispred\":1,\"predicted\":0,\"in_tx\":0,\"abort\":0,\"cycles\":300,"
+			    "\"type\":1,\"spec\":3,\"new_type\":2,\"priv\":1},{\"from\":\"0x3000\","
+			    "\"to\":\"0x4000\",\"mispred\":0,\"predicted\":0,\"in_tx\":0,\"abort\":0,"
+			    "\"cycles\":0,\"type\":0,\"spec\":0,\"new_type\":0,\"priv\":0}],"
+			    "\"branch_counters\":[9,10],\"weight\":{\"var1_dw\":1000,\"var2_w\":20,"
+			    "\"var3_w\":3},\"data_src\":\"0xa2404100142\",\"transaction\":\"0x4200000022\"");
 		/* One byte short: the last field is named with its offset. */
 		v.n -= 8;
-		finish(&v);
+		vec_record_end(&v);
 		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
 		assert_error_contains("field 'transaction' at byte");
 		peo_record_parser_free(p);
@@ -200,15 +183,17 @@ static void other_records_from_the_abi(void **state)
 		int64_t ctx;
 		struct peo_callchain_iter it;
 
-		base_attr(&attr, PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_IDENTIFIER);
-		p = parser_for(big, &attr);
+		peo_test_base_attr(&attr, PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_IDENTIFIER);
+		p = peo_test_parser_for(big, &attr);
 #define TRAILER()                                         \
 	do {                                              \
 		vec_put32(&v, 10); vec_put32(&v, 11);             \
 		vec_put64(&v, 123456789);                     \
 		vec_put64(&v, 77);                            \
-		finish(&v);                               \
+		vec_record_end(&v);                               \
 	} while (0)
+/* the trailer as --json puts it */
+#define JSON_TRAILER ",\"sample_pid\":10,\"sample_tid\":11,\"sample_time\":123456789,\"sample_id\":77"
 #define CHECK_TRAILER()                                       \
 	do {                                                  \
 		assert_int_equal(r.sample_id.pid, 10);        \
@@ -217,7 +202,7 @@ static void other_records_from_the_abi(void **state)
 		assert_int_equal(r.sample_id.identifier, 77); \
 	} while (0)
 
-		begin(&v, big, PEO_RECORD_AUX, 0);
+		vec_record_begin(&v, big, PEO_RECORD_AUX, 0);
 		vec_put64(&v, 4096); vec_put64(&v, 8192); vec_put64(&v, PEO_AUX_FLAG_TRUNCATED | PEO_AUX_FLAG_PARTIAL);
 		TRAILER();
 		parse_ok(p, &v, &r);
@@ -225,15 +210,17 @@ static void other_records_from_the_abi(void **state)
 		assert_int_equal(r.u.aux.aux_size, 8192);
 		assert_int_equal(r.u.aux.flags, PEO_AUX_FLAG_TRUNCATED | PEO_AUX_FLAG_PARTIAL);
 		CHECK_TRAILER();
+		assert_json(&r, ",\"aux_offset\":\"0x1000\",\"aux_size\":8192,\"flags\":\"0x5\"" JSON_TRAILER);
 
-		begin(&v, big, PEO_RECORD_ITRACE_START, 0);
+		vec_record_begin(&v, big, PEO_RECORD_ITRACE_START, 0);
 		vec_put32(&v, 500); vec_put32(&v, 501);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.itrace_start.tid, 501);
+		assert_json(&r, ",\"pid\":500,\"tid\":501" JSON_TRAILER);
 		CHECK_TRAILER();
 
-		begin(&v, big, PEO_RECORD_KSYMBOL, 0);
+		vec_record_begin(&v, big, PEO_RECORD_KSYMBOL, 0);
 		vec_put64(&v, 0xffffffffa0000000ull); vec_put32(&v, 256);
 		vec_put16(&v, PEO_RECORD_KSYMBOL_TYPE_BPF); vec_put16(&v, PEO_RECORD_KSYMBOL_FLAGS_UNREGISTER);
 		vec_bytes(&v, "bpf_prog_1234", 14); vec_pad8(&v);
@@ -243,9 +230,11 @@ static void other_records_from_the_abi(void **state)
 		assert_int_equal(r.u.ksymbol.len, 256);
 		assert_int_equal(r.u.ksymbol.ksym_type, PEO_RECORD_KSYMBOL_TYPE_BPF);
 		assert_string_equal(r.u.ksymbol.name, "bpf_prog_1234");
+		assert_json(&r, ",\"addr\":\"0xffffffffa0000000\",\"len\":256,\"ksym_type\":1,"
+			    "\"flags\":\"0x1\",\"name\":\"bpf_prog_1234\"" JSON_TRAILER);
 		CHECK_TRAILER();
 
-		begin(&v, big, PEO_RECORD_BPF_EVENT, 0);
+		vec_record_begin(&v, big, PEO_RECORD_BPF_EVENT, 0);
 		vec_put16(&v, PEO_BPF_EVENT_PROG_LOAD); vec_put16(&v, 0); vec_put32(&v, 42);
 		vec_bytes(&v, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 		TRAILER();
@@ -253,9 +242,11 @@ static void other_records_from_the_abi(void **state)
 		assert_int_equal(r.u.bpf_event.type, PEO_BPF_EVENT_PROG_LOAD);
 		assert_int_equal(r.u.bpf_event.id, 42);
 		assert_memory_equal(r.u.bpf_event.tag, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+		assert_json(&r, ",\"bpf_event_type\":1,\"flags\":\"0x0\",\"id\":42,"
+			    "\"tag\":\"0102030405060708\"" JSON_TRAILER);
 		CHECK_TRAILER();
 
-		begin(&v, big, PEO_RECORD_TEXT_POKE, 0);
+		vec_record_begin(&v, big, PEO_RECORD_TEXT_POKE, 0);
 		vec_put64(&v, 0xffffffff81000000ull); vec_put16(&v, 2); vec_put16(&v, 5);
 		vec_bytes(&v, "\x66\x90", 2); vec_bytes(&v, "\xe8\x01\x02\x03\x04", 5); vec_pad8(&v);
 		TRAILER();
@@ -264,20 +255,24 @@ static void other_records_from_the_abi(void **state)
 		assert_int_equal(r.u.text_poke.new_len, 5);
 		assert_memory_equal(r.u.text_poke.old_bytes, "\x66\x90", 2);
 		assert_memory_equal(r.u.text_poke.new_bytes, "\xe8\x01\x02\x03\x04", 5);
+		assert_json(&r, ",\"addr\":\"0xffffffff81000000\",\"old_len\":2,\"new_len\":5,"
+			    "\"old_bytes\":\"6690\",\"new_bytes\":\"e801020304\"" JSON_TRAILER);
 		CHECK_TRAILER();
 
-		begin(&v, big, PEO_RECORD_AUX_OUTPUT_HW_ID, 0);
+		vec_record_begin(&v, big, PEO_RECORD_AUX_OUTPUT_HW_ID, 0);
 		vec_put64(&v, 3);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.aux_output_hw_id.hw_id, 3);
+		assert_json(&r, ",\"hw_id\":3" JSON_TRAILER);
 
-		begin(&v, big, PEO_RECORD_CALLCHAIN_DEFERRED, 0);
+		vec_record_begin(&v, big, PEO_RECORD_CALLCHAIN_DEFERRED, 0);
 		vec_put64(&v, 0xc00c1e); vec_put64(&v, 3);
 		vec_put64(&v, PEO_CONTEXT_ENTRY(PEO_CONTEXT_USER)); vec_put64(&v, 0x401111); vec_put64(&v, 0x402222);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.callchain_deferred.cookie, 0xc00c1e);
+		assert_json(&r, ",\"cookie\":\"0xc00c1e\",\"ips\":[\"0x401111\",\"0x402222\"]" JSON_TRAILER);
 		peo_callchain_begin(&it, &r);
 		assert_int_equal(peo_callchain_next(&it, &ip, &ctx), 1);
 		assert_int_equal(ip, 0x401111);
@@ -287,22 +282,25 @@ static void other_records_from_the_abi(void **state)
 		assert_int_equal(peo_callchain_next(&it, &ip, &ctx), 0);
 		CHECK_TRAILER();
 
-		begin(&v, big, PEO_RECORD_LOST_SAMPLES, 0);
+		vec_record_begin(&v, big, PEO_RECORD_LOST_SAMPLES, 0);
 		vec_put64(&v, 99);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.lost_samples.lost, 99);
+		assert_json(&r, ",\"lost\":99" JSON_TRAILER);
 
-		begin(&v, big, PEO_RECORD_SWITCH_CPU_WIDE, PEO_RECORD_MISC_SWITCH_OUT |
+		vec_record_begin(&v, big, PEO_RECORD_SWITCH_CPU_WIDE, PEO_RECORD_MISC_SWITCH_OUT |
 							      PEO_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		vec_put32(&v, 300); vec_put32(&v, 301);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_true(r.u.sw.out && r.u.sw.preempt);
 		assert_int_equal(r.u.sw.next_prev_tid, 301);
+		assert_json(&r, ",\"next_prev_pid\":300,\"next_prev_tid\":301,\"out\":true,"
+			    "\"preempt\":true" JSON_TRAILER);
 		CHECK_TRAILER();
 
-		begin(&v, big, PEO_RECORD_MMAP2, PEO_RECORD_MISC_MMAP_BUILD_ID | PEO_RECORD_MISC_USER);
+		vec_record_begin(&v, big, PEO_RECORD_MMAP2, PEO_RECORD_MISC_MMAP_BUILD_ID | PEO_RECORD_MISC_USER);
 		vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 0x400000); vec_put64(&v, 0x1000); vec_put64(&v, 0);
 		{
 			unsigned char bid[24] = { 20, 0, 0, 0 };
@@ -318,10 +316,13 @@ static void other_records_from_the_abi(void **state)
 		assert_int_equal(r.u.mmap.build_id[19], 0xa0 + 19);
 		assert_int_equal(r.u.mmap.prot, 5);
 		assert_string_equal(r.u.mmap.filename, "/usr/bin/x");
+		assert_json(&r, ",\"pid\":7,\"tid\":8,\"addr\":\"0x400000\",\"len\":\"0x1000\","
+			    "\"pgoff\":\"0x0\",\"build_id\":\"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3\","
+			    "\"prot\":\"0x5\",\"flags\":\"0x2\",\"filename\":\"/usr/bin/x\"" JSON_TRAILER);
 		CHECK_TRAILER();
 
 		/* MMAP carries the trailer too (perf-event-data assumed not). */
-		begin(&v, big, PEO_RECORD_MMAP, PEO_RECORD_MISC_USER);
+		vec_record_begin(&v, big, PEO_RECORD_MMAP, PEO_RECORD_MISC_USER);
 		vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 0x400000); vec_put64(&v, 0x2000); vec_put64(&v, 0x1000);
 		vec_bytes(&v, "/lib/libc.so.6", 15); vec_pad8(&v);
 		TRAILER();
@@ -332,33 +333,35 @@ static void other_records_from_the_abi(void **state)
 		CHECK_TRAILER();
 
 		/* SWITCH: nothing but its misc bits and the trailer. */
-		begin(&v, big, PEO_RECORD_SWITCH, PEO_RECORD_MISC_SWITCH_OUT);
+		vec_record_begin(&v, big, PEO_RECORD_SWITCH, PEO_RECORD_MISC_SWITCH_OUT);
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_true(r.u.sw.out && !r.u.sw.preempt);
+		assert_json(&r, ",\"out\":true,\"preempt\":false" JSON_TRAILER);
 		CHECK_TRAILER();
 
 		/* A type from the future: its bytes, no error. */
-		begin(&v, big, 99, 0);
+		vec_record_begin(&v, big, 99, 0);
 		vec_put64(&v, 1);
-		finish(&v);
+		vec_record_end(&v);
 		parse_ok(p, &v, &r);
 		assert_true(r.unknown);
 		assert_int_equal(r.header.type, 99);
 		assert_int_equal(r.header.size, 16);
 
 		/* A filename without its NUL, and a nr that lies. */
-		begin(&v, big, PEO_RECORD_COMM, 0);
+		vec_record_begin(&v, big, PEO_RECORD_COMM, 0);
 		vec_put32(&v, 1); vec_put32(&v, 2); vec_bytes(&v, "abcdefgh", 8);
 		TRAILER();
 		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
 		assert_error_contains("COMM record: field 'comm' at byte 16 has no NUL");
-		begin(&v, big, PEO_RECORD_NAMESPACES, 0);
+		vec_record_begin(&v, big, PEO_RECORD_NAMESPACES, 0);
 		vec_put32(&v, 1); vec_put32(&v, 2); vec_put64(&v, 1ULL << 60);
 		TRAILER();
 		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
 		assert_error_contains("NAMESPACES record: field 'link_info' at byte 24");
 #undef TRAILER
+#undef JSON_TRAILER
 #undef CHECK_TRAILER
 		peo_record_parser_free(p);
 	}
@@ -375,32 +378,34 @@ static void weight_aux_and_read_records(void **state)
 		struct peo_read_value rv;
 		struct vec v;
 
-		base_attr(&attr, PEO_SAMPLE_TID | PEO_SAMPLE_WEIGHT | PEO_SAMPLE_AUX);
+		peo_test_base_attr(&attr, PEO_SAMPLE_TID | PEO_SAMPLE_WEIGHT | PEO_SAMPLE_AUX);
 		attr.sample_id_all = 0;
 		attr.read_format = PEO_FORMAT_TOTAL_TIME_ENABLED | PEO_FORMAT_TOTAL_TIME_RUNNING |
 				   PEO_FORMAT_ID | PEO_FORMAT_LOST;
-		p = parser_for(big, &attr);
-		begin(&v, big, PEO_RECORD_SAMPLE, 0);
+		p = peo_test_parser_for(big, &attr);
+		vec_record_begin(&v, big, PEO_RECORD_SAMPLE, 0);
 		vec_put32(&v, 5); vec_put32(&v, 6);
 		vec_put64(&v, 123456);                 /* weight */
 		vec_put64(&v, 16);                     /* aux size, then its bytes */
 		vec_bytes(&v, "0123456789abcdef", 16);
-		finish(&v);
+		vec_record_end(&v);
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.sample.weight, 123456);
 		assert_int_equal(r.u.sample.aux_size, 16);
 		assert_memory_equal(r.u.sample.aux, "0123456789abcdef", 16);
+		assert_json(&r, ",\"weight\":123456,\"aux\":{\"size\":16,"
+			    "\"data\":\"30313233343536373839616263646566\"}");
 		/* an aux size past the record */
 		vec_put_at(&v, 24, 17, 8);
 		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
 		assert_error_contains("field 'aux.data' at byte 32");
 
 		/* READ, one value: pid, tid, value, enabled, running, id, lost */
-		begin(&v, big, PEO_RECORD_READ, 0);
+		vec_record_begin(&v, big, PEO_RECORD_READ, 0);
 		vec_put32(&v, 5); vec_put32(&v, 6);
 		vec_put64(&v, 1000); vec_put64(&v, 2000); vec_put64(&v, 1500);
 		vec_put64(&v, 77); vec_put64(&v, 4);
-		finish(&v);
+		vec_record_end(&v);
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.read.tid, 6);
 		assert_int_equal(r.u.read.read.time_enabled, 2000);
@@ -409,24 +414,29 @@ static void weight_aux_and_read_records(void **state)
 		assert_int_equal(rv.value, 1000);
 		assert_int_equal(rv.id, 77);
 		assert_int_equal(rv.lost, 4);
+		assert_json(&r, ",\"pid\":5,\"tid\":6,\"read\":{\"nr\":1,\"time_enabled\":2000,"
+			    "\"time_running\":1500,\"values\":[{\"value\":1000,\"id\":77,\"lost\":4}]}");
 		peo_record_parser_free(p);
 
 		/* READ of a group: nr, enabled, then value and id per member */
 		attr.read_format = PEO_FORMAT_GROUP | PEO_FORMAT_TOTAL_TIME_ENABLED | PEO_FORMAT_ID;
-		p = parser_for(big, &attr);
-		begin(&v, big, PEO_RECORD_READ, 0);
+		p = peo_test_parser_for(big, &attr);
+		vec_record_begin(&v, big, PEO_RECORD_READ, 0);
 		vec_put32(&v, 5); vec_put32(&v, 6);
 		vec_put64(&v, 3); vec_put64(&v, 9000);
 		vec_put64(&v, 10); vec_put64(&v, 100);
 		vec_put64(&v, 20); vec_put64(&v, 101);
 		vec_put64(&v, 30); vec_put64(&v, 102);
-		finish(&v);
+		vec_record_end(&v);
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.read.read.nr, 3);
 		assert_int_equal(r.u.read.read.time_enabled, 9000);
 		assert_int_equal(peo_read_value(&r, &r.u.read.read, 2, &rv), 0);
 		assert_int_equal(rv.value, 30);
 		assert_int_equal(rv.id, 102);
+		assert_json(&r, ",\"pid\":5,\"tid\":6,\"read\":{\"nr\":3,\"time_enabled\":9000,"
+			    "\"values\":[{\"value\":10,\"id\":100},{\"value\":20,\"id\":101},"
+			    "{\"value\":30,\"id\":102}]}");
 		/* a member count the record cannot hold */
 		vec_put_at(&v, 16, 1000, 8);
 		assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
@@ -1403,14 +1413,14 @@ static void every_set_of_fixed_fields(void **state)
 					mask |= kernel_fixed[i].bit;
 					last = i;
 				}
-			base_attr(&attr, mask);
-			p = parser_for(big, &attr);
+			peo_test_base_attr(&attr, mask);
+			p = peo_test_parser_for(big, &attr);
 
-			begin(&v, big, PEO_RECORD_SAMPLE, 0);
+			vec_record_begin(&v, big, PEO_RECORD_SAMPLE, 0);
 			for (size_t i = 0; i < PEO_ARRAY_SIZE(kernel_fixed); i++)
 				if (set >> i & 1)
 					put_fixed(&v, i);
-			finish(&v);
+			vec_record_end(&v);
 			parse_ok(p, &v, &r);
 			s = &r.u.sample;
 			assert_int_equal(s->ip, (mask & PEO_SAMPLE_IP) ? fixed_value(1) : 0);
@@ -1431,7 +1441,7 @@ static void every_set_of_fixed_fields(void **state)
 
 			if (set) { /* 4 bytes short: the last field, or a pair's second half */
 				v.n -= 4;
-				finish(&v);
+				vec_record_end(&v);
 				assert_int_equal(peo_record_sample_pid_ip(p, v.b, v.n, &pid, &ip), 0);
 				assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -EPROTO);
 				if (kernel_fixed[last].pair)
@@ -1445,7 +1455,7 @@ static void every_set_of_fixed_fields(void **state)
 				assert_error_contains(want);
 			}
 
-			begin(&v, big, PEO_RECORD_LOST, 0);
+			vec_record_begin(&v, big, PEO_RECORD_LOST, 0);
 			vec_put64(&v, 5);
 			vec_put64(&v, 6);
 			for (size_t i = 1; i < PEO_ARRAY_SIZE(kernel_fixed); i++) /* IDENTIFIER last */
@@ -1453,7 +1463,7 @@ static void every_set_of_fixed_fields(void **state)
 					put_fixed(&v, i);
 			if (set & 1)
 				put_fixed(&v, 0);
-			finish(&v);
+			vec_record_end(&v);
 			parse_ok(p, &v, &r);
 			assert_int_equal(r.u.lost.id, 5);
 			assert_int_equal(r.u.lost.lost, 6);
@@ -1473,34 +1483,34 @@ static void parses_by_id(struct peo_record_parser *p, int big, const struct peo_
 	struct peo_record r;
 	struct vec v;
 
-	begin(&v, big, PEO_RECORD_SAMPLE, 0);
+	vec_record_begin(&v, big, PEO_RECORD_SAMPLE, 0);
 	vec_put64(&v, 200); vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 5000);
-	finish(&v);
+	vec_record_end(&v);
 	parse_ok(p, &v, &r);
 	assert_int_equal(r.attr->sample_type, a2->sample_type);
 	assert_int_equal(r.u.sample.tid, 8);
 	assert_int_equal(r.u.sample.period, 5000);
 
-	begin(&v, big, PEO_RECORD_SAMPLE, 0);
+	vec_record_begin(&v, big, PEO_RECORD_SAMPLE, 0);
 	vec_put64(&v, 101); vec_put64(&v, 0xdead);
-	finish(&v);
+	vec_record_end(&v);
 	parse_ok(p, &v, &r);
 	assert_int_equal(r.attr->sample_type, a1->sample_type);
 	assert_int_equal(r.u.sample.ip, 0xdead);
 
 	/* A LOST record's trailer names its attr from the end. */
-	begin(&v, big, PEO_RECORD_LOST, 0);
+	vec_record_begin(&v, big, PEO_RECORD_LOST, 0);
 	vec_put64(&v, 200); vec_put64(&v, 3);
 	vec_put32(&v, 7); vec_put32(&v, 8); vec_put64(&v, 200); /* trailer: tid, identifier */
-	finish(&v);
+	vec_record_end(&v);
 	parse_ok(p, &v, &r);
 	assert_int_equal(r.u.lost.lost, 3);
 	assert_int_equal(r.sample_id.tid, 8);
 	assert_int_equal(r.sample_id.identifier, 200);
 
-	begin(&v, big, PEO_RECORD_SAMPLE, 0);
+	vec_record_begin(&v, big, PEO_RECORD_SAMPLE, 0);
 	vec_put64(&v, 999); vec_put64(&v, 1);
-	finish(&v);
+	vec_record_end(&v);
 	assert_int_equal(peo_record_parse(p, v.b, v.n, &r), -ENOENT);
 	assert_error_contains("id 999 belongs to no attr");
 }
@@ -1516,16 +1526,16 @@ static void records_find_their_attr_by_id(void **state)
 		struct peo_attr a1, a2, f1, f2, only_id;
 		uint64_t id1[] = { 100, 101 }, id2[] = { 200 };
 
-		base_attr(&a1, PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_IP);
-		base_attr(&a2, PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_TID | PEO_SAMPLE_PERIOD);
-		foreign_attr(&f1, &a1, big);
-		foreign_attr(&f2, &a2, big);
+		peo_test_base_attr(&a1, PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_IP);
+		peo_test_base_attr(&a2, PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_TID | PEO_SAMPLE_PERIOD);
+		peo_test_foreign_attr(&f1, &a1, big);
+		peo_test_foreign_attr(&f2, &a2, big);
 		assert_int_equal(peo_record_parser_new(&p, &o), 0);
 		assert_int_equal(peo_record_parser_add(p, &f1, id1, 2), 0);
 		assert_int_equal(peo_record_parser_add(p, &f2, id2, 1), 0);
 		/* An attr whose id would be elsewhere cannot join. */
-		base_attr(&only_id, PEO_SAMPLE_IP | PEO_SAMPLE_ID);
-		foreign_attr(&only_id, &only_id, big);
+		peo_test_base_attr(&only_id, PEO_SAMPLE_IP | PEO_SAMPLE_ID);
+		peo_test_foreign_attr(&only_id, &only_id, big);
 		assert_int_equal(peo_record_parser_add(p, &only_id, id2, 1), -EINVAL);
 		assert_error_contains("PEO_SAMPLE_IDENTIFIER");
 		parses_by_id(p, big, &a1, &a2);

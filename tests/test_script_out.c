@@ -24,7 +24,7 @@
 #include "script_maps.h"
 #include "script_log.h"
 #include "script_pool.h"
-#include "script_tp_json.h"
+#include "script_json.h"
 
 /* Values around every power of 10 and 16, and random ones of every size. */
 static size_t sample_values(uint64_t *v, size_t cap)

@@ -461,3 +461,48 @@ int peo_test_remove_tree(const char *path)
 {
 	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+void vec_record_begin(struct vec *v, int big, uint32_t type, uint16_t misc)
+{
+	memset(v, 0, sizeof(*v));
+	v->big = big;
+	vec_put32(v, type);
+	vec_put16(v, misc);
+	vec_put16(v, 0);
+}
+
+void vec_record_end(struct vec *v)
+{
+	vec_put_at(v, 6, v->n, 2);
+}
+
+void peo_test_foreign_attr(struct peo_attr *out, const struct peo_attr *host, int big)
+{
+	struct vec v = { .big = big };
+
+	vec_attr(&v, host);
+	memcpy(out, v.b, sizeof(*out));
+}
+
+struct peo_record_parser *peo_test_parser_for(int big, const struct peo_attr *host_attr)
+{
+	PEO_OPTS(peo_record_parser_opts, o, .byte_order = big ? PEO_BYTE_ORDER_BIG
+							       : PEO_BYTE_ORDER_LITTLE);
+	struct peo_record_parser *p;
+	struct peo_attr a;
+
+	assert_int_equal(peo_record_parser_new(&p, &o), 0);
+	if (host_attr) {
+		peo_test_foreign_attr(&a, host_attr, big);
+		assert_int_equal(peo_record_parser_add(p, &a, NULL, 0), 0);
+	}
+	return p;
+}
+
+void peo_test_base_attr(struct peo_attr *a, uint64_t sample_type)
+{
+	peo_attr_init(a);
+	a->type = PEO_TYPE_SOFTWARE;
+	a->sample_type = sample_type;
+	a->sample_id_all = 1;
+}

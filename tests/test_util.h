@@ -166,6 +166,16 @@ void vec_zeros_to(struct vec *v, size_t n);
 void vec_attr(struct vec *v, const struct peo_attr *a);
 /* Overwrite the @size-byte value at @at (the vector's length is kept). */
 void vec_put_at(struct vec *v, size_t at, uint64_t x, size_t size);
+/* Start a record of @type and @misc in @v, written in @big order (its
+ * size set by vec_record_end() once the body is put). */
+void vec_record_begin(struct vec *v, int big, uint32_t type, uint16_t misc);
+void vec_record_end(struct vec *v);
+/* @host as a file written in @big order holds it. */
+void peo_test_foreign_attr(struct peo_attr *out, const struct peo_attr *host, int big);
+/* A parser of @big-order records of @host_attr's event (none when NULL). */
+struct peo_record_parser *peo_test_parser_for(int big, const struct peo_attr *host_attr);
+/* A software event's attr with @sample_type and sample_id_all. */
+void peo_test_base_attr(struct peo_attr *a, uint64_t sample_type);
 
 /*
  * The id of tracepoint @sys:@name, mounting tracefs at /sys/kernel/tracing

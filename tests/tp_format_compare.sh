@@ -153,7 +153,7 @@ json_fields() {
 	local name=$1
 	shift
 	"$peo" script -i "$tmp/$name.data" --json 2>&1 | grep '"type":"SAMPLE"' |
-		sed -n 's/.*,"fields":\({.*}\)}$/\1/p' >"$tmp/$name.json"
+		sed -n 's/.*,"fields":\({[^}]*}\).*/\1/p' >"$tmp/$name.json"
 	printf '%s\n' "$@" >"$tmp/$name.json.want"
 	same "$name" "--json fields" "$tmp/$name.json" "$tmp/$name.json.want"
 }

@@ -18,7 +18,7 @@
 #include "script_log.h"
 #include "script_out.h"
 #include "script_pool.h"
-#include "script_tp_json.h"
+#include "script_json.h"
 #include "script_threads.h"
 
 enum field {
@@ -621,45 +621,6 @@ static void print_sample(struct fmt *w, const struct peo_record *r, const char *
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_str(struct out *o, const char *s)
-{
-	out_json_string(o, s, strlen(s));
-}
-
-/* ,"key":value with a key not known at compile time. */
-static void json_u64(struct out *o, const char *key, uint64_t v)
-{
-	out_str(o, ",\"");
-	out_str(o, key);
-	out_str(o, "\":");
-	out_u64(o, v, 0);
-}
-
-/*
- * ,"key":value put in room the caller made: the key a literal, its bytes
- * counted at compile time and copied by words (a checked copy and a room
- * check a piece had been a third of a JSON run).
- */
-#define JSON_PREFIX(key, after) ",\"" key "\":" after
-#define PUT_KEY(p, key, after) \
-	put_bytes(p, JSON_PREFIX(key, after), sizeof(JSON_PREFIX(key, after)) - 1)
-#define PUT_U64(p, key, v) put_dec(PUT_KEY(p, key, ""), v, 0, 0)
-/* pid and tid: the kernel's u32, -1 for "none", as perf prints them */
-#define PUT_PID(p, key, v) put_i64(PUT_KEY(p, key, ""), (int32_t)(v), 0)
-#define PUT_HEX(p, key, v) put_quote(put_hex(PUT_KEY(p, key, "\"0x"), v, 0))
-
-/* The room one PUT_*() takes at most: a key under 24 bytes, a quoted 0x and
- * 16 hex digits or a sign and 20 decimal ones. */
-#define JSON_FIELD_ROOM 48
-#define JSON_KEY_FITS(key) (void)sizeof(char[sizeof(key) <= 24 ? 1 : -1])
-
-/* The checked forms: each makes its own room. */
-#define JSON_CHECKED(PUT, o, key, v) \
-	(JSON_KEY_FITS(key), out_advance(o, PUT(out_room(o, JSON_FIELD_ROOM), key, v)))
-#define JSON_U64(o, key, v) JSON_CHECKED(PUT_U64, o, key, v)
-#define JSON_PID(o, key, v) JSON_CHECKED(PUT_PID, o, key, v)
-#define JSON_HEX(o, key, v) JSON_CHECKED(PUT_HEX, o, key, v)
-
 /* A JSON sample; @label is its event's quoted name, @format its tracepoint
  * format (or NULL).  Its fixed fields go in room made once, the callchain's
  * frames in room made a frame at a time. */
@@ -688,8 +649,8 @@ static void print_sample_json(struct fmt *w, const struct peo_record *r, const c
 	if (st & PEO_SAMPLE_ADDR)
 		p = PUT_HEX(p, "addr", smp->addr);
 	p = PUT_U64(p, "period", sample_period(r));
-	if (st & PEO_SAMPLE_ID)
-		p = PUT_U64(p, "id", smp->id);
+	if (st & (PEO_SAMPLE_ID | PEO_SAMPLE_IDENTIFIER)) /* the same id where both are */
+		p = PUT_U64(p, "id", st & PEO_SAMPLE_ID ? smp->id : smp->identifier);
 	out_advance(o, p);
 	if (st & PEO_SAMPLE_CALLCHAIN) {
 		struct peo_callchain_iter it;
@@ -715,143 +676,36 @@ static void print_sample_json(struct fmt *w, const struct peo_record *r, const c
 	}
 	if (st & PEO_SAMPLE_RAW)
 		JSON_U64(o, "raw_size", smp->raw_size);
-	if (format && smp->raw)
+	if (format && smp->raw) /* a tracepoint's, by its format; else its bytes */
 		json_tp_fields(o, format, r, smp->raw, smp->raw_size);
+	else if (smp->raw)
+		json_hex_bytes(o, "raw", smp->raw, smp->raw_size);
+	if (st & JSON_SAMPLE_MORE)
+		json_sample_more(o, r);
 	out_bytes(o, "}\n", 2);
 }
 
-/* The fields of perf's own records, as far as peo_perfdata_decode_user() knows them. */
-static void print_user_json(struct fmt *w, const struct peo_record *r)
-{
-	static const char *const config_tags[] = { "aggr_mode", "interval", "scale", "aggr_level" };
-	const struct peo_perfdata *f = w->s->f; /* only its byte order is read */
-	struct peo_user_record u;
-	struct out *o = w->out;
-	char num[64];
-
-	if (peo_perfdata_decode_user(f, r, &u))
-		return; /* no fields, or a malformed one: its type was printed */
-	switch (u.type) {
-	case PEO_RECORD_STAT:
-		JSON_U64(o, "id", u.u.stat.id);
-		out_str(o, ",\"cpu\":");
-		snprintf(num, sizeof(num), "%d", (int32_t)u.u.stat.cpu);
-		out_str(o, num);
-		JSON_U64(o, "thread", u.u.stat.thread);
-		JSON_U64(o, "value", u.u.stat.value);
-		JSON_U64(o, "enabled", u.u.stat.enabled);
-		JSON_U64(o, "running", u.u.stat.running);
-		break;
-	case PEO_RECORD_STAT_ROUND:
-		out_str(o, u.u.stat_round.kind ? ",\"kind\":\"FINAL\"" : ",\"kind\":\"INTERVAL\"");
-		JSON_U64(o, "time", u.u.stat_round.time);
-		break;
-	case PEO_RECORD_STAT_CONFIG:
-		for (uint64_t i = 0; i < u.u.stat_config.nr; i++) {
-			uint64_t tag = peo_perfdata_user_u64(f, u.u.stat_config.pairs, 2 * i);
-
-			if (tag < 4)
-				json_u64(o, config_tags[tag],
-					 peo_perfdata_user_u64(f, u.u.stat_config.pairs, 2 * i + 1));
-		}
-		break;
-	case PEO_RECORD_THREAD_MAP:
-		out_str(o, ",\"threads\":[");
-		for (uint64_t i = 0; i < u.u.thread_map.nr; i++) {
-			const unsigned char *e = (const unsigned char *)u.u.thread_map.entries + 24 * i;
-			char comm[17];
-
-			memcpy(comm, e + 8, 16);
-			comm[16] = '\0';
-			out_str(o, i ? ",{\"pid\":" : "{\"pid\":");
-			out_u64(o, peo_perfdata_user_u64(f, e, 0), 0);
-			out_str(o, ",\"comm\":");
-			json_str(o, comm);
-			out_char(o, '}');
-		}
-		out_char(o, ']');
-		break;
-	case PEO_RECORD_CPU_MAP:
-		out_str(o, ",\"cpus\":[");
-		for (uint32_t i = 0; i < u.u.cpu_map.nr; i++) {
-			snprintf(num, sizeof(num), "%s%d", i ? "," : "",
-				 peo_perfdata_cpu_map_cpu(f, &u, i));
-			out_str(o, num);
-		}
-		out_char(o, ']');
-		break;
-	case PEO_RECORD_EVENT_UPDATE:
-		JSON_U64(o, "id", u.u.event_update.id);
-		if (u.u.event_update.kind == 1) {
-			snprintf(num, sizeof(num), ",\"scale\":%g", u.u.event_update.scale);
-			out_str(o, num);
-		} else if (u.u.event_update.text) {
-			out_str(o, u.u.event_update.kind ? ",\"name\":" : ",\"unit\":");
-			json_str(o, u.u.event_update.text);
-		}
-		break;
-	case PEO_RECORD_ID_INDEX:
-		JSON_U64(o, "nr", u.u.id_index.nr);
-		break;
-	case PEO_RECORD_TIME_CONV:
-		JSON_U64(o, "time_shift", u.u.time_conv.time_shift);
-		JSON_U64(o, "time_mult", u.u.time_conv.time_mult);
-		JSON_U64(o, "time_zero", u.u.time_conv.time_zero);
-		break;
-	case PEO_RECORD_HEADER_FEATURE:
-		JSON_U64(o, "feature", u.u.header_feature.feature);
-		break;
-	}
-}
-
-static void print_other_json(struct fmt *w, const struct peo_record *r)
+/* A record other than a sample, from file offset @offset: one of perf's
+ * own that does not decode stops the output, as a record that does not
+ * parse does (its line is ended first, the lines before stay JSON). */
+static void print_other_json(struct fmt *w, const struct peo_record *r, uint64_t offset)
 {
 	struct out *o = w->out;
+	int bad = 0;
 
 	out_str(o, "{\"type\":\"");
 	out_str(o, peo_user_record_type_name(r->header.type));
 	out_char(o, '"');
-	switch (r->header.type) {
-	case PEO_RECORD_COMM:
-		JSON_PID(o, "pid", r->u.comm.pid);
-		JSON_PID(o, "tid", r->u.comm.tid);
-		out_str(o, ",\"comm\":");
-		json_str(o, r->u.comm.comm);
-		out_str(o, r->u.comm.exec ? ",\"exec\":true" : ",\"exec\":false");
-		break;
-	case PEO_RECORD_FORK:
-	case PEO_RECORD_EXIT:
-		JSON_PID(o, "pid", r->u.task.pid);
-		JSON_PID(o, "ppid", r->u.task.ppid);
-		JSON_PID(o, "tid", r->u.task.tid);
-		JSON_PID(o, "ptid", r->u.task.ptid);
-		JSON_U64(o, "time", r->u.task.time);
-		break;
-	case PEO_RECORD_MMAP:
-	case PEO_RECORD_MMAP2:
-		JSON_PID(o, "pid", r->u.mmap.pid);
-		JSON_PID(o, "tid", r->u.mmap.tid);
-		JSON_HEX(o, "addr", r->u.mmap.addr);
-		JSON_HEX(o, "len", r->u.mmap.len);
-		JSON_HEX(o, "pgoff", r->u.mmap.pgoff);
-		out_str(o, ",\"filename\":");
-		json_str(o, r->u.mmap.filename);
-		break;
-	case PEO_RECORD_LOST:
-		JSON_U64(o, "id", r->u.lost.id);
-		JSON_U64(o, "lost", r->u.lost.lost);
-		break;
-	case PEO_RECORD_FINISHED_ROUND: /* many a run, no fields: asking costs an error's sentence */
-	case PEO_RECORD_FINISHED_INIT:
-		break;
-	default:
-		if (r->header.type >= PEO_RECORD_HEADER_ATTR)
-			print_user_json(w, r);
-		break;
-	}
-	if (r->sample_id.fields & PEO_SAMPLE_TIME)
-		JSON_U64(o, "sample_time", r->sample_id.time);
+	if (r->header.type >= PEO_RECORD_HEADER_ATTR)
+		bad = json_user_record(o, w->s->f, r);
+	else
+		json_kernel_record(o, r);
 	out_str(o, "}\n");
+	if (bad) {
+		snprintf(w->error, sizeof(w->error), "perf.data: record at offset %llu: %s",
+			 (unsigned long long)offset, peo_last_error());
+		w->failed = 1;
+	}
 }
 
 /* ------------------------------------------------------------- records */
@@ -992,7 +846,7 @@ static void format_entry(struct fmt *w, const struct entry *e, int print)
 		if (t == PEO_RECORD_SAMPLE)
 			print_sample_json(w, &w->rec, e->label, e->label_len, e->u.format);
 		else if (print)
-			print_other_json(w, &w->rec);
+			print_other_json(w, &w->rec, e->offset);
 		return;
 	}
 	if (t == PEO_RECORD_SAMPLE) {

@@ -3,7 +3,7 @@
  * decoded by the event's format (perf script prints them only through the
  * print fmt, as text).
  */
-#include "script_tp_json.h"
+#include "script_json.h"
 
 /* An integer field's elements: 1, 2, 4 or 8 bytes each, the size a whole number of them. */
 static int int_elements(const struct peo_tp_field *fld)
