@@ -348,6 +348,8 @@ static void other_records_from_the_abi(void **state)
 		assert_true(r.unknown);
 		assert_int_equal(r.header.type, 99);
 		assert_int_equal(r.header.size, 16);
+		assert_json(&r, big ? ",\"type_number\":99,\"data\":\"0000000000000001\""
+				    : ",\"type_number\":99,\"data\":\"0100000000000000\"");
 
 		/* A filename without its NUL, and a nr that lies. */
 		vec_record_begin(&v, big, PEO_RECORD_COMM, 0);

@@ -696,7 +696,7 @@ static void print_other_json(struct fmt *w, const struct peo_record *r, uint64_t
 	out_str(o, "{\"type\":\"");
 	out_str(o, peo_user_record_type_name(r->header.type));
 	out_char(o, '"');
-	if (r->header.type >= PEO_RECORD_HEADER_ATTR)
+	if (r->header.type >= PEO_RECORD_HEADER_ATTR && r->header.type < PEO_RECORD_USER_MAX)
 		bad = json_user_record(o, w->s->f, r);
 	else
 		json_kernel_record(o, r);

@@ -56,7 +56,8 @@ void json_hex_bytes(struct out *o, const char *key, const void *bytes, size_t n)
 void json_sample_more(struct out *o, const struct peo_record *r);
 
 /* The fields of a kernel record other than SAMPLE, then its sample_id
- * trailer's as sample_pid, sample_time...  */
+ * trailer's as sample_pid, sample_time...; of a type peo does not know
+ * (any record @r->unknown), its type_number and its bytes as "data". */
 void json_kernel_record(struct out *o, const struct peo_record *r);
 
 /* The fields of one of perf's own records (@f for their byte order), as

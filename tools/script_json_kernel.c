@@ -191,6 +191,11 @@ void json_kernel_record(struct out *o, const struct peo_record *r)
 {
 	const struct peo_rec_mmap *m = &r->u.mmap;
 
+	if (r->unknown) { /* a type newer than peo: its number and its bytes, as they are */
+		JSON_U64(o, "type_number", r->header.type);
+		json_hex_bytes(o, "data", (const unsigned char *)r->bytes + 8, r->header.size - 8u);
+		return;
+	}
 	switch (r->header.type) {
 	case PEO_RECORD_COMM:
 		JSON_PID(o, "pid", r->u.comm.pid);
