@@ -105,7 +105,7 @@ compare "text: default fields vs perf script -F comm,tid,cpu,time,event,trace,ip
 compare "JSON Lines vs perf script -F pid,tid,time,ip,event" script -i "$f" --json -- script -i "$f" -F pid,tid,time,ip,event
 io_floor "JSON Lines" "$tmp/peo.out" # peo's JSON: more bytes than the text
 # perf's own JSON (it resolves symbols too; one object for the file, indented)
-if perf data convert --help 2>&1 | grep -q -- --to-json; then
+if [[ $(perf data convert -h 2>&1) == *--to-json* ]]; then # (grep -q's early exit fails a pipefail pipe)
 	compare "JSON Lines vs perf data convert --to-json" script -i "$f" --json -- \
 		data convert -f -i "$f" --to-json "$tmp/perf.json"
 	rm -f "$tmp/perf.json"

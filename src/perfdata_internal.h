@@ -78,6 +78,10 @@ struct peo_perfdata {
 };
 
 PEO_HIDDEN uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p);
+/* perfdata_user.c: a HEADER_ATTR record's attr (file order, *attr_size
+ * bytes) and its count of ids after it.  0, or -EPROTO when they do not fit. */
+PEO_HIDDEN int peo_pd_header_attr(const struct peo_perfdata *f, const struct peo_record *r,
+				  const unsigned char **attr, size_t *attr_size, size_t *nids);
 /* perfdata_features.c: a perf_header_string at @p: bytes used, or 0 when it overruns. */
 PEO_HIDDEN size_t peo_pd_header_string(const struct peo_perfdata *f, const unsigned char *p,
 				       size_t avail, const char **s);

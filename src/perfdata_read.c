@@ -220,18 +220,13 @@ static int keep_tracing_data(struct peo_perfdata *f, uint64_t size, uint64_t pad
 /* HEADER_ATTR (pipe mode): the attr, then the ids of its events. */
 static int add_header_attr(struct peo_perfdata *f, const struct peo_record *r, uint64_t offset)
 {
-	const unsigned char *p = (const unsigned char *)r->bytes + 8;
-	size_t n = r->header.size - 8, asize, nids;
+	const unsigned char *p;
+	size_t asize, nids;
 	uint64_t *ids = NULL;
 
-	if (n < 8)
-		return peo_fail(EPROTO, "perf.data: HEADER_ATTR at offset %llu is too short",
-				(unsigned long long)offset);
-	asize = peo_pd_u32(f, p + 4);
-	if (asize < PEO_ATTR_SIZE_VER0 || asize > n || (n - asize) % 8)
-		return peo_fail(EPROTO, "perf.data: HEADER_ATTR at offset %llu: attr.size %zu does "
-				"not fit its %zu bytes", (unsigned long long)offset, asize, n);
-	nids = (n - asize) / 8;
+	if (peo_pd_header_attr(f, r, &p, &asize, &nids))
+		return peo_fail(EPROTO, "perf.data: record at offset %llu: %s",
+				(unsigned long long)offset, peo_last_error());
 	if (nids && !(ids = malloc(nids * 8)))
 		return peo_fail(ENOMEM, "out of memory for %zu ids", nids);
 	for (size_t i = 0; i < nids; i++)

@@ -125,7 +125,27 @@ static const char *fixed_string(const unsigned char *p, size_t cap)
 	return memchr(p, '\0', cap) ? (const char *)p : NULL;
 }
 
-/* The rarer types: EVENT_TYPE, BUILD_ID, AUXTRACE_INFO/ERROR, BPF_METADATA, SCHEDSTAT. */
+int peo_pd_header_attr(const struct peo_perfdata *f, const struct peo_record *r,
+		       const unsigned char **attr, size_t *attr_size, size_t *nids)
+{
+	const unsigned char *p;
+	size_t n, asize;
+	int err;
+
+	if ((err = body(r, 8, &p, &n)))
+		return err;
+	asize = peo_pd_u32(f, p + 4);
+	if (asize < PEO_ATTR_SIZE_VER0 || asize > n || (n - asize) % 8)
+		return peo_fail(EPROTO, "HEADER_ATTR record: attr.size %zu at byte 12 does not fit "
+				"its %zu bytes", asize, n);
+	*attr = p;
+	*attr_size = asize;
+	*nids = (n - asize) / 8;
+	return 0;
+}
+
+/* The rarer types: EVENT_TYPE, BUILD_ID, AUXTRACE_INFO/ERROR, BPF_METADATA, SCHEDSTAT,
+ * HEADER_ATTR, TRACING_DATA. */
 static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 		       struct peo_user_record *out)
 {
@@ -134,6 +154,21 @@ static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 	int err;
 
 	switch (r->header.type) {
+	case PEO_RECORD_HEADER_ATTR: { /* the attr (its own size), then u64 ids */
+		size_t asize, nids;
+
+		if ((err = peo_pd_header_attr(f, r, &p, &asize, &nids)))
+			return err;
+		peo_attr_to_host(p, asize, f->swap, &out->u.header_attr.attr);
+		out->u.header_attr.nids = nids;
+		out->u.header_attr.ids = p + asize;
+		return 0;
+	}
+	case PEO_RECORD_HEADER_TRACING_DATA: /* u32 size; the data follows the record */
+		if ((err = body(r, 4, &p, &n)))
+			return err;
+		out->u.tracing_data.size = peo_pd_u32(f, p);
+		return 0;
 	case PEO_RECORD_HEADER_EVENT_TYPE: /* u64 id, char name[64] */
 		if ((err = body(r, 72, &p, &n)))
 			return err;

@@ -285,6 +285,40 @@ if perf record -q -o - -e cpu-clock -c 100000 -- "$W" -s 20 >"$tmp/pipe.data" 2>
 	"$peo" script -i - -F pid,tid,time,ip,event <"$tmp/pipe.data" >"$tmp/pipe.peo" 2>&1
 	perf script -i - -F pid,tid,time,ip,event <"$tmp/pipe.data" >"$tmp/pipe.perf" 2>/dev/null
 	same pipe "-i - -F pid,tid,time,ip,event" "$tmp/pipe.peo" "$tmp/pipe.perf"
+	# --json's ATTR records (the stream's events): each field perf evlist -v
+	# names with a number, the same; and no non-zero field perf leaves out
+	"$peo" script -i - --json <"$tmp/pipe.data" >"$tmp/pipe.json" 2>&1
+	perf evlist -v -i "$tmp/pipe.data" >"$tmp/pipe.evlist" 2>/dev/null
+	if out=$(python3 - "$tmp/pipe.json" "$tmp/pipe.evlist" <<'PY'
+import json, re, sys
+attrs = [r["attr"] for r in map(json.loads, open(sys.argv[1])) if r["type"] == "ATTR"]
+lines = [l for l in open(sys.argv[2]) if ": type: " in l]
+if not attrs or len(attrs) != len(lines):
+    sys.exit(f"{len(attrs)} ATTR records, perf evlist {len(lines)} events")
+n = 0
+for a, line in zip(attrs, lines):
+    named = set()
+    for label, value in re.findall(r"(\{[^}]*\}|\w+): ([^,]+)", line.split(": ", 1)[1]):
+        keys = [k.strip() for k in label.strip("{} ").split(",")]
+        key = next((k for k in keys if k in a), None)
+        if key is None:
+            sys.exit(f"perf's {label} is not in {sorted(a)}")
+        named.add(key)
+        if re.fullmatch(r"-?\d+|0x[0-9a-f]+", value.strip()):
+            got = a[key] if isinstance(a[key], int) else int(a[key], 16)
+            if got != int(value, 0):
+                sys.exit(f"{key} {a[key]}, perf {value}")
+            n += 1
+    extra = [k for k, v in a.items() if k not in named and v not in (0, "0x0")]
+    if extra:
+        sys.exit(f"non-zero fields perf evlist does not name: {extra}")
+print(f"{len(attrs)} ATTR records, {n} numeric fields")
+PY
+	); then
+		pass "pipe: --json: $out as perf evlist -v"
+	else
+		fail "pipe: --json ATTR: $out"
+	fi
 else
 	fail "pipe: perf record -o - failed"
 fi

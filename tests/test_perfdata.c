@@ -1261,6 +1261,50 @@ static void perfs_own_records_in_either_order_in(int big)
 	assert_false(u.u.time_conv.has_cycles);
 	assert_json(f, &r, ",\"time_shift\":10,\"time_mult\":1000,\"time_zero\":555");
 
+	{ /* HEADER_ATTR: the attr in the file's order, its size its own, then ids */
+		struct peo_attr a;
+		char *got;
+		struct out *o;
+		static const char head[] = ",\"attr\":{\"type\":1,\"size\":144,\"config\":\"0x2a\","
+					   "\"sample_freq\":4000,\"sample_type\":\"0x107\","
+					   "\"read_format\":\"0x0\",\"disabled\":1,\"inherit\":0,";
+		static const char tail[] = "\"config3\":\"0x0\",\"config4\":\"0x0\"},\"ids\":[7,8]";
+
+		peo_attr_init(&a);
+		a.type = PEO_TYPE_SOFTWARE;
+		a.size = (uint32_t)sizeof(a); /* vec_attr() writes it whole */
+		a.config = 42;
+		a.freq = 1;
+		a.sample_freq = 4000;
+		a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+		a.disabled = 1;
+		user_begin(&v, big);
+		vec_attr(&v, &a);
+		vec_put64(&v, 7); vec_put64(&v, 8);
+		user_record(&v, PEO_RECORD_HEADER_ATTR, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+		assert_int_equal(u.u.header_attr.attr.config, 42);
+		assert_int_equal(u.u.header_attr.attr.sample_freq, 4000);
+		assert_true(u.u.header_attr.attr.freq && u.u.header_attr.attr.disabled);
+		assert_int_equal(u.u.header_attr.nids, 2);
+		assert_int_equal(peo_perfdata_user_u64(f, u.u.header_attr.ids, 1), 8);
+		o = json_out_new();
+		assert_int_equal(json_user_record(o, f, &r), 0);
+		got = json_out_text(o);
+		assert_memory_equal(got, head, sizeof(head) - 1);
+		assert_string_equal(got + strlen(got) - (sizeof(tail) - 1), tail);
+		free(got);
+		/* an attr.size past the record */
+		vec_put_at(&v, 8 + 4, 4096, 4);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -EPROTO);
+		assert_error_contains("HEADER_ATTR record: attr.size 4096 at byte 12");
+	}
+
+	user_begin(&v, big); /* HEADER_TRACING_DATA: the size of what follows */
+	vec_put32(&v, 12345); vec_put32(&v, 0);
+	user_record(&v, PEO_RECORD_HEADER_TRACING_DATA, 0, &r);
+	assert_json(f, &r, ",\"size\":12345");
+
 	user_begin(&v, big); /* THREAD_MAP whose nr lies */
 	vec_put64(&v, 1000);
 	vec_put64(&v, 1); vec_bytes(&v, "init\0\0\0\0\0\0\0\0\0\0\0\0", 16);

@@ -30,11 +30,6 @@
 
 #define ATTR_DASHES "------------------------------------------------------------"
 
-struct bit_name {
-	uint64_t bit;
-	const char *name;
-};
-
 /* In perf's print order, which is not bit order; TRANSACTION, which perf
  * 6.1 omits, comes last. */
 static const struct bit_name sample_type_names[] = {
@@ -99,130 +94,97 @@ static const struct bit_name branch_sample_type_names[] = {
 	{ 0, NULL },
 };
 
-static void line_begin(FILE *out, const char *name)
+/* Each field of @a in perf's order: its perf -vv label, the kernel's name
+ * for it (a union's member by what the attr says it holds), its value and
+ * how perf shows it. */
+void attr_walk(const struct peo_attr *a, attr_visit_fn *visit, void *ctx)
 {
-	fprintf(out, "  %-32s ", name);
+#define ITEM(label, key, v, style, names) \
+	visit(ctx, &(struct attr_item){ label, key, (uint64_t)(v), style, names })
+#define FLAG(name) ITEM(#name, #name, a->name, 'u', NULL)
+	int bp = a->type == PEO_TYPE_BREAKPOINT;
+
+	ITEM("type", "type", a->type, 'u', NULL);
+	ITEM("size", "size", a->size, 'u', NULL);
+	ITEM("config", "config", a->config, 'x', NULL);
+	ITEM("{ sample_period, sample_freq }", a->freq ? "sample_freq" : "sample_period",
+	     a->sample_period, 'u', NULL);
+	ITEM("sample_type", "sample_type", a->sample_type, 'b', sample_type_names);
+	ITEM("read_format", "read_format", a->read_format, 'b', read_format_names);
+	/* the one-bit flags (and the two-bit precise_ip) in declaration order */
+	FLAG(disabled); FLAG(inherit); FLAG(pinned); FLAG(exclusive);
+	FLAG(exclude_user); FLAG(exclude_kernel); FLAG(exclude_hv); FLAG(exclude_idle);
+	FLAG(mmap); FLAG(comm); FLAG(freq); FLAG(inherit_stat); FLAG(enable_on_exec);
+	FLAG(task); FLAG(watermark); FLAG(precise_ip); FLAG(mmap_data); FLAG(sample_id_all);
+	FLAG(exclude_host); FLAG(exclude_guest); FLAG(exclude_callchain_kernel);
+	FLAG(exclude_callchain_user); FLAG(mmap2); FLAG(comm_exec); FLAG(use_clockid);
+	FLAG(context_switch); FLAG(write_backward); FLAG(namespaces); FLAG(ksymbol);
+	FLAG(bpf_event); FLAG(aux_output); FLAG(cgroup); FLAG(text_poke); FLAG(build_id);
+	FLAG(inherit_thread); FLAG(remove_on_exec); FLAG(sigtrap); FLAG(defer_callchain);
+	FLAG(defer_output);
+	ITEM("__reserved_1", "__reserved_1", a->__reserved_1, 'x', NULL);
+	ITEM("{ wakeup_events, wakeup_watermark }", a->watermark ? "wakeup_watermark" : "wakeup_events",
+	     a->wakeup_events, 'u', NULL);
+	ITEM("bp_type", "bp_type", a->bp_type, 'u', NULL);
+	ITEM("{ bp_addr, config1 }", bp ? "bp_addr" : "config1", a->bp_addr, 'x', NULL);
+	ITEM("{ bp_len, config2 }", bp ? "bp_len" : "config2", a->bp_len, 'x', NULL);
+	ITEM("branch_sample_type", "branch_sample_type", a->branch_sample_type, 'b',
+	     branch_sample_type_names);
+	ITEM("sample_regs_user", "sample_regs_user", a->sample_regs_user, 'x', NULL);
+	ITEM("sample_stack_user", "sample_stack_user", a->sample_stack_user, 'u', NULL);
+	ITEM("clockid", "clockid", (int64_t)a->clockid, 'd', NULL);
+	ITEM("sample_regs_intr", "sample_regs_intr", a->sample_regs_intr, 'x', NULL);
+	ITEM("aux_watermark", "aux_watermark", a->aux_watermark, 'u', NULL);
+	ITEM("sample_max_stack", "sample_max_stack", a->sample_max_stack, 'u', NULL);
+	ITEM("__reserved_2", "__reserved_2", a->__reserved_2, 'x', NULL);
+	ITEM("aux_sample_size", "aux_sample_size", a->aux_sample_size, 'u', NULL);
+	ITEM("sig_data", "sig_data", a->sig_data, 'u', NULL);
+	FLAG(aux_start_paused); FLAG(aux_pause); FLAG(aux_resume);
+	ITEM("__reserved_3", "__reserved_3", a->__reserved_3, 'x', NULL);
+	ITEM("config3", "config3", a->config3, 'x', NULL);
+	ITEM("config4", "config4", a->config4, 'x', NULL);
+#undef FLAG
+#undef ITEM
 }
 
-static void print_u(FILE *out, const char *name, uint64_t v)
+/* perf -vv's line of a non-zero field: decimal, 0x-hex, signed, or A|B bit
+ * names (with a 0x value for the bits that have none). */
+static void print_item(void *ctx, const struct attr_item *it)
 {
-	if (!v)
-		return;
-	line_begin(out, name);
-	fprintf(out, "%" PRIu64 "\n", v);
-}
-
-static void print_x(FILE *out, const char *name, uint64_t v)
-{
-	if (!v)
-		return;
-	line_begin(out, name);
-	fprintf(out, "0x%" PRIx64 "\n", v);
-}
-
-static void print_d(FILE *out, const char *name, int64_t v)
-{
-	if (!v)
-		return;
-	line_begin(out, name);
-	fprintf(out, "%" PRId64 "\n", v);
-}
-
-static void print_bits(FILE *out, const char *name, uint64_t v, const struct bit_name *names)
-{
+	FILE *out = ctx;
 	const char *sep = "";
 	uint64_t known = 0;
-	size_t i;
 
-	if (!v)
+	if (!it->v)
 		return;
-	line_begin(out, name);
-	for (i = 0; names[i].name; i++) {
-		known |= names[i].bit;
-		if (v & names[i].bit) {
-			fprintf(out, "%s%s", sep, names[i].name);
-			sep = "|";
+	fprintf(out, "  %-32s ", it->label);
+	switch (it->style) {
+	case 'x':
+		fprintf(out, "0x%" PRIx64, it->v);
+		break;
+	case 'd':
+		fprintf(out, "%" PRId64, (int64_t)it->v);
+		break;
+	case 'b':
+		for (size_t i = 0; it->names[i].name; i++) {
+			known |= it->names[i].bit;
+			if (it->v & it->names[i].bit) {
+				fprintf(out, "%s%s", sep, it->names[i].name);
+				sep = "|";
+			}
 		}
+		if (it->v & ~known)
+			fprintf(out, "%s0x%" PRIx64, sep, it->v & ~known);
+		break;
+	default:
+		fprintf(out, "%" PRIu64, it->v);
 	}
-	if (v & ~known)
-		fprintf(out, "%s0x%" PRIx64, sep, v & ~known);
 	fputc('\n', out);
-}
-
-/* The one-bit flags (and the two-bit precise_ip) in declaration order. */
-static void print_flags(FILE *out, const struct peo_attr *a)
-{
-	print_u(out, "disabled", a->disabled);
-	print_u(out, "inherit", a->inherit);
-	print_u(out, "pinned", a->pinned);
-	print_u(out, "exclusive", a->exclusive);
-	print_u(out, "exclude_user", a->exclude_user);
-	print_u(out, "exclude_kernel", a->exclude_kernel);
-	print_u(out, "exclude_hv", a->exclude_hv);
-	print_u(out, "exclude_idle", a->exclude_idle);
-	print_u(out, "mmap", a->mmap);
-	print_u(out, "comm", a->comm);
-	print_u(out, "freq", a->freq);
-	print_u(out, "inherit_stat", a->inherit_stat);
-	print_u(out, "enable_on_exec", a->enable_on_exec);
-	print_u(out, "task", a->task);
-	print_u(out, "watermark", a->watermark);
-	print_u(out, "precise_ip", a->precise_ip);
-	print_u(out, "mmap_data", a->mmap_data);
-	print_u(out, "sample_id_all", a->sample_id_all);
-	print_u(out, "exclude_host", a->exclude_host);
-	print_u(out, "exclude_guest", a->exclude_guest);
-	print_u(out, "exclude_callchain_kernel", a->exclude_callchain_kernel);
-	print_u(out, "exclude_callchain_user", a->exclude_callchain_user);
-	print_u(out, "mmap2", a->mmap2);
-	print_u(out, "comm_exec", a->comm_exec);
-	print_u(out, "use_clockid", a->use_clockid);
-	print_u(out, "context_switch", a->context_switch);
-	print_u(out, "write_backward", a->write_backward);
-	print_u(out, "namespaces", a->namespaces);
-	print_u(out, "ksymbol", a->ksymbol);
-	print_u(out, "bpf_event", a->bpf_event);
-	print_u(out, "aux_output", a->aux_output);
-	print_u(out, "cgroup", a->cgroup);
-	print_u(out, "text_poke", a->text_poke);
-	print_u(out, "build_id", a->build_id);
-	print_u(out, "inherit_thread", a->inherit_thread);
-	print_u(out, "remove_on_exec", a->remove_on_exec);
-	print_u(out, "sigtrap", a->sigtrap);
-	print_u(out, "defer_callchain", a->defer_callchain);
-	print_u(out, "defer_output", a->defer_output);
-	print_x(out, "__reserved_1", a->__reserved_1);
 }
 
 void attr_print_perf(FILE *out, const struct peo_attr *a)
 {
 	fprintf(out, "%s\nperf_event_attr:\n", ATTR_DASHES);
-	print_u(out, "type", a->type);
-	print_u(out, "size", a->size);
-	print_x(out, "config", a->config);
-	print_u(out, "{ sample_period, sample_freq }", a->sample_period);
-	print_bits(out, "sample_type", a->sample_type, sample_type_names);
-	print_bits(out, "read_format", a->read_format, read_format_names);
-	print_flags(out, a);
-	print_u(out, "{ wakeup_events, wakeup_watermark }", a->wakeup_events);
-	print_u(out, "bp_type", a->bp_type);
-	print_x(out, "{ bp_addr, config1 }", a->bp_addr);
-	print_x(out, "{ bp_len, config2 }", a->bp_len);
-	print_bits(out, "branch_sample_type", a->branch_sample_type, branch_sample_type_names);
-	print_x(out, "sample_regs_user", a->sample_regs_user);
-	print_u(out, "sample_stack_user", a->sample_stack_user);
-	print_d(out, "clockid", a->clockid);
-	print_x(out, "sample_regs_intr", a->sample_regs_intr);
-	print_u(out, "aux_watermark", a->aux_watermark);
-	print_u(out, "sample_max_stack", a->sample_max_stack);
-	print_x(out, "__reserved_2", a->__reserved_2);
-	print_u(out, "aux_sample_size", a->aux_sample_size);
-	print_u(out, "sig_data", a->sig_data);
-	print_u(out, "aux_start_paused", a->aux_start_paused);
-	print_u(out, "aux_pause", a->aux_pause);
-	print_u(out, "aux_resume", a->aux_resume);
-	print_x(out, "__reserved_3", a->__reserved_3);
-	print_x(out, "config3", a->config3);
-	print_x(out, "config4", a->config4);
+	attr_walk(a, print_item, out);
 	fprintf(out, "%s\n", ATTR_DASHES);
 }

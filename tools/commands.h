@@ -5,6 +5,7 @@
 #define PEO_TOOLS_COMMANDS_H
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct peo_attr;
@@ -47,5 +48,24 @@ void json_print_string(FILE *out, const char *s);
  * dashes, "perf_event_attr:", one "  %-32s %s" line per non-zero field
  * with perf's names and value styles, dashes. */
 void attr_print_perf(FILE *out, const struct peo_attr *attr);
+
+/* A bit of a bit set and its name. */
+struct bit_name {
+	uint64_t bit;
+	const char *name;
+};
+
+/* One field of an attr, as attr_walk() hands it over. */
+struct attr_item {
+	const char *label; /* perf -vv's: "{ sample_period, sample_freq }" */
+	const char *key;   /* the kernel's: "sample_freq" when freq is set */
+	uint64_t v;        /* a signed field's sign-extended */
+	char style;        /* 'u' decimal, 'x' hex, 'd' signed, 'b' bit names */
+	const struct bit_name *names; /* 'b': the bits' names, NULL-terminated */
+};
+typedef void attr_visit_fn(void *ctx, const struct attr_item *item);
+
+/* attr_print.c: every field of @attr, zero or not, in perf's order, to @visit. */
+void attr_walk(const struct peo_attr *attr, attr_visit_fn *visit, void *ctx);
 
 #endif

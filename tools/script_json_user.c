@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "commands.h"
 #include "script_json.h"
 
 /* ,"key":value with a key not known at compile time. */
@@ -78,6 +79,51 @@ static void json_id_index(struct out *o, const struct peo_perfdata *f,
 					     : put_i64(out_room(o, 21), (int64_t)v, 0));
 		}
 		out_char(o, '}');
+	}
+	out_char(o, ']');
+}
+
+struct attr_json {
+	struct out *o;
+	int put; /* fields put so far: the first has no comma */
+};
+
+/* An attr field as JSON: a number, signed, or "0x..." for configs, masks and bit sets. */
+static void json_attr_item(void *ctx, const struct attr_item *it)
+{
+	struct attr_json *j = ctx;
+	size_t len = out_strlen(it->key); /* the kernel's short names */
+	char *p = out_room(j->o, 26 + len);
+
+	if (j->put++)
+		*p++ = ',';
+	*p++ = '"';
+	p = put_bytes(put_bytes(p, it->key, len), "\":", 2);
+	if (it->style == 'x' || it->style == 'b')
+		p = put_quote(put_hex(put_bytes(p, "\"0x", 3), it->v, 0));
+	else if (it->style == 'd')
+		p = put_i64(p, (int64_t)it->v, 0);
+	else
+		p = put_dec(p, it->v, 0, 0);
+	out_advance(j->o, p);
+}
+
+/* ,"attr":{...},"ids":[...]: every field of the attr, zero or not, under
+ * the kernel's names (a union's by what the attr says it holds). */
+static void json_header_attr(struct out *o, const struct peo_perfdata *f,
+			     const struct peo_user_record *u)
+{
+	struct attr_json j = { o, 0 };
+
+	out_str(o, ",\"attr\":{");
+	attr_walk(&u->u.header_attr.attr, json_attr_item, &j);
+	out_str(o, "},\"ids\":[");
+	for (uint64_t i = 0; i < u->u.header_attr.nids; i++) {
+		char *p = out_room(o, 22);
+
+		if (i)
+			*p++ = ',';
+		out_advance(o, put_dec(p, peo_perfdata_user_u64(f, u->u.header_attr.ids, i), 0, 0));
 	}
 	out_char(o, ']');
 }
@@ -155,6 +201,12 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 		JSON_U64(o, "idx", u.u.auxtrace.idx);
 		JSON_PID(o, "tid", u.u.auxtrace.tid);
 		JSON_PID(o, "cpu", u.u.auxtrace.cpu);
+		break;
+	case PEO_RECORD_HEADER_ATTR:
+		json_header_attr(o, f, &u);
+		break;
+	case PEO_RECORD_HEADER_TRACING_DATA: /* the format files follow the record; not read */
+		JSON_U64(o, "size", u.u.tracing_data.size);
 		break;
 	case PEO_RECORD_HEADER_EVENT_TYPE:
 		JSON_U64(o, "id", u.u.event_type.id);

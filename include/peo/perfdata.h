@@ -374,6 +374,12 @@ struct peo_user_record {
 		} auxtrace_error;
 		struct { const char *prog_name; uint64_t nr; const void *entries; } bpf_metadata;
 		struct { uint64_t timestamp; uint32_t cpu; uint16_t version; const void *rest; size_t rest_size; } schedstat;
+		struct {
+			struct peo_attr attr; /* in host order */
+			uint64_t nids;
+			const void *ids;      /* nids u64: peo_perfdata_user_u64() */
+		} header_attr;
+		struct { uint32_t size; } tracing_data; /* its data follows the record */
 	} u;
 };
 
@@ -383,7 +389,8 @@ struct peo_user_record {
  * STAT_ROUND, EVENT_UPDATE, TIME_CONV in its short and long form,
  * HEADER_FEATURE, AUXTRACE, EVENT_TYPE, BUILD_ID, AUXTRACE_INFO,
  * AUXTRACE_ERROR in its three formats, BPF_METADATA ({key[64], value[256]}
- * entries), and the common head of SCHEDSTAT_CPU/DOMAIN), in host order.
+ * entries), the common head of SCHEDSTAT_CPU/DOMAIN, HEADER_ATTR (pipe
+ * mode's attr and ids) and HEADER_TRACING_DATA's size), in host order.
  * Returns 0, -ENOENT for another type (FINISHED_ROUND... carry nothing),
  * or -EPROTO naming the field that runs past the record, with its offset.
  */
