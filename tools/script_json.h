@@ -35,6 +35,13 @@
 #define JSON_PID(o, key, v) JSON_CHECKED(PUT_PID, o, key, v)
 #define JSON_HEX(o, key, v) JSON_CHECKED(PUT_HEX, o, key, v)
 
+/* @v as a JSON string "0x...", lower-case hex.  Room: 19. */
+static inline char *put_json_hex(char *p, uint64_t v)
+{
+	memcpy(p, "\"0x", 3);
+	return put_quote(put_hex(p + 3, v, 0));
+}
+
 /* @s, NUL-terminated, as a JSON string. */
 static inline void json_str(struct out *o, const char *s)
 {

@@ -37,13 +37,7 @@ static void json_u64_array(struct out *o, const char *key, const struct peo_reco
 
 		if (i)
 			*p++ = ',';
-		if (hex) {
-			memcpy(p, "\"0x", 3);
-			p = put_quote(put_hex(p + 3, v, 0));
-		} else {
-			p = put_dec(p, v, 0, 0);
-		}
-		out_advance(o, p);
+		out_advance(o, hex ? put_json_hex(p, v) : put_dec(p, v, 0, 0));
 	}
 	out_char(o, ']');
 }
@@ -325,8 +319,7 @@ void json_kernel_record(struct out *o, const struct peo_record *r)
 
 			if (n++)
 				*p++ = ',';
-			memcpy(p, "\"0x", 3);
-			out_advance(o, put_quote(put_hex(p + 3, ip, 0)));
+			out_advance(o, put_json_hex(p, ip));
 		}
 		out_char(o, ']');
 		break;

@@ -100,7 +100,7 @@ static void json_attr_item(void *ctx, const struct attr_item *it)
 	*p++ = '"';
 	p = put_bytes(put_bytes(p, it->key, len), "\":", 2);
 	if (it->style == 'x' || it->style == 'b')
-		p = put_quote(put_hex(put_bytes(p, "\"0x", 3), it->v, 0));
+		p = put_json_hex(p, it->v);
 	else if (it->style == 'd')
 		p = put_i64(p, (int64_t)it->v, 0);
 	else
@@ -219,7 +219,7 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 		out_str(o, ",\"filename\":");
 		json_str(o, u.u.build_id.filename);
 		break;
-	case PEO_RECORD_AUXTRACE_INFO: {
+	case PEO_RECORD_AUXTRACE_INFO:
 		out_str(o, ",\"auxtrace_info_type\":");
 		out_u64(o, u.u.auxtrace_info.type, 0);
 		out_str(o, ",\"priv\":[");
@@ -228,13 +228,10 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 
 			if (i)
 				*p++ = ',';
-			memcpy(p, "\"0x", 3);
-			out_advance(o, put_quote(put_hex(
-				p + 3, peo_perfdata_user_u64(f, u.u.auxtrace_info.priv, i), 0)));
+			out_advance(o, put_json_hex(p, peo_perfdata_user_u64(f, u.u.auxtrace_info.priv, i)));
 		}
 		out_char(o, ']');
 		break;
-	}
 	case PEO_RECORD_AUXTRACE_ERROR:
 		JSON_U64(o, "auxtrace_error_type", u.u.auxtrace_error.type);
 		JSON_U64(o, "code", u.u.auxtrace_error.code);

@@ -23,12 +23,10 @@ static void out_element(struct out *o, const struct peo_tp_field *fld, const str
 
 	/* in the payload: out_value() checked */
 	(void)peo_tp_field_int(fld, r, raw, raw_size, i, &v);
-	if (fld->is_hex) {
-		memcpy(p, "\"0x", 3);
-		p = put_quote(put_hex(p + 3, (uint64_t)v, 0));
-	} else {
+	if (fld->is_hex)
+		p = put_json_hex(p, (uint64_t)v);
+	else
 		p = fld->is_signed ? put_i64(p, v, 0) : put_dec(p, (uint64_t)v, 0, 0);
-	}
 	out_advance(o, p);
 }
 
