@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,31 +398,64 @@ static int lines_count_up(const char *text, size_t len, uint32_t n)
 }
 
 /* With one worker or several, every batch's lines come out in batch order,
- * and every worker takes batches. */
+ * and every worker takes batches.  Into a regular file several workers
+ * write their batches at their places (pwrite): after what the file's
+ * offset had, and the offset left at the end, as sequential writes leave
+ * it; a file opened to append is written in order by the writer (pwrite
+ * would append there). */
 static void pool_writes_in_batch_order(void **state)
 {
 	static const unsigned counts[] = { 1, 3, 5 };
 	uint32_t n = 60000;
 
 	(void)state;
-	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+	for (size_t k = 0; k < 2 * sizeof(counts) / sizeof(counts[0]); k++) {
 		struct numbered nb = { .stop_at = UINT32_MAX };
+		unsigned workers = counts[k / 2], stopper = 99;
 		struct script_pool *p;
 		struct capture c;
-		unsigned stopper = 99;
 		size_t len;
 		char *text;
 
 		capture_open(&c, 0);
-		assert_int_equal(script_pool_start(&p, counts[k], c.fd, print_numbers, &nb), 0);
+		assert_int_equal(write(c.fd, "head\n", 5), 5);
+		if (k % 2) /* to append */
+			assert_int_equal(fcntl(c.fd, F_SETFL, fcntl(c.fd, F_GETFL) | O_APPEND), 0);
+		assert_int_equal(script_pool_start(&p, workers, c.fd, print_numbers, &nb), 0);
 		assert_int_equal(fill_pool(p, n, &stopper, 0, NULL, NULL), 0);
 		assert_int_equal(stopper, 99);
+		assert_int_equal(write(c.fd, "tail\n", 5), 5); /* where the offset was left */
 		text = capture_text(&c, &len);
-		assert_true(lines_count_up(text, len, n));
-		for (unsigned w = 0; w < counts[k]; w++)
+		assert_true(len > 10 && !memcmp(text, "head\n", 5) && !memcmp(text + len - 5, "tail\n", 5));
+		assert_true(lines_count_up(text + 5, len - 10, n));
+		for (unsigned w = 0; w < workers; w++)
 			assert_true(nb.batches[w] > 0);
 		free(text);
 	}
+}
+
+/* A positioned write that fails (the file size limit) ends the pool with
+ * -1 and its errno, as the writer's does. */
+static void pool_reports_a_failed_positioned_write(void **state)
+{
+	struct numbered nb = { .stop_at = UINT32_MAX };
+	struct rlimit old, small = { 64 << 10, 64 << 10 };
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN); /* EFBIG, not the signal */
+	struct script_pool *p;
+	unsigned stopper = 99;
+	int fd = memfd_create("pool_limit", 0);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	assert_int_equal(script_pool_start(&p, 3, fd, print_numbers, &nb), 0);
+	assert_int_equal(fill_pool(p, 60000, &stopper, 0, NULL, NULL), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, was);
+	close(fd);
 }
 
 /* A batch that asks stops the output after its own lines (those of later
@@ -606,6 +640,7 @@ int main(void)
 		PEO_TEST(pool_writes_in_batch_order),
 		PEO_TEST(pool_stops_after_the_batch_that_asks),
 		PEO_TEST(pool_reports_a_failed_write),
+		PEO_TEST(pool_reports_a_failed_positioned_write),
 		PEO_TEST(log_every_reader_reads_every_entry),
 		cmocka_unit_test(strings_pad_and_align),
 		cmocka_unit_test(a_failed_write_is_reported),

@@ -25,6 +25,24 @@ int out_write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+int out_pwrite_all(int fd, const char *p, size_t n, off_t at)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, at);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w == 0)
+			errno = EIO;
+		if (w <= 0)
+			return -1;
+		p += w;
+		at += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 void out_init(struct out *o, int fd)
 {
 	o->fd = fd;

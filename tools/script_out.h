@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 struct out {
 	int fd;
@@ -34,6 +35,9 @@ void out_free_growing(struct out *o);
 
 /* Write @n bytes at @p to @fd whole (EINTR retried).  Returns 0, or -1 with errno. */
 int out_write_all(int fd, const char *p, size_t n);
+
+/* The same at file offset @at (pwrite), the fd's offset left alone. */
+int out_pwrite_all(int fd, const char *p, size_t n, off_t at);
 
 /* Write what is buffered; a growing buffer grows instead.
  * Returns 0, or -1 once a write (or growing) has failed. */

@@ -2,10 +2,19 @@
  * script_pool.c - the workers and the ordered writer of script_pool.h.
  * One lock guards the counters; batches are large (thousands of lines),
  * so it is taken a few times per millisecond at most.
+ *
+ * Into a regular file, with two workers or more, the writer thread copies
+ * nothing: each batch's place in the file follows from the sizes of those
+ * before it, so a worker takes its batch's place in batch order and
+ * writes it there itself (pwrite), beside the others' writes.  One thread
+ * copying all the text into the page cache had bounded JSON on many cores.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "script_pool.h"
@@ -49,7 +58,54 @@ struct script_pool {
 	int write_errno;            /* why: a write failed with it, */
 	int text_lost;              /* or a batch's text could not grow, */
 	unsigned stopper;           /* else a batch's work stopped it: that batch's worker */
+	int positioned;             /* workers write their batches at their places (pwrite) */
+	unsigned long long placed;  /* positioned: batches whose place is taken */
+	off_t end;                  /* positioned: where the next batch's text goes */
 };
+
+/* Halt the output (the lock held): a write failed with @err, or a batch's
+ * text was lost, or (neither) worker @stopper's batch asked it. */
+static void halt(struct script_pool *p, int err, int lost, unsigned stopper)
+{
+	p->write_errno = err;
+	p->text_lost = lost;
+	p->stopper = stopper;
+	__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
+}
+
+/* Positioned: batch @g (slot @s, formatted by @worker) takes its place
+ * once every batch before it has, then is written there, unless the
+ * output stopped before it. */
+static void place_and_write(struct script_pool *p, struct slot *s, unsigned long long g,
+			    unsigned worker, int stop)
+{
+	int write = 0;
+	off_t at = 0;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->placed != g)
+		pthread_cond_wait(&p->changed, &p->lock);
+	if (!p->halted && s->out.failed) {
+		halt(p, 0, 1, 0);
+	} else if (!p->halted) {
+		write = s->out.n != 0;
+		at = p->end;
+		p->end += (off_t)s->out.n;
+		if (stop) /* nothing after this batch */
+			halt(p, 0, 0, worker);
+	}
+	p->placed = g + 1;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+	if (write && out_pwrite_all(p->fd, s->out.buf, s->out.n, at)) {
+		int err = errno;
+
+		pthread_mutex_lock(&p->lock);
+		if (!p->write_errno)
+			halt(p, err, 0, 0);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
 
 static void *worker_main(void *arg)
 {
@@ -70,6 +126,8 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (!__atomic_load_n(&p->halted, __ATOMIC_RELAXED)) /* not to be written: not made */
 			stop = p->fn(p->ctx, wk->index, s->in, s->used, &s->out);
+		if (p->positioned)
+			place_and_write(p, s, g, wk->index, stop);
 		pthread_mutex_lock(&p->lock);
 		s->formatted = 1;
 		s->stop = stop;
@@ -78,25 +136,45 @@ static void *worker_main(void *arg)
 	}
 }
 
-/* Write slot @s's text (unless the output stopped before it); note a stop. */
+/* Write slot @s's text (unless the output stopped before it); note a stop.
+ * Positioned, its worker wrote it: nothing to do. */
 static void write_slot(struct script_pool *p, struct slot *s, unsigned worker)
 {
-	if (__atomic_load_n(&p->halted, __ATOMIC_RELAXED))
+	int err;
+
+	if (p->positioned || __atomic_load_n(&p->halted, __ATOMIC_RELAXED))
 		return;
 	if (s->out.failed) { /* its text could not grow: what it says is lost */
-		p->text_lost = 1;
-		__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&p->lock);
+		halt(p, 0, 1, 0);
+		pthread_mutex_unlock(&p->lock);
 		return;
 	}
 	if (s->out.n && out_write_all(p->fd, s->out.buf, s->out.n)) {
-		p->write_errno = errno;
-		__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
+		err = errno;
+		pthread_mutex_lock(&p->lock);
+		halt(p, err, 0, 0);
+		pthread_mutex_unlock(&p->lock);
 		return;
 	}
 	if (s->stop) {
-		p->stopper = worker;
-		__atomic_store_n(&p->halted, 1, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&p->lock);
+		halt(p, 0, 0, worker);
+		pthread_mutex_unlock(&p->lock);
 	}
+}
+
+/* Whether @fd is a regular file written at its offset (not O_APPEND, where
+ * pwrite appends), and where that is. */
+static int positioned_file(int fd, off_t *at)
+{
+	struct stat st;
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags < 0 || (flags & O_APPEND) || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	*at = lseek(fd, 0, SEEK_CUR);
+	return *at >= 0;
 }
 
 static void *writer_main(void *arg)
@@ -174,6 +252,8 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, script
 	p->ctx = ctx;
 	p->fd = fd;
 	p->nworkers = workers;
+	/* with one worker, the writer thread's copying overlaps its formatting */
+	p->positioned = workers >= 2 && positioned_file(fd, &p->end);
 	p->nslots = p->nworkers * SLOTS_PER_WORKER;
 	p->slots = calloc(p->nslots, sizeof(*p->slots));
 	p->workers = calloc(p->nworkers, sizeof(*p->workers));
@@ -242,6 +322,9 @@ int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
 	if (used)
 		hand_over(p, used);
 	end_threads(p);
+	/* positioned: the file's offset after the text, as sequential writes leave it */
+	if (p->positioned && lseek(p->fd, p->end, SEEK_SET) < 0 && !p->write_errno)
+		p->write_errno = errno;
 	err = p->write_errno;
 	if (err)
 		ret = -1;

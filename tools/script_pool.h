@@ -2,8 +2,10 @@
  * script_pool.h - peo script's formatting on several cores: the reading
  * thread fills batches of entries; batch g goes to worker g % workers,
  * which formats it into a buffer of its own; a writer thread writes the
- * buffers in batch order.  The output is the same whatever the number of
- * workers, and reading, formatting and writing overlap.
+ * buffers in batch order (into a regular file with two workers or more,
+ * each worker writes its own at its place instead).  The output is the
+ * same whatever the number of workers, and reading, formatting and
+ * writing overlap.
  */
 #ifndef PEO_TOOLS_SCRIPT_POOL_H
 #define PEO_TOOLS_SCRIPT_POOL_H
@@ -27,8 +29,9 @@ typedef int (*script_pool_fn)(void *ctx, unsigned worker, const unsigned char *b
 
 /*
  * Start @workers (1 or more) worker threads calling @fn(@ctx, ...) and a
- * writer thread writing to @fd.  Returns 0, or -1 when threads or memory
- * could not be had (*@out NULL: the caller does the work itself).
+ * writer thread writing to @fd from its offset on; @fd's offset is left
+ * after the text, however it was written.  Returns 0, or -1 when threads
+ * or memory could not be had (*@out NULL: the caller does the work itself).
  */
 int script_pool_start(struct script_pool **out, unsigned workers, int fd, script_pool_fn fn,
 		      void *ctx);
