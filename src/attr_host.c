@@ -88,4 +88,6 @@ void peo_attr_to_host(const void *bytes, size_t avail, int swap, struct peo_attr
 		off += w;
 	}
 	out->flags = reverse_bits(out->flags);
+	/* aux_action's bitfields too: their 32-bit word from the other end */
+	out->aux_action = (uint32_t)(reverse_bits(out->aux_action) >> 32);
 }

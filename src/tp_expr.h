@@ -49,12 +49,6 @@ PEO_HIDDEN int peo_tp_raw_is_big(const struct peo_record *rec);
 PEO_HIDDEN int peo_tp_ip_print(const char *ext, size_t ext_max, size_t *used,
 			       const unsigned char *b, size_t n, int little, char *out, size_t cap);
 
-/* tp_format.c: where a field's bytes are, as peo_tp_field_bytes() but
- * all of them (a char array's past its NUL: an address in one). */
-PEO_HIDDEN int peo_tp_field_raw_bytes(const struct peo_tp_field *fld, const struct peo_record *rec,
-				      const void *raw, size_t raw_size, const void **bytes,
-				      size_t *len);
-
 /* tp_strings.c: the kernel strings tracepoints record by address. */
 struct tp_strings;
 /* Parse a printk formats list (@len bytes of `0xADDR : "text"` lines).

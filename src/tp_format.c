@@ -328,6 +328,8 @@ int peo_tp_field_raw_bytes(const struct peo_tp_field *fld, const struct peo_reco
 	const unsigned char *p = raw;
 	uint64_t at, n;
 
+	if (!fld || !raw || !bytes || !len)
+		return peo_fail(EINVAL, "peo_tp_field_raw_bytes: a NULL argument");
 	if ((uint64_t)fld->offset + fld->size > raw_size)
 		return peo_fail(EPROTO, "field '%s' at offset %u (%u bytes) lies past the %zu-byte "
 				"payload", fld->name, fld->offset, fld->size, raw_size);

@@ -1278,6 +1278,8 @@ static void perfs_own_records_in_either_order_in(int big)
 		a.sample_freq = 4000;
 		a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
 		a.disabled = 1;
+		a.sample_max_stack = 127;
+		a.aux_pause = 1; /* a bitfield of its own word, laid out from the writer's end */
 		user_begin(&v, big);
 		vec_attr(&v, &a);
 		vec_put64(&v, 7); vec_put64(&v, 8);
@@ -1286,6 +1288,8 @@ static void perfs_own_records_in_either_order_in(int big)
 		assert_int_equal(u.u.header_attr.attr.config, 42);
 		assert_int_equal(u.u.header_attr.attr.sample_freq, 4000);
 		assert_true(u.u.header_attr.attr.freq && u.u.header_attr.attr.disabled);
+		assert_true(u.u.header_attr.attr.aux_pause && !u.u.header_attr.attr.aux_start_paused);
+		assert_int_equal(u.u.header_attr.attr.sample_max_stack, 127);
 		assert_int_equal(u.u.header_attr.nids, 2);
 		assert_int_equal(peo_perfdata_user_u64(f, u.u.header_attr.ids, 1), 8);
 		o = json_out_new();
@@ -1299,6 +1303,18 @@ static void perfs_own_records_in_either_order_in(int big)
 		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), -EPROTO);
 		assert_error_contains("HEADER_ATTR record: attr.size 4096 at byte 12");
 	}
+
+	user_begin(&v, big); /* EVENT_UPDATE of kind 3 (cpus): its map's bytes, as they are */
+	vec_put64(&v, 3); vec_put64(&v, 9); vec_put16(&v, 0); vec_put16(&v, 1); vec_put16(&v, 2);
+	vec_put16(&v, 0);
+	user_record(&v, PEO_RECORD_EVENT_UPDATE, 0, &r);
+	assert_json(f, &r, big ? ",\"kind\":3,\"id\":9,\"data\":\"0000000100020000\""
+			       : ",\"kind\":3,\"id\":9,\"data\":\"0000010002000000\"");
+
+	user_begin(&v, big); /* HEADER_FEATURE: its bit and its section's bytes */
+	vec_put64(&v, PEO_FEAT_HOSTNAME); vec_bytes(&v, "\x03\0\0\0ab\0\0", 8);
+	user_record(&v, PEO_RECORD_HEADER_FEATURE, 0, &r);
+	assert_json(f, &r, ",\"feature\":3,\"data\":\"0300000061620000\"");
 
 	user_begin(&v, big); /* HEADER_TRACING_DATA: the size of what follows */
 	vec_put32(&v, 12345); vec_put32(&v, 0);

@@ -272,7 +272,7 @@ static void other_records_from_the_abi(void **state)
 		TRAILER();
 		parse_ok(p, &v, &r);
 		assert_int_equal(r.u.callchain_deferred.cookie, 0xc00c1e);
-		assert_json(&r, ",\"cookie\":\"0xc00c1e\",\"ips\":[\"0x401111\",\"0x402222\"]" JSON_TRAILER);
+		assert_json(&r, ",\"cookie\":\"0xc00c1e\",\"ips\":[\"0xfffffffffffffe00\",\"0x401111\",\"0x402222\"]" JSON_TRAILER);
 		peo_callchain_begin(&it, &r);
 		assert_int_equal(peo_callchain_next(&it, &ip, &ctx), 1);
 		assert_int_equal(ip, 0x401111);

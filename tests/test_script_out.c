@@ -223,7 +223,9 @@ static void bytes_of_every_length(void **state)
 }
 
 /* JSON strings of every byte, longer than the buffer (written a piece at a
- * time), against escaping done the plain way. */
+ * time), against escaping done the plain way: in this cycle of bytes no
+ * byte of 0x80 and up is UTF-8 (a lead byte is followed by another), so
+ * each is \u00XX. */
 static void json_strings_of_any_length(void **state)
 {
 	enum { LEN = 300000 }; /* more than the 256 KiB buffer */
@@ -241,7 +243,7 @@ static void json_strings_of_any_length(void **state)
 		unsigned char ch = (unsigned char)src[i];
 
 		w += ch == '"' || ch == '\\' ? sprintf(w, "\\%c", ch)
-		   : ch < 0x20 ? sprintf(w, "\\u%04x", ch) : sprintf(w, "%c", ch);
+		   : ch < 0x20 || ch >= 0x80 ? sprintf(w, "\\u%04x", ch) : sprintf(w, "%c", ch);
 	}
 	*w++ = '"';
 	for (int growing = 0; growing < 2; growing++) {
@@ -254,6 +256,24 @@ static void json_strings_of_any_length(void **state)
 	}
 	assert_int_equal(put_json_string(want, "a\"\\\n", 4) - want, 13);
 	assert_memory_equal(want, "\"a\\\"\\\\\\u000a\"", 13);
+	/* UTF-8 as it is; a lone byte, an overlong form, a surrogate, a cut sequence escaped */
+	{
+		static const char in[] = "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80|\xff|\xc0\xaf|\xed\xa0\x80|\xe2\x82";
+		static const char out[] = "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80|\\u00ff|\\u00c0\\u00af|"
+					  "\\u00ed\\u00a0\\u0080|\\u00e2\\u0082\"";
+
+		assert_int_equal(put_json_string(want, in, sizeof(in) - 1) - want, sizeof(out) - 1);
+		assert_memory_equal(want, out, sizeof(out) - 1);
+	}
+	/* a 3-byte character repeated past the buffer: the pieces never cut one */
+	for (size_t i = 0; i + 3 <= LEN; i += 3)
+		memcpy(src + i, "\xe2\x82\xac", 3);
+	capture_open(&c, 0);
+	out_json_string(&c.o, src, LEN / 3 * 3);
+	got = capture_text(&c, &len);
+	assert_int_equal(len, LEN / 3 * 3 + 2);
+	assert_memory_equal(got + 1, src, LEN / 3 * 3);
+	free(got);
 	free(src);
 	free(want);
 }
@@ -272,15 +292,17 @@ static void tracepoint_fields_as_json(void **state)
 		"\tfield:u32 v[2];\toffset:24;\tsize:8;\tsigned:0;\n"
 		"\tfield:__data_loc u8[] buf;\toffset:32;\tsize:4;\tsigned:0;\n"
 		"\tfield:u8 odd[3];\toffset:36;\tsize:3;\tsigned:0;\n"
-		"\tfield:u64 past;\toffset:44;\tsize:8;\tsigned:0;\n";
+		"\tfield:u64 past;\toffset:44;\tsize:8;\tsigned:0;\n"
+		"\tfield:__data_loc unsigned char[] cmnd;\toffset:42;\tsize:4;\tsigned:0;\n";
 	static const char want[] = ",\"fields\":{\"s\":-2,\"comm\":\"ab\",\"p\":\"0xdeadbeef\","
-				   "\"v\":[1,4294967295],\"buf\":[7,0],\"odd\":[1,2,3],\"past\":null}";
+				   "\"v\":[1,4294967295],\"buf\":[7,0],\"odd\":[1,2,3],\"past\":null,"
+				   "\"cmnd\":[18,0,52]}";
 	struct peo_tp_format *f;
 
 	(void)state;
 	assert_int_equal(peo_tp_format_parse(&f, format), 0);
 	for (int big = 0; big < 2; big++) {
-		unsigned char raw[44] = { 0 };
+		unsigned char raw[50] = { 0 }; /* past (8 bytes at 44) lies past it */
 		struct peo_record rec = { .swapped = big }; /* this host is little-endian */
 		struct capture c;
 		size_t len;
@@ -297,6 +319,8 @@ static void tracepoint_fields_as_json(void **state)
 		PUT(32, 4, 40u | 2u << 16); /* 2 bytes at 40 */
 		raw[36] = 1, raw[37] = 2, raw[38] = 3;
 		raw[40] = 7;
+		PUT(42, 4, 46u | 3u << 16); /* cmnd: 3 bytes at 46, a NUL among them */
+		raw[46] = 0x12, raw[48] = 0x34;
 		#undef PUT
 		capture_open(&c, 1);
 		json_tp_fields(&c.o, f, &rec, raw, sizeof(raw));

@@ -435,6 +435,23 @@ void vec_attr(struct vec *v, const struct peo_attr *a)
 	vec_put32(v, a->sample_stack_user);
 	vec_put32(v, (uint32_t)a->clockid);
 	vec_put64(v, a->sample_regs_intr);
+	vec_put32(v, a->aux_watermark);
+	vec_put16(v, a->sample_max_stack);
+	vec_put16(v, a->__reserved_2);
+	vec_put32(v, a->aux_sample_size);
+	if (v->big) { /* aux_action's bitfields from the top of their word */
+		uint32_t r = 0;
+
+		for (int i = 0; i < 32; i++)
+			if (a->aux_action >> i & 1)
+				r |= 1U << (31 - i);
+		vec_put32(v, r);
+	} else {
+		vec_put32(v, a->aux_action);
+	}
+	vec_put64(v, a->sig_data);
+	vec_put64(v, a->config3);
+	vec_put64(v, a->config4);
 	vec_zeros_to(v, start + sizeof(*a));
 }
 

@@ -162,6 +162,8 @@ json_fields idioms '{"args":["0x7","0x2400","0xff"],"pfn":"0x7"}' \
 	'{"args":["0x0","0x0","0x0"],"pfn":"0xffffffffffffffff"}' \
 	'{"args":["0x0","0x0","0x0"],"pfn":"0xfffffffffffff001"}'
 json_fields pointers '{"p":"0x0","s":"0x78563412"}' '{"p":"0xdeadbeef","s":"0x8281a2a2"}'
+# an unsigned char array is bytes, a char array text
+json_fields addresses_more '{"sa":[2,0,0,80,192,168,0,10,0,0,0,0,0,0,0,0],"a4":[1,2,3,4],"comm":"abcde"}'
 # strings escaped (a quote, a backslash, control bytes); a field past the
 # payload is null
 compare strings $'\tfield:char c[8];\toffset:8;\tsize:8;\tsigned:0;\n\tfield:__data_loc char[] str;\toffset:16;\tsize:4;\tsigned:0;\n\tfield:int past;\toffset:200;\tsize:4;\tsigned:1;' \

@@ -313,31 +313,21 @@ static struct per_event *sample_event(struct script *s, const struct peo_record 
 	return s->last_event;
 }
 
-/* @name as a JSON string, quotes included, in new memory; its length in *len. */
-static char *json_quoted(const char *name, size_t *len)
-{
-	size_t n = strlen(name);
-	char *q = malloc(6 * n + 3), *end;
-
-	if (!q)
-		return NULL;
-	end = put_json_string(q, name, n);
-	*end = '\0';
-	*len = (size_t)(end - q);
-	return q;
-}
-
 /* A sample's event column (text: right-aligned and ": "; JSON: the quoted
  * name), made in @buf (@cap bytes).  Returns its length. */
 static size_t label_now(struct script *s, const struct peo_record *r, char *buf, size_t cap)
 {
 	char name[64];
 	const char *n = event_name(s, r, name, sizeof(name));
-	char *quoted = s->a.json ? json_quoted(n, &(size_t){ 0 }) : NULL;
-	int made = s->a.json ? snprintf(buf, cap, "%s", quoted ? quoted : "\"event\"")
-			     : snprintf(buf, cap, "%*s: ", name_width(s), n);
+	size_t len = strlen(n);
+	int made;
 
-	free(quoted);
+	if (s->a.json) { /* a name too long for @cap quoted is cut before quoting: still JSON */
+		if (6 * len + 2 > cap)
+			len = (cap - 2) / 6;
+		return (size_t)(put_json_string(buf, n, len) - buf);
+	}
+	made = snprintf(buf, cap, "%*s: ", name_width(s), n);
 	return made < 0 ? 0 : (size_t)made < cap ? (size_t)made : cap - 1;
 }
 
@@ -635,7 +625,8 @@ static void print_sample_json(struct fmt *w, const struct peo_record *r, const c
 
 	out_bytes(o, start, sizeof(start) - 1);
 	out_bytes(o, label, label_len);
-	p = out_room(o, 8 * JSON_FIELD_ROOM); /* the 8 PUT_*() below at most */
+	p = out_room(o, 9 * JSON_FIELD_ROOM); /* the 9 PUT_*() below at most */
+	p = PUT_U64(p, "misc", r->header.misc); /* cpumode, exact ip... */
 	if (st & PEO_SAMPLE_TID) {
 		p = PUT_PID(p, "pid", smp->pid);
 		p = PUT_PID(p, "tid", smp->tid);
@@ -653,26 +644,17 @@ static void print_sample_json(struct fmt *w, const struct peo_record *r, const c
 		p = PUT_U64(p, "id", st & PEO_SAMPLE_ID ? smp->id : smp->identifier);
 	out_advance(o, p);
 	if (st & PEO_SAMPLE_CALLCHAIN) {
-		struct peo_callchain_iter it;
-		uint64_t ip;
-		int64_t ctx;
-
-		/* the key and the first frame's quote in one copy: a chain is often one frame */
+		/* The kernel's ips as they are, its context markers (PERF_CONTEXT_*:
+		 * where the kernel's frames end and the user's begin) included.
+		 * The key and the first frame's quote in one copy. */
 		static const char first[] = ",\"callchain\":[\"0x", next[] = ",\"0x";
-		const char *sep = first;
-		size_t sep_len = sizeof(first) - 1;
 
-		peo_callchain_begin(&it, r);
-		while (peo_callchain_next(&it, &ip, &ctx)) {
-			p = put_bytes(out_room(o, sizeof(first) + 17), sep, sep_len);
-			out_advance(o, put_quote(put_hex(p, ip, 0)));
-			sep = next;
-			sep_len = sizeof(next) - 1;
+		for (uint64_t i = 0; i < smp->callchain_nr; i++) {
+			p = i ? put_bytes(out_room(o, sizeof(first) + 17), next, sizeof(next) - 1)
+			      : put_bytes(out_room(o, sizeof(first) + 17), first, sizeof(first) - 1);
+			out_advance(o, put_quote(put_hex(p, peo_record_u64(r, smp->callchain, i), 0)));
 		}
-		if (sep == first)
-			out_str(o, ",\"callchain\":[]");
-		else
-			out_char(o, ']');
+		out_str(o, smp->callchain_nr ? "]" : ",\"callchain\":[]");
 	}
 	if (st & PEO_SAMPLE_RAW)
 		JSON_U64(o, "raw_size", smp->raw_size);
@@ -696,6 +678,7 @@ static void print_other_json(struct fmt *w, const struct peo_record *r, uint64_t
 	out_str(o, "{\"type\":\"");
 	out_str(o, peo_user_record_type_name(r->header.type));
 	out_char(o, '"');
+	JSON_U64(o, "misc", r->header.misc);
 	if (r->header.type >= PEO_RECORD_HEADER_ATTR && r->header.type < PEO_RECORD_USER_MAX)
 		bad = json_user_record(o, w->s->f, r);
 	else

@@ -35,7 +35,7 @@
 #define JSON_PID(o, key, v) JSON_CHECKED(PUT_PID, o, key, v)
 #define JSON_HEX(o, key, v) JSON_CHECKED(PUT_HEX, o, key, v)
 
-/* @v as a JSON string "0x...", lower-case hex.  Room: 19. */
+/* @v as a JSON string "0x...", lower-case hex.  Room: 20. */
 static inline char *put_json_hex(char *p, uint64_t v)
 {
 	memcpy(p, "\"0x", 3);
@@ -75,11 +75,12 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 /*
  * ,"fields":{"name":value,...}: each field of @raw (@raw_size bytes, the
  * RAW payload of sample @r) by its format @f but the common_* ones (pid
- * and event say them).  Strings (char arrays, __data_loc char[]) as JSON
- * strings; integers as numbers, pointers and unsigned longs as "0x..." as
- * perf prints them; a fixed array of integers as an array of them; other
- * bytes (__data_loc u8[], odd sizes) as an array of byte values; null for
- * a field past the payload.
+ * and event say them).  Strings (char arrays, __data_loc char[]; not
+ * unsigned char ones) as JSON strings; integers as numbers, pointers and
+ * unsigned longs as "0x..." as perf prints them; a fixed array of
+ * integers as an array of them; other bytes (__data_loc u8[] or unsigned
+ * char[], odd sizes) as an array of byte values; null for a field past
+ * the payload.
  */
 void json_tp_fields(struct out *o, const struct peo_tp_format *f, const struct peo_record *r,
 		    const void *raw, size_t raw_size);

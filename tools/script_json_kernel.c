@@ -128,7 +128,8 @@ void json_sample_more(struct out *o, const struct peo_record *r)
 	if (st & PEO_SAMPLE_STACK_USER) {
 		out_str(o, ",\"stack_user\":{\"size\":");
 		out_u64(o, s->stack_user_size, 0);
-		JSON_U64(o, "dyn_size", s->stack_user_dyn_size);
+		if (s->stack_user_size) /* the kernel writes no dyn_size after an empty stack */
+			JSON_U64(o, "dyn_size", s->stack_user_dyn_size);
 		/* the bytes the kernel copied (dyn_size of them are the stack's) */
 		json_hex_bytes(o, "data", s->stack_user, s->stack_user ? s->stack_user_size : 0);
 		out_char(o, '}');
@@ -305,25 +306,10 @@ void json_kernel_record(struct out *o, const struct peo_record *r)
 	case PEO_RECORD_AUX_OUTPUT_HW_ID:
 		JSON_U64(o, "hw_id", r->u.aux_output_hw_id.hw_id);
 		break;
-	case PEO_RECORD_CALLCHAIN_DEFERRED: { /* its ips as a sample's callchain: no context markers */
-		struct peo_callchain_iter it;
-		uint64_t ip;
-		int64_t ctx;
-		int n = 0;
-
+	case PEO_RECORD_CALLCHAIN_DEFERRED: /* the ips as a sample's: context markers included */
 		JSON_HEX(o, "cookie", r->u.callchain_deferred.cookie);
-		out_str(o, ",\"ips\":[");
-		peo_callchain_begin(&it, r);
-		while (peo_callchain_next(&it, &ip, &ctx)) {
-			char *p = out_room(o, 22);
-
-			if (n++)
-				*p++ = ',';
-			out_advance(o, put_json_hex(p, ip));
-		}
-		out_char(o, ']');
+		json_u64_array(o, "ips", r, r->u.callchain_deferred.ips, r->u.callchain_deferred.nr, 1);
 		break;
-	}
 	}
 	json_sample_id(o, &r->sample_id);
 }

@@ -4,6 +4,7 @@
  * RECORD_type, since "type" is the record's own.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -168,9 +169,16 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 		out_char(o, ']');
 		break;
 	case PEO_RECORD_EVENT_UPDATE:
+		JSON_U64(o, "kind", u.u.event_update.kind); /* 0 unit, 1 scale, 2 name, 3 cpus */
 		JSON_U64(o, "id", u.u.event_update.id);
-		if (u.u.event_update.kind == 1) {
-			snprintf(num, sizeof(num), ",\"scale\":%g", u.u.event_update.scale);
+		if (u.u.event_update.kind == 3) { /* a CPU map's bytes, after kind and id */
+			json_hex_bytes(o, "data", (const unsigned char *)r->bytes + 24,
+				       r->header.size > 24 ? r->header.size - 24u : 0);
+		} else if (u.u.event_update.kind == 1) { /* every digit; JSON has no inf or nan */
+			if (isfinite(u.u.event_update.scale))
+				snprintf(num, sizeof(num), ",\"scale\":%.17g", u.u.event_update.scale);
+			else
+				snprintf(num, sizeof(num), ",\"scale\":null");
 			out_str(o, num);
 		} else if (u.u.event_update.text) {
 			out_str(o, u.u.event_update.kind ? ",\"name\":" : ",\"unit\":");
@@ -191,8 +199,9 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 			JSON_U64(o, "cap_user_time_short", u.u.time_conv.cap_user_time_short);
 		}
 		break;
-	case PEO_RECORD_HEADER_FEATURE:
+	case PEO_RECORD_HEADER_FEATURE: /* the section as it is (--header decodes it) */
 		JSON_U64(o, "feature", u.u.header_feature.feature);
+		json_hex_bytes(o, "data", u.u.header_feature.bytes, u.u.header_feature.size);
 		break;
 	case PEO_RECORD_AUXTRACE: /* its payload follows the record; not read */
 		JSON_U64(o, "size", u.u.auxtrace.size);

@@ -354,7 +354,8 @@ static inline char *put_quote(char *p)
 }
 
 /* @len bytes at @s as a JSON string, quotes included: '"' and '\\'
- * escaped, control characters as \u00XX.  Room: 6 * @len + 2. */
+ * escaped, control characters and bytes that are not UTF-8 as \u00XX.
+ * Room: 6 * @len + 2. */
 char *put_json_string(char *p, const char *s, size_t len);
 
 /* The same into @o, of any length. */

@@ -36,7 +36,10 @@ static void out_value(struct out *o, const struct peo_tp_field *fld, const struc
 	const unsigned char *b;
 	size_t n;
 
-	if (!fld->is_text && int_elements(fld)) { /* the common case: checked here, no call */
+	/* text by its type; an unsigned char array is bytes (a buffer, an address) */
+	int text = fld->is_text && !strstr(fld->type, "unsigned");
+
+	if (!text && int_elements(fld)) { /* the common case: checked here, no call */
 		if ((uint64_t)fld->offset + fld->size > raw_size) {
 			out_str(o, "null");
 		} else if (!fld->array_len) {
@@ -50,14 +53,15 @@ static void out_value(struct out *o, const struct peo_tp_field *fld, const struc
 			}
 			out_char(o, ']');
 		}
-	} else if (peo_tp_field_bytes(fld, r, raw, raw_size, (const void **)&b, &n)) {
+	} else if (text ? peo_tp_field_bytes(fld, r, raw, raw_size, (const void **)&b, &n)
+			: peo_tp_field_raw_bytes(fld, r, raw, raw_size, (const void **)&b, &n)) {
 		out_str(o, "null"); /* past the payload */
-	} else if (fld->is_text) { /* up to its NUL */
+	} else if (text) { /* up to its NUL */
 		out_json_string(o, (const char *)b, n);
-	} else { /* bytes */
+	} else { /* bytes, all of them */
 		out_char(o, '[');
 		for (size_t i = 0; i < n; i++) {
-			char *p = out_room(o, 4);
+			char *p = out_room(o, 1 + 21); /* put_dec() writes 8 bytes at least */
 
 			if (i)
 				*p++ = ',';

@@ -354,6 +354,16 @@ PEO_API int peo_tp_field_int(const struct peo_tp_field *field, const struct peo_
 PEO_API int peo_tp_field_bytes(const struct peo_tp_field *field, const struct peo_record *rec,
 			       const void *raw, size_t raw_size, const void **bytes, size_t *len);
 
+/**
+ * peo_tp_field_raw_bytes() - as peo_tp_field_bytes(), but all of the
+ * field's bytes: a char array's past its first NUL too (an address in one,
+ * an unsigned char buffer).
+ * Returns 0, or -EPROTO when the field or its data lies past @raw_size.
+ */
+PEO_API int peo_tp_field_raw_bytes(const struct peo_tp_field *field, const struct peo_record *rec,
+				   const void *raw, size_t raw_size, const void **bytes,
+				   size_t *len);
+
 /** peo_tp_format_print_fmt() - the format's "print fmt:" line, after the label ("" if none). */
 PEO_API const char *peo_tp_format_print_fmt(const struct peo_tp_format *f);
 
