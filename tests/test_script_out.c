@@ -459,7 +459,8 @@ static void pool_writes_in_batch_order(void **state)
 }
 
 /* A positioned write that fails (the file size limit) ends the pool with
- * -1 and its errno, as the writer's does. */
+ * -1 and its errno, as the writer's does; the file then holds the batches
+ * before the first that failed, whole, and its offset is their end. */
 static void pool_reports_a_failed_positioned_write(void **state)
 {
 	struct numbered nb = { .stop_at = UINT32_MAX };
@@ -479,6 +480,23 @@ static void pool_reports_a_failed_positioned_write(void **state)
 	assert_int_equal(errno, EFBIG);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, was);
+	{
+		off_t at = lseek(fd, 0, SEEK_CUR), size = lseek(fd, 0, SEEK_END);
+		char *text = malloc((size_t)size + 1), *last;
+		uint32_t lines;
+
+		assert_non_null(text);
+		assert_true(size > 0 && size <= 64 << 10);
+		assert_int_equal(at, size);
+		assert_int_equal(pread(fd, text, (size_t)size, 0), size);
+		assert_int_equal(text[size - 1], '\n'); /* whole batches: whole lines */
+		text[size - 1] = '\0';
+		last = strrchr(text, '\n');
+		lines = (uint32_t)strtoul(last ? last + 1 : text, NULL, 10) + 1;
+		text[size - 1] = '\n';
+		assert_true(lines_count_up(text, (size_t)size, lines));
+		free(text);
+	}
 	close(fd);
 }
 

@@ -61,6 +61,8 @@ struct script_pool {
 	int positioned;             /* workers write their batches at their places (pwrite) */
 	unsigned long long placed;  /* positioned: batches whose place is taken */
 	off_t end;                  /* positioned: where the next batch's text goes */
+	unsigned long long failed;  /* positioned: the first batch whose write failed, */
+	off_t failed_at;            /* and its place: the output ends there */
 };
 
 /* Halt the output (the lock held): a write failed with @err, or a batch's
@@ -100,9 +102,12 @@ static void place_and_write(struct script_pool *p, struct slot *s, unsigned long
 	if (write && out_pwrite_all(p->fd, s->out.buf, s->out.n, at)) {
 		int err = errno;
 
-		pthread_mutex_lock(&p->lock);
-		if (!p->write_errno)
+		pthread_mutex_lock(&p->lock); /* later batches may have been written: the first counts */
+		if (!p->write_errno || g < p->failed) {
+			p->failed = g;
+			p->failed_at = at;
 			halt(p, err, 0, 0);
+		}
 		pthread_mutex_unlock(&p->lock);
 	}
 }
@@ -322,9 +327,15 @@ int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
 	if (used)
 		hand_over(p, used);
 	end_threads(p);
-	/* positioned: the file's offset after the text, as sequential writes leave it */
-	if (p->positioned && lseek(p->fd, p->end, SEEK_SET) < 0 && !p->write_errno)
+	/* positioned: the file's offset after the text, as sequential writes leave
+	 * it; after a failed write, the text ends where the first failed batch's
+	 * began (what later batches wrote past it cut off) */
+	if (p->positioned && p->write_errno) {
+		if (ftruncate(p->fd, p->failed_at) == 0)
+			lseek(p->fd, p->failed_at, SEEK_SET);
+	} else if (p->positioned && lseek(p->fd, p->end, SEEK_SET) < 0) {
 		p->write_errno = errno;
+	}
 	err = p->write_errno;
 	if (err)
 		ret = -1;
