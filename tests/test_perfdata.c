@@ -1235,6 +1235,24 @@ static void perfs_own_records_in_either_order_in(int big)
 		    "\"fmt\":1,\"ip\":\"0xffffffff81000000\",\"time\":123456789,"
 		    "\"msg\":\"decoder lost sync\"");
 
+	for (int whole = 0; whole < 2; whole++) { /* format 2: machine_pid and vcpu, when there */
+		user_begin(&v, big);
+		vec_put32(&v, 1); vec_put32(&v, 2); vec_put32(&v, 3); vec_put32(&v, 4);
+		vec_put32(&v, 5); vec_put32(&v, 2);
+		vec_put64(&v, 0x1000); vec_put64(&v, 77);
+		vec_bytes(&v, "m", 2);
+		vec_zeros_to(&v, 8 + 40 + 64);
+		if (whole) {
+			vec_put32(&v, 6); vec_put32(&v, 7);
+		}
+		user_record(&v, PEO_RECORD_AUXTRACE_ERROR, 0, &r);
+		assert_json(f, &r, whole ? ",\"auxtrace_error_type\":1,\"code\":2,\"cpu\":3,\"pid\":4,"
+					  "\"tid\":5,\"fmt\":2,\"ip\":\"0x1000\",\"time\":77,\"msg\":\"m\","
+					  "\"machine_pid\":6,\"vcpu\":7"
+					: ",\"auxtrace_error_type\":1,\"code\":2,\"cpu\":3,\"pid\":4,"
+					  "\"tid\":5,\"fmt\":2,\"ip\":\"0x1000\",\"time\":77,\"msg\":\"m\"");
+	}
+
 	user_begin(&v, big); /* CPU_MAP as a range with "any" */
 	vec_put16(&v, 2); vec_put(&v, 1, 1); vec_put(&v, 0, 1); vec_put16(&v, 4); vec_put16(&v, 6);
 	user_record(&v, PEO_RECORD_CPU_MAP, 0, &r);

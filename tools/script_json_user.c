@@ -253,7 +253,8 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 			JSON_U64(o, "time", u.u.auxtrace_error.time);
 		out_str(o, ",\"msg\":");
 		json_str(o, u.u.auxtrace_error.msg);
-		if (u.u.auxtrace_error.fmt >= 2) {
+		/* fmt 2's machine_pid and vcpu, where the record holds them (else none made up) */
+		if (u.u.auxtrace_error.fmt >= 2 && r->header.size >= 8u + 32 + 8 + 64 + 8) {
 			JSON_PID(o, "machine_pid", u.u.auxtrace_error.machine_pid);
 			JSON_PID(o, "vcpu", u.u.auxtrace_error.vcpu);
 		}
