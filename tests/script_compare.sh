@@ -280,6 +280,37 @@ elif check rich pid,tid,time,event -e cpu-clock/period=100000/ -e page-faults/pe
 	fi
 fi
 
+# --json's callchains: the kernel's ips with their context markers; the
+# frames without the markers as perf hands them to its Python scripts
+if [ -f "$tmp/callchain.data" ] &&
+	perf script -i "$tmp/callchain.data" -s "$tests/callchain_perf.py" >"$tmp/callchain.frames" 2>/dev/null; then
+	"$peo" script -i "$tmp/callchain.data" --json >"$tmp/callchain.json" 2>&1
+	if out=$(python3 - "$tmp/callchain.json" "$tmp/callchain.frames" <<'PY'
+import json, sys
+ours = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "SAMPLE"]
+perf = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("[")]
+if len(ours) != len(perf):
+    sys.exit(f"{len(ours)} samples, perf {len(perf)}")
+markers = 0
+for i, (r, frames) in enumerate(zip(ours, perf)):
+    ips = [int(x, 16) for x in r["callchain"]]
+    kept = [x for x in ips if x < 0xfffffffffffff001]  # PERF_CONTEXT_MAX is -4095
+    markers += len(ips) - len(kept)
+    if kept != frames:
+        sys.exit(f"sample {i}: frames {[hex(x) for x in kept]}, perf {[hex(x) for x in frames]}")
+if not markers:
+    sys.exit("no context marker in any callchain")
+print(f"{len(ours)} samples' frames, {markers} context markers")
+PY
+	); then
+		pass "callchain: --json: $out"
+	else
+		fail "callchain: --json: $out"
+	fi
+else
+	skip "callchain: --json: no callchain.data, or this perf cannot run a Python script"
+fi
+
 # Pipe mode: the stream saved by perf record -o -, read from standard input.
 if perf record -q -o - -e cpu-clock -c 100000 -- "$W" -s 20 >"$tmp/pipe.data" 2>/dev/null; then
 	"$peo" script -i - -F pid,tid,time,ip,event <"$tmp/pipe.data" >"$tmp/pipe.peo" 2>&1
