@@ -2,6 +2,7 @@
  * error.c - the thread-local sentence behind peo_last_error().
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -20,13 +21,15 @@ const char *peo_last_error(void)
 
 int peo_fail(int err, const char *fmt, ...)
 {
+	char sentence[sizeof(last_error)]; /* an argument may be peo_last_error() itself */
 	va_list ap;
 
 	if (quiet)
 		return err > 0 ? -err : err;
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	vsnprintf(sentence, sizeof(sentence), fmt, ap);
 	va_end(ap);
+	memcpy(last_error, sentence, sizeof(last_error));
 	return err > 0 ? -err : err;
 }
 

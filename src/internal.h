@@ -71,7 +71,8 @@ PEO_HIDDEN void peo_attr_to_host(const void *bytes, size_t avail, int swap,
 /* A bitfield word read as a host value, in host bit layout. */
 PEO_HIDDEN uint64_t peo_bitfield_word(uint64_t host_value, int swapped);
 
-/* error.c: set this thread's sentence; returns -err so callers can `return`. */
+/* error.c: set this thread's sentence (an argument may be peo_last_error():
+ * the cause put inside a new sentence); returns -err so callers can `return`. */
 PEO_HIDDEN int peo_fail(int err, const char *fmt, ...) PEO_PRINTF(2, 3);
 /* Append to the current sentence (for causes found after the first part). */
 PEO_HIDDEN void peo_fail_append(const char *fmt, ...) PEO_PRINTF(1, 2);

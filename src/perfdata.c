@@ -339,11 +339,8 @@ int peo_perfdata_open(struct peo_perfdata **out, const char *path, const struct 
 		return peo_fail(errno, "cannot open '%s': %s", path, strerror(errno));
 	err = peo_perfdata_open_fd(out, fd, opts);
 	if (err) {
-		char why[512];
-
-		snprintf(why, sizeof(why), "%s", peo_last_error());
 		close(fd);
-		return peo_fail(-err, "%s: %s", path, why);
+		return peo_fail(-err, "%s: %s", path, peo_last_error());
 	}
 	(*out)->own_fd = fd;
 	return 0;

@@ -315,13 +315,9 @@ int peo_pd_parse_fields(struct peo_perfdata *f, const void *bytes, size_t len, u
 {
 	int err = peo_record_parse(f->parser, bytes, len, out);
 
-	if (err) {
-		char why[512];
-
-		snprintf(why, sizeof(why), "%s", peo_last_error()); /* peo_fail reuses its buffer */
+	if (err)
 		return peo_fail(err == -ENOENT ? EPROTO : -err, "perf.data: record at offset %llu: %s",
-				(unsigned long long)offset, why);
-	}
+				(unsigned long long)offset, peo_last_error());
 	perf_types_known(out);
 	return 0;
 }

@@ -159,7 +159,7 @@ int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, const char *
 	copy[found_size] = '\0';
 	err = peo_tp_format_parse(out, copy);
 	free(copy);
-	if (!err && !c.err)
-		attach_strings(&c, *out);
+	if (!err)
+		attach_strings(&c, *out); /* nothing after a malformed list (c.err) */
 	return err;
 }

@@ -118,7 +118,8 @@ int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *
 	if (!dir)
 		return 0; /* no tracefs mounted: no formats to write (a reader takes its own) */
 	pd_bytes_put(&b, "\x17\x08" "Dtracing" "0.6", 14); /* the magic, the version, its NUL */
-	pd_bytes_put(&b, (const char[]){ 0 }, 1); /* little-endian */
+	/* the numbers' byte order: this host's, as the sizes below are written */
+	pd_bytes_put(&b, (const char[]){ __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ }, 1);
 	pd_bytes_put(&b, (const char[]){ (char)sizeof(long) }, 1);
 	pd_bytes_u32(&b, (uint32_t)sysconf(_SC_PAGESIZE));
 	pd_bytes_put(&b, "header_page", 12);

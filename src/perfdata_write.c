@@ -601,13 +601,9 @@ int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
 	}
 	if (!err)
 		err = flush(w);
-	if (err && w->data_started) { /* say what the file still holds */
-		char why[512];
-
-		snprintf(why, sizeof(why), "%s", peo_last_error());
+	if (err && w->data_started) /* say what the file still holds */
 		err = peo_fail(-err, "%s; %s keeps the %llu bytes of records written before it",
-			       why, w->path, (unsigned long long)(w->pos - w->data_offset));
-	}
+			       peo_last_error(), w->path, (unsigned long long)(w->pos - w->data_offset));
 	if (!err && !w->feature[PEO_FEAT_EVENT_DESC])
 		err = event_desc(w);
 	if (!err && w->z)

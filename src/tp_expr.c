@@ -460,22 +460,20 @@ static int print_bitmask(struct parser *ps, struct tp_value *out)
 	char *text = ps->scratch + ps->scratch_used;
 	uint64_t bits;
 
-	if (field_arg(ps, &name, &n) || field_value(ps, name, n, 1, &buf))
+	if (field_arg(ps, &name, &n) || field_value(ps, name, n, 1, &buf)) /* a string: its bytes */
 		return ps->err;
-	if (!buf.is_string)
-		return fail(ps, ENOTSUP, "a bitmask of no bytes");
 	b = (const unsigned char *)buf.str;
 	word = buf.len % 8 ? 4 : 8;
-	bits = (uint64_t)(buf.len / word * word) * 8;
+	bits = (uint64_t)(buf.len / word * word) * 8; /* whole words: a multiple of 32 */
 	if (bits / 32 * 9 + 9 >= room)
 		return fail(ps, ENOSPC, "a bitmask longer than the scratch space");
-	for (uint64_t at = (bits + 31) / 32 * 32; at >= 32; at -= 32) {
+	for (uint64_t at = bits; at >= 32; at -= 32) {
 		uint64_t bit = at - 32, w = bit / (word * 8), group;
-		unsigned width = bits - bit >= 32 ? 8 : (unsigned)((bits - bit + 3) / 4);
+		int swap = ps->rec && ps->rec->swapped; /* no record: host order */
 
-		group = word == 8 ? peo_load_u64(b + 8 * w, ps->rec->swapped) >> (bit % 64)
-				  : peo_load_u32(b + 4 * w, ps->rec->swapped);
-		len += (size_t)snprintf(text + len, room - len, "%s%0*llx", len ? "," : "", (int)width,
+		group = word == 8 ? peo_load_u64(b + 8 * w, swap) >> (bit % 64)
+				  : peo_load_u32(b + 4 * w, swap);
+		len += (size_t)snprintf(text + len, room - len, "%s%08llx", len ? "," : "",
 					(unsigned long long)(uint32_t)group);
 	}
 	take_scratch(ps, len, out);

@@ -237,35 +237,11 @@ const struct peo_tp_field *peo_tp_format_find(const struct peo_tp_format *f, con
 	return NULL;
 }
 
-static int host_big_endian(void);
-
-/* @size bytes at @p, big-endian when @big: one load for the integer sizes
- * (a byte loop was a tenth of a JSON line with tracepoint fields). */
-static uint64_t load(const unsigned char *p, uint32_t size, int big)
+/* The @size (1, 2, 4 or 8; its callers check) bytes at @p, swapped when @swap. */
+static uint64_t load(const unsigned char *p, uint32_t size, int swap)
 {
-	int swap = big != host_big_endian();
-	uint64_t v = 0;
-	uint32_t w;
-	uint16_t h;
-
-	switch (size) {
-	case 1:
-		return *p;
-	case 2:
-		memcpy(&h, p, 2);
-		return swap ? __builtin_bswap16(h) : h;
-	case 4:
-		memcpy(&w, p, 4);
-		return swap ? __builtin_bswap32(w) : w;
-	case 8:
-		memcpy(&v, p, 8);
-		return swap ? __builtin_bswap64(v) : v;
-	}
-	for (uint32_t i = 0; i < size; i++) /* little-endian assembly, then the writer's order */
-		v |= (uint64_t)p[i] << (8 * i);
-	if (big && size > 1)
-		v = __builtin_bswap64(v) >> (64 - 8 * size);
-	return v;
+	return size == 8 ? peo_load_u64(p, swap) : size == 4 ? peo_load_u32(p, swap)
+	     : size == 2 ? peo_load_u16(p, swap) : *p;
 }
 
 static int host_big_endian(void)
@@ -297,7 +273,7 @@ int peo_tp_field_int(const struct peo_tp_field *fld, const struct peo_record *re
 	if ((fld->array_len ? index >= fld->array_len : index > 0) || at + esize > raw_size)
 		return peo_fail(EPROTO, "field '%s' element %zu at offset %llu lies past the %zu-byte "
 				"payload", fld->name, index, (unsigned long long)at, raw_size);
-	v = load((const unsigned char *)raw + at, esize, peo_tp_raw_is_big(rec));
+	v = load((const unsigned char *)raw + at, esize, rec && rec->swapped);
 	if (fld->is_signed && esize < 8 && (v >> (8 * esize - 1) & 1))
 		v |= ~0ULL << (8 * esize);
 	*out = (int64_t)v;
@@ -339,7 +315,7 @@ int peo_tp_field_raw_bytes(const struct peo_tp_field *fld, const struct peo_reco
 		return peo_fail(EPROTO, "field '%s': a __data_loc of %u bytes, not 4", fld->name,
 				fld->size);
 	if (fld->data_loc) {
-		uint64_t loc = load(p + fld->offset, 4, peo_tp_raw_is_big(rec));
+		uint64_t loc = load(p + fld->offset, 4, rec && rec->swapped);
 
 		at = (loc & 0xffff) + (fld->data_loc == 2 ? fld->offset + fld->size : 0);
 		n = loc >> 16;

@@ -33,4 +33,13 @@ static inline char *json_out_text(struct out *o)
 	return text;
 }
 
+/* @o's text is @want; @o is freed. */
+static inline void json_out_expect(struct out *o, const char *want)
+{
+	char *got = json_out_text(o);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
 #endif

@@ -73,6 +73,8 @@ def main():
     nsamples = sum(r["type"] == "SAMPLE" for r in ours)
     if nsamples != len(samples):
         sys.exit(f"{nsamples} samples; perf's script saw {len(samples)}")
+    if not nsamples:
+        sys.exit("no sample to compare")
     k = 0
     for i, (r, (kind, t)) in enumerate(zip(ours, text)):
         if r["type"] != kind:

@@ -505,13 +505,17 @@ fi
 for f in "$tmp"/*.data; do
 	name=$(basename "$f" .data)
 	case $name in bad*) continue ;; esac # made to fail
-	if out=$("$peo" script -i "$f" --json 2>&1 | python3 -c '
+	"$peo" script -i "$f" --json >"$tmp/$name.all.json" 2>"$tmp/$name.all.err" ||
+		{ fail "$name: --json failed: $(head -c 200 "$tmp/$name.all.err")"; continue; }
+	if out=$(python3 -c '
 import json, sys
 n = 0
-for n, line in enumerate(sys.stdin, 1):
+for n, line in enumerate(open(sys.argv[1]), 1):
     if not isinstance(json.loads(line), dict):
         sys.exit(f"line {n} is not an object")
-print(n)' 2>&1); then
+if not n:
+    sys.exit("no line")
+print(n)' "$tmp/$name.all.json" 2>&1); then
 		pass "$name: --json is $out lines of JSON objects"
 	else
 		fail "$name: --json is not JSON Lines: $(echo "$out" | tail -1)"

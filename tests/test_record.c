@@ -37,7 +37,7 @@
 #error "test_record.c: add this architecture's perf register numbers"
 #endif
 
-/* Start a record: the header's size is patched by finish(). */
+/* Parse the record in @v into @r, its error printed when it does not parse. */
 static void parse_ok(struct peo_record_parser *p, struct vec *v, struct peo_record *r)
 {
 	int err = peo_record_parse(p, v->b, v->n, r);
@@ -53,15 +53,12 @@ static void parse_ok(struct peo_record_parser *p, struct vec *v, struct peo_reco
 static void assert_json(const struct peo_record *r, const char *want)
 {
 	struct out *o = json_out_new();
-	char *got;
 
 	if (r->header.type == PEO_RECORD_SAMPLE)
 		json_sample_more(o, r);
 	else
 		json_kernel_record(o, r);
-	got = json_out_text(o);
-	assert_string_equal(got, want);
-	free(got);
+	json_out_expect(o, want);
 }
 
 /* Branch stack with hw_idx and counters, WEIGHT_STRUCT, DATA_SRC, TRANSACTION, group READ. */

@@ -46,6 +46,8 @@ def main():
     perf = [json.loads(line) for line in open(sys.argv[2]) if line.startswith("{")]
     if len(peo) != len(perf):
         sys.exit(f"{len(peo)} tracepoint samples, perf {len(perf)}")
+    if not peo:
+        sys.exit("no tracepoint sample to compare")
     checked = 0
     for i, (ours, theirs) in enumerate(zip(peo, perf)):
         fields = ours.get("fields", {})

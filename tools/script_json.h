@@ -51,6 +51,15 @@ static inline void json_str(struct out *o, const char *s)
 /* ,"@key":"..." the @n bytes at @bytes in hex, two digits each. */
 void json_hex_bytes(struct out *o, const char *key, const void *bytes, size_t n);
 
+/* u64 @i of @array in host order, as its @owner's byte order has it
+ * (peo_record_u64() of a record, peo_perfdata_user_u64() of a file). */
+typedef uint64_t json_u64_at_fn(const void *owner, const void *array, size_t i);
+
+/* ,"@key":[...]: the @n u64 of @array (read by @at), as "0x..." strings
+ * when @hex, else numbers. */
+void json_u64_array(struct out *o, const char *key, json_u64_at_fn *at, const void *owner,
+		    const void *array, uint64_t n, int hex);
+
 /* The sample fields json_sample_more() puts; print_sample_json() puts the others. */
 #define JSON_SAMPLE_MORE                                                                       \
 	(PEO_SAMPLE_STREAM_ID | PEO_SAMPLE_READ |                                              \

@@ -24,22 +24,26 @@ void json_hex_bytes(struct out *o, const char *key, const void *bytes, size_t n)
 	out_char(o, '"');
 }
 
-/* ,"@key":[...]: @n u64 of @r's @array, as "0x..." strings when @hex, else numbers. */
-static void json_u64_array(struct out *o, const char *key, const struct peo_record *r,
-			   const void *array, uint64_t n, int hex)
+void json_u64_array(struct out *o, const char *key, json_u64_at_fn *at, const void *owner,
+		    const void *array, uint64_t n, int hex)
 {
 	out_str(o, ",\"");
 	out_str(o, key);
 	out_str(o, "\":[");
 	for (uint64_t i = 0; i < n; i++) {
 		char *p = out_room(o, 24);
-		uint64_t v = peo_record_u64(r, array, i);
+		uint64_t v = at(owner, array, i);
 
 		if (i)
 			*p++ = ',';
 		out_advance(o, hex ? put_json_hex(p, v) : put_dec(p, v, 0, 0));
 	}
 	out_char(o, ']');
+}
+
+static uint64_t record_u64(const void *r, const void *array, size_t i)
+{
+	return peo_record_u64(r, array, i);
 }
 
 /* ,"read":{...}: a read_format block, its values in the group's order. */
@@ -74,7 +78,7 @@ static void json_regs(struct out *o, const char *key, const struct peo_record *r
 	out_str(o, key);
 	out_str(o, "\":{\"abi\":");
 	out_u64(o, abi, 0);
-	json_u64_array(o, "regs", r, regs, regs ? nr : 0, 1);
+	json_u64_array(o, "regs", record_u64, r, regs, regs ? nr : 0, 1);
 	out_char(o, '}');
 }
 
@@ -109,7 +113,7 @@ static void json_branches(struct out *o, const struct peo_record *r)
 	}
 	out_char(o, ']');
 	if (s->branch_counters)
-		json_u64_array(o, "branch_counters", r, s->branch_counters, s->branch_nr, 0);
+		json_u64_array(o, "branch_counters", record_u64, r, s->branch_counters, s->branch_nr, 0);
 }
 
 void json_sample_more(struct out *o, const struct peo_record *r)
@@ -308,7 +312,8 @@ void json_kernel_record(struct out *o, const struct peo_record *r)
 		break;
 	case PEO_RECORD_CALLCHAIN_DEFERRED: /* the ips as a sample's: context markers included */
 		JSON_HEX(o, "cookie", r->u.callchain_deferred.cookie);
-		json_u64_array(o, "ips", r, r->u.callchain_deferred.ips, r->u.callchain_deferred.nr, 1);
+		json_u64_array(o, "ips", record_u64, r, r->u.callchain_deferred.ips,
+			       r->u.callchain_deferred.nr, 1);
 		break;
 	}
 	json_sample_id(o, &r->sample_id);

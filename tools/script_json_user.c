@@ -10,6 +10,11 @@
 #include "commands.h"
 #include "script_json.h"
 
+static uint64_t file_u64(const void *f, const void *array, size_t i)
+{
+	return peo_perfdata_user_u64(f, array, i);
+}
+
 /* ,"key":value with a key not known at compile time. */
 static void json_u64(struct out *o, const char *key, uint64_t v)
 {
@@ -118,15 +123,8 @@ static void json_header_attr(struct out *o, const struct peo_perfdata *f,
 
 	out_str(o, ",\"attr\":{");
 	attr_walk(&u->u.header_attr.attr, json_attr_item, &j);
-	out_str(o, "},\"ids\":[");
-	for (uint64_t i = 0; i < u->u.header_attr.nids; i++) {
-		char *p = out_room(o, 22);
-
-		if (i)
-			*p++ = ',';
-		out_advance(o, put_dec(p, peo_perfdata_user_u64(f, u->u.header_attr.ids, i), 0, 0));
-	}
-	out_char(o, ']');
+	out_char(o, '}');
+	json_u64_array(o, "ids", file_u64, f, u->u.header_attr.ids, u->u.header_attr.nids, 0);
 }
 
 int json_user_record(struct out *o, const struct peo_perfdata *f, const struct peo_record *r)
@@ -229,17 +227,8 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 		json_str(o, u.u.build_id.filename);
 		break;
 	case PEO_RECORD_AUXTRACE_INFO:
-		out_str(o, ",\"auxtrace_info_type\":");
-		out_u64(o, u.u.auxtrace_info.type, 0);
-		out_str(o, ",\"priv\":[");
-		for (uint64_t i = 0; i < u.u.auxtrace_info.npriv; i++) {
-			char *p = out_room(o, 24);
-
-			if (i)
-				*p++ = ',';
-			out_advance(o, put_json_hex(p, peo_perfdata_user_u64(f, u.u.auxtrace_info.priv, i)));
-		}
-		out_char(o, ']');
+		JSON_U64(o, "auxtrace_info_type", u.u.auxtrace_info.type);
+		json_u64_array(o, "priv", file_u64, f, u.u.auxtrace_info.priv, u.u.auxtrace_info.npriv, 1);
 		break;
 	case PEO_RECORD_AUXTRACE_ERROR:
 		JSON_U64(o, "auxtrace_error_type", u.u.auxtrace_error.type);

@@ -8,10 +8,10 @@
 
 #include "script_out.h"
 
-int out_write_all(int fd, const char *p, size_t n)
+int out_write_all(int fd, const char *p, size_t n, off_t at)
 {
 	while (n) {
-		ssize_t w = write(fd, p, n);
+		ssize_t w = at < 0 ? write(fd, p, n) : pwrite(fd, p, n, at);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -21,24 +21,8 @@ int out_write_all(int fd, const char *p, size_t n)
 			return -1;
 		p += w;
 		n -= (size_t)w;
-	}
-	return 0;
-}
-
-int out_pwrite_all(int fd, const char *p, size_t n, off_t at)
-{
-	while (n) {
-		ssize_t w = pwrite(fd, p, n, at);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w == 0)
-			errno = EIO;
-		if (w <= 0)
-			return -1;
-		p += w;
-		at += w;
-		n -= (size_t)w;
+		if (at >= 0)
+			at += w;
 	}
 	return 0;
 }
@@ -90,7 +74,7 @@ int out_flush(struct out *o)
 {
 	if (o->fd < 0)
 		return grow(o);
-	if (!o->failed && o->n && out_write_all(o->fd, o->buf, o->n))
+	if (!o->failed && o->n && out_write_all(o->fd, o->buf, o->n, -1))
 		o->failed = errno;
 	o->n = 0;
 	return o->failed ? -1 : 0;

@@ -33,11 +33,10 @@ int out_init_growing(struct out *o, size_t cap);
 /* Free a growing buffer's memory. */
 void out_free_growing(struct out *o);
 
-/* Write @n bytes at @p to @fd whole (EINTR retried).  Returns 0, or -1 with errno. */
-int out_write_all(int fd, const char *p, size_t n);
-
-/* The same at file offset @at (pwrite), the fd's offset left alone. */
-int out_pwrite_all(int fd, const char *p, size_t n, off_t at);
+/* Write @n bytes at @p to @fd whole (EINTR retried): at the fd's offset
+ * when @at is -1, else at file offset @at (pwrite; the fd's offset left
+ * alone).  Returns 0, or -1 with errno. */
+int out_write_all(int fd, const char *p, size_t n, off_t at);
 
 /* Write what is buffered; a growing buffer grows instead.
  * Returns 0, or -1 once a write (or growing) has failed. */

@@ -99,7 +99,7 @@ static void place_and_write(struct script_pool *p, struct slot *s, unsigned long
 	p->placed = g + 1;
 	pthread_cond_broadcast(&p->changed);
 	pthread_mutex_unlock(&p->lock);
-	if (write && out_pwrite_all(p->fd, s->out.buf, s->out.n, at)) {
+	if (write && out_write_all(p->fd, s->out.buf, s->out.n, at)) {
 		int err = errno;
 
 		pthread_mutex_lock(&p->lock); /* later batches may have been written: the first counts */
@@ -155,7 +155,7 @@ static void write_slot(struct script_pool *p, struct slot *s, unsigned worker)
 		pthread_mutex_unlock(&p->lock);
 		return;
 	}
-	if (s->out.n && out_write_all(p->fd, s->out.buf, s->out.n)) {
+	if (s->out.n && out_write_all(p->fd, s->out.buf, s->out.n, -1)) {
 		err = errno;
 		pthread_mutex_lock(&p->lock);
 		halt(p, err, 0, 0);

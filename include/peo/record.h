@@ -358,7 +358,14 @@ PEO_API int peo_tp_field_bytes(const struct peo_tp_field *field, const struct pe
  * peo_tp_field_raw_bytes() - as peo_tp_field_bytes(), but all of the
  * field's bytes: a char array's past its first NUL too (an address in one,
  * an unsigned char buffer).
- * Returns 0, or -EPROTO when the field or its data lies past @raw_size.
+ * @field: a field of the sample's format (peo_tp_format_field()/_find()).
+ * @rec:   the sample, for its byte order (a __data_loc's word), or NULL
+ *         for host order.
+ * @raw, @raw_size: the sample's RAW payload.
+ * @bytes: receives where the bytes are (inside @raw).
+ * @len:   receives how many.
+ * Returns 0, -EINVAL for a NULL argument, or -EPROTO when the field or its
+ * data lies past @raw_size; peo_last_error() says which.
  */
 PEO_API int peo_tp_field_raw_bytes(const struct peo_tp_field *field, const struct peo_record *rec,
 				   const void *raw, size_t raw_size, const void **bytes,
@@ -374,13 +381,17 @@ PEO_API const char *peo_tp_format_print_fmt(const struct peo_tp_format *f);
  * REC->field and REC->array[i], __get_str(field), numbers and strings,
  * casts, arithmetic, comparisons, logic (short-circuit, as C: an operand
  * not evaluated is not checked), ?:, __builtin_expect(), __print_flags()
- * and __print_symbolic(); a name the format does not define (a kernel
- * variable, an enum constant) is 0, as perf takes it.  %pS/%ps/%pF/%pB
- * print the symbol from this machine's /proc/kallsyms (hex when none),
- * %pI4/%pI6c/%pISpc and their kin the network address in the field, %p
- * of 0 "(nil)", %s of a pointer the kernel string at that address (from
- * the printk formats list) else the address in hex.  Helpers peo does not
- * evaluate (__print_hex...) are -ENOTSUP, naming them: then
+ * and __print_symbolic(), __get_dynamic_array() and its _len,
+ * __print_hex() and __print_hex_str(), __print_array(), __get_bitmask()
+ * and __get_cpumask() (as the kernel's %*pb).  A name the format does not
+ * define (a kernel variable, an enum constant) is 0 inside an expression,
+ * as perf takes it; alone as a table entry's value it matches nothing.
+ * %pS/%ps/%pF/%pB print the symbol from this machine's /proc/kallsyms
+ * (hex when none), %pI4/%pI6c/%pISpc and their kin the network address in
+ * the field (INVALIDIPv4/6 for a field of another size), %p of 0 "(nil)",
+ * %s of a pointer the kernel string at that address (from the printk
+ * formats list) else the address in hex.  Helpers peo does not evaluate
+ * (jiffies_to_msecs()...) are -ENOTSUP, naming them: then
  * peo_tp_format_print_fields() prints the fields raw.
  * @f:    the format (peo_tp_format_parse() or _load()).
  * @rec:  the sample, for its byte order.
