@@ -83,7 +83,11 @@ static void decode_features(struct peo_perfdata *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	PEO_OPTS(peo_perfdata_opts, o, .ordered = size && (data[size - 1] & 1),
+	/* the last byte's bit 0: time order (bit 3: as perf would choose) */
+	PEO_OPTS(peo_perfdata_opts, o,
+		 .ordered = !size || !(data[size - 1] & 1) ? PEO_PERFDATA_FILE_ORDER
+			    : data[size - 1] & 8 ? PEO_PERFDATA_ORDER_AS_PERF
+			    : PEO_PERFDATA_TIME_ORDER,
 		 .window = size && (data[size - 1] & 4) ? 0 : 1);
 	struct peo_perfdata_record rec;
 	struct peo_perfdata *f;

@@ -223,6 +223,20 @@ static int open_file_mode(struct peo_perfdata *f, const unsigned char *first16)
 	return err;
 }
 
+/*
+ * Whether records go out in time order.  perf script and perf report sort
+ * only when the first event has sample_id_all: without it only samples
+ * carry a time.  A pipe's events are not known when perf decides: it sorts.
+ */
+static int in_time_order(const struct peo_perfdata *f, int ordered)
+{
+	const struct peo_attr *first = peo_pd_parser_attr(f, 0);
+
+	if (ordered == PEO_PERFDATA_ORDER_AS_PERF)
+		return f->pipe || !first || first->sample_id_all;
+	return ordered == PEO_PERFDATA_TIME_ORDER;
+}
+
 int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_perfdata_opts *opts)
 {
 	struct peo_perfdata_opts o = { .sz = sizeof(o) };
@@ -291,7 +305,11 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 		err = peo_fail(ENOMEM, "out of memory for a %zu-byte read window", f->window);
 	f->headers_only = !!o.headers_only;
 	f->parse_fields = !f->headers_only;
-	if (!err && o.ordered)
+	if (!err && (unsigned)o.ordered > PEO_PERFDATA_ORDER_AS_PERF)
+		err = peo_fail(EINVAL, "peo_perfdata_open: opts.ordered %d is not %d (file order), "
+			       "%d (time order) or %d (as perf)", o.ordered, PEO_PERFDATA_FILE_ORDER,
+			       PEO_PERFDATA_TIME_ORDER, PEO_PERFDATA_ORDER_AS_PERF);
+	if (!err && in_time_order(f, o.ordered))
 		err = peo_pd_order_new(f);
 	if (err) {
 		peo_perfdata_close(f);

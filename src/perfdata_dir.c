@@ -2,14 +2,15 @@
  * perfdata_dir.c - directory mode (perf record --threads): DIR/data holds
  * the header, the attrs, the features and the records perf synthesized;
  * each DIR/data.N holds one ring's records, already in time order and
- * without FINISHED_ROUND.  The header file's records and the data.N
- * streams are merged by time, one read window each.
+ * without FINISHED_ROUND.  Each has a read window of its own.
  *
- * Equal times go in the order perf reads them: perf takes the header file,
- * then the data files in the order the directory lists them (it does not
- * sort them), 2 MiB of records from each in turn, and keeps equal times in
- * the order it read them.  So a tie goes to the record of the earlier
- * 2 MiB turn, then to the stream perf reads first.
+ * perf reads the header file, then the data files in the order the
+ * directory lists them (it does not sort them), 2 MiB of records from each
+ * in turn (a COMPRESSED record's bytes in the file count, and what it
+ * holds is read in its turn).  In file order that is the order records go
+ * out in.  In time order the streams are merged by time, and equal times
+ * keep perf's reading order: a tie goes to the record of the earlier turn,
+ * then to the stream perf reads first.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -37,6 +38,8 @@ struct pd_dir {
 	struct pd_stream *s; /* s[0] is the header file's own data section (reader f) */
 	size_t n;
 	struct pd_stream *last; /* the stream whose record went out last: advance it next */
+	size_t cur;             /* file order: the stream whose turn it is, */
+	uint64_t turn;          /* and which of its turns */
 };
 
 static int is_data_file(const char *name)
@@ -162,16 +165,12 @@ static int fill(struct pd_stream *s)
 	return 0;
 }
 
-int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
+/* Time order: the stream with the oldest next record (ties: perf's reading order). */
+static int next_by_time(struct pd_dir *d, struct pd_stream **best)
 {
-	struct pd_dir *d = f->dir;
-	struct pd_stream *best = NULL;
 	int got;
 
-	if (d->last) {
-		d->last->have = 0;
-		d->last = NULL;
-	}
+	*best = NULL;
 	for (size_t i = 0; i < d->n; i++) {
 		struct pd_stream *s = &d->s[i];
 
@@ -180,13 +179,55 @@ int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		if (!s->have)
 			continue;
 		if (!s->has_time) { /* no time: it goes at once, as perf does */
-			best = s;
+			*best = s;
 			break;
 		}
-		if (!best || (best->has_time && (s->time < best->time ||
-						 (s->time == best->time && s->turn < best->turn))))
-			best = s;
+		if (!*best || ((*best)->has_time &&
+			       (s->time < (*best)->time ||
+				(s->time == (*best)->time && s->turn < (*best)->turn))))
+			*best = s;
 	}
+	return 0;
+}
+
+/* File order: perf's reading order, each stream's turn in the listing's order. */
+static int next_by_reading(struct pd_dir *d, struct pd_stream **next)
+{
+	size_t ended = 0; /* streams passed in a row that have ended */
+	int got;
+
+	*next = NULL;
+	while (ended < d->n) {
+		struct pd_stream *s = &d->s[d->cur];
+
+		if ((got = fill(s)))
+			return got;
+		if (s->have && s->turn == d->turn) {
+			*next = s;
+			return 0;
+		}
+		/* Its turn is over (every live stream's next turn is the next one). */
+		ended = s->done ? ended + 1 : 0;
+		if (++d->cur == d->n) {
+			d->cur = 0;
+			d->turn++;
+		}
+	}
+	return 0;
+}
+
+int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
+{
+	struct pd_dir *d = f->dir;
+	struct pd_stream *best;
+	int got;
+
+	if (d->last) {
+		d->last->have = 0;
+		d->last = NULL;
+	}
+	if ((got = f->order ? next_by_time(d, &best) : next_by_reading(d, &best)))
+		return got;
 	if (!best)
 		return 0;
 	d->last = best;

@@ -258,7 +258,7 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 
 	if (!f || !out)
 		return peo_fail(EINVAL, "peo_perfdata_next: argument '%s' is NULL", f ? "rec" : "f");
-	if (f->dir) /* its streams are each in time order and merged by time */
+	if (f->dir) /* merged by time, or in perf's reading order (perfdata_dir.c) */
 		return peo_pd_dir_next(f, out);
 	o = f->order;
 	if (!o)

@@ -1,7 +1,10 @@
 /*
- * dir_synth.c - `dir_synth DIR FILL NAME...`: tie_dir.h's directory for
- * script_compare.sh, whose samples tie in time: perf script and peo
- * script must print them in the same order (perf's reading order).
+ * dir_synth.c - `dir_synth [-z] [-s] DIR FILL NAME...`: tie_dir.h's
+ * directory for script_compare.sh, whose samples tie in time: perf script
+ * and peo script must print them in the same order.  FILL is none, turn or
+ * inflated (enum tie_fill); -z compresses the data files; -s gives the
+ * event sample_id_all (perf then sorts by time).  Exits 3 when -z is asked
+ * of a build without zstd.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,16 +13,31 @@
 
 int main(int argc, char **argv)
 {
+	static const char *const fills[] = { "none", "turn", "inflated" };
+	struct tie_dir_opts o = { .fill = TIE_FILL_NONE };
+	int fill = -1;
 	char why[4400];
 
-	if (argc < 4 || (strcmp(argv[2], "0") && strcmp(argv[2], "1"))) {
-		fprintf(stderr, "usage: dir_synth DIR FILL(0|1) NAME...\n");
+	for (; argc > 1 && argv[1][0] == '-'; argc--, argv++) {
+		if (!strcmp(argv[1], "-z"))
+			o.compress = 1;
+		else if (!strcmp(argv[1], "-s"))
+			o.sample_id_all = 1;
+		else
+			break;
+	}
+	for (int i = 0; argc >= 4 && i < 3; i++)
+		if (!strcmp(argv[2], fills[i]))
+			fill = i;
+	if (fill < 0) {
+		fprintf(stderr, "usage: dir_synth [-z] [-s] DIR none|turn|inflated NAME...\n");
 		return 2;
 	}
-	if (tie_dir_write(argv[1], argv[2][0] == '1', (const char *const *)argv + 3,
-			  (size_t)(argc - 3), why, sizeof(why))) {
+	o.fill = (enum tie_fill)fill;
+	if (tie_dir_write(argv[1], &o, (const char *const *)argv + 3, (size_t)(argc - 3), why,
+			  sizeof(why))) {
 		fprintf(stderr, "dir_synth: %s\n", why);
-		return 1;
+		return strncmp(why, "no zstd", 7) ? 1 : 3;
 	}
 	return 0;
 }

@@ -126,23 +126,44 @@ check cgroups pid,tid,time,event --all-cgroups -e cpu-clock -c 100000 -- "$W" -s
 check timestamps pid,tid,time,event -T -e page-faults -c 10 -- "$W" -m 100
 check compressed pid,tid,time,ip,period,event -z -e cpu-clock -c 100000 -- "$W" -s 30
 check threads pid,tid,time,ip,event --threads -e cpu-clock -c 100000 -- "$W" -s 20 -T 2
-# --threads streams whose samples tie in time: perf prints ties in the order
-# it reads the streams (the directory's listing, not data.N's numbers; 2 MiB
-# of each in turn); so must peo.
+check threads-compressed pid,tid,time,ip,period,event -z --threads -e cpu-clock -c 100000 -- \
+	"$W" -s 20 -T 2
+# A --threads directory of made-up samples whose times tie (dir_synth):
+# perf reads the data files as the directory lists them (not by data.N's
+# numbers), 2 MiB of the file from each in turn.  With sample_id_all perf
+# sorts by time, ties in that reading order; without, it prints in that
+# reading order (a sample older than the ties, read in a later turn, comes
+# after them).  Compressed, a turn counts the COMPRESSED records' bytes.
 synth=${3:-}
 if [ -x "$synth" ]; then
-	# tie1: then the first listed file (rewritten in place: its place in
-	# the listing stays) starts with 2 MiB of earlier samples
-	for d in tie0 tie1; do
-		mkdir "$tmp/$d" && "$synth" "$tmp/$d" 0 data.2 data.0 data.1 ||
-			fail "dir_synth could not write $tmp/$d"
-		listed=$(ls -f "$tmp/$d" | grep '^data\.' | paste -sd' ')
-		[ $d = tie0 ] || "$synth" "$tmp/$d" 1 "${listed%% *}" ||
-			fail "dir_synth could not write $tmp/$d"
-		"$peo" script -i "$tmp/$d" -F ip,time >"$tmp/$d.peo" 2>&1
-		perf script -i "$tmp/$d" -F ip,time 2>/dev/null | tail -3 >"$tmp/$d.perf"
-		tail -3 "$tmp/$d.peo" >"$tmp/$d.peo3"
-		same "ties ($d, listed: $listed)" "the tying samples" "$tmp/$d.peo3" "$tmp/$d.perf"
+	# NAME DIR_SYNTH-FLAGS FILL: three files whose samples tie; then the
+	# first listed (rewritten in place: its place in the listing stays)
+	# starts with FILL's records
+	ties() {
+		local d=$tmp/$1 flags=$2 fill=$3 rc listed
+		mkdir "$d"
+		"$synth" $flags "$d" none data.2 data.0 data.1
+		rc=$?
+		if [ $rc = 3 ]; then
+			skip "ties ($1): dir_synth was built without zstd"
+			return
+		fi
+		[ $rc = 0 ] || { fail "dir_synth could not write $d"; return; }
+		listed=$(ls -f "$d" | grep '^data\.' | paste -sd' ')
+		"$synth" $flags "$d" "$fill" "${listed%% *}" || { fail "dir_synth could not write $d"; return; }
+		"$peo" script -i "$d" -F ip,time >"$d.peo" 2>&1
+		perf script -i "$d" -F ip,time >"$d.perf" 2>/dev/null
+		if [ "$(grep -c ' 0\.005000: ' "$d.perf")" != 3 ]; then
+			fail "ties ($1): perf script did not print the three ties: $(tail -2 "$d.perf")"
+			return
+		fi
+		same "ties ($1, listed: $listed)" "-F ip,time" "$d.peo" "$d.perf"
+	}
+	for sid in "" -s; do
+		ties "tie-none$sid" "$sid" none
+		ties "tie-turn$sid" "$sid" turn
+		ties "tie-turn-z$sid" "-z $sid" turn
+		ties "tie-inflated-z$sid" "-z $sid" inflated
 	done
 else
 	skip "ties in a --threads directory: no dir_synth given (argument 3)"

@@ -669,6 +669,18 @@ static void written_file_reads_back(void **state)
 	/* perf's rule holds a round's records until the next round ends: all sorted */
 	assert_times(times, k, sorted, 3);
 	peo_perfdata_close(f);
+	/* as perf script: without sample_id_all, file order */
+	o.ordered = PEO_PERFDATA_ORDER_AS_PERF;
+	assert_int_equal(peo_perfdata_open(&f, path, &o), 0);
+	for (k = 0; peo_perfdata_next(f, &rec) == 1;)
+		if (rec.rec.header.type == PEO_RECORD_SAMPLE && k++ < 3)
+			times[k - 1] = rec.rec.u.sample.time;
+	assert_times(times, k, (const uint64_t[]){ 300, 100, 200 }, 3);
+	peo_perfdata_close(f);
+	o.ordered = PEO_PERFDATA_ORDER_AS_PERF + 1;
+	assert_int_equal(peo_perfdata_open(&f, path, &o), -EINVAL);
+	assert_null(f);
+	assert_non_null(strstr(peo_last_error(), "opts.ordered 3 is not 0 (file order)"));
 	assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
 	assert_int_equal(peo_perfdata_count(f, &c), 0);
 	assert_int_equal(c.by_type[PEO_RECORD_SAMPLE], 3);
@@ -1381,46 +1393,109 @@ static uint64_t tie_ip(const char *name)
 }
 
 /*
- * perf record --threads' directory: records of equal time go in the order
- * perf reads them, the data files as the directory lists them (not by
- * number), 2 MiB of each in turn.  Two runs: one sample at 5 ms in each
- * of three files; then the first listed file starts with 2 MiB of earlier
- * samples, so its sample at 5 ms is read in perf's second turn, after the
- * other two.
+ * Read @dir in @order and check its ties: their ips are @want, and @late
+ * samples older than the ties come after the first of them.  Time order
+ * has none: its samples' times never go back.
+ */
+static void ties_come_as(const char *dir, int order, const uint64_t want[3], int late)
+{
+	PEO_OPTS(peo_perfdata_opts, o, .ordered = order);
+	struct peo_perfdata_record rec;
+	struct peo_perfdata *f;
+	uint64_t last = 0;
+	int k = 0, after = 0;
+
+	assert_int_equal(peo_perfdata_open(&f, dir, &o), 0);
+	while (peo_perfdata_next(f, &rec) == 1) {
+		if (rec.rec.header.type != PEO_RECORD_SAMPLE)
+			continue;
+		if (order == PEO_PERFDATA_TIME_ORDER)
+			assert_true(rec.rec.u.sample.time >= last);
+		last = rec.rec.u.sample.time;
+		if (rec.rec.u.sample.time != TIE_DIR_NS) {
+			after += k > 0;
+			continue;
+		}
+		assert_true(k < 3);
+		assert_int_equal(rec.rec.u.sample.ip, want[k]);
+		k++;
+	}
+	assert_int_equal(k, 3);
+	assert_int_equal(after, late);
+	peo_perfdata_close(f);
+}
+
+/*
+ * A directory of three data files whose samples tie; then the first listed
+ * is rewritten with @o->fill before its tie.  The ties come in the
+ * listing's order, then (with @turned) with the first listed last, in time
+ * order and in file order (perf's reading order); in file order, @late
+ * older samples come after the first tie.  PEO_PERFDATA_ORDER_AS_PERF is
+ * time order only with sample_id_all.  Returns 0, or -1 when zstd is missing.
+ */
+static int ties_in_reading_order(const struct tie_dir_opts *o, int turned, int late)
+{
+	static const char *const created[] = { "data.2", "data.0", "data.1" }; /* not by number */
+	struct tie_dir_opts first = *o;
+	char dir[] = "/tmp/peo-dir-XXXXXX", names[3][16], why[4400];
+	uint64_t want[3];
+
+	assert_non_null(mkdtemp(dir));
+	first.fill = TIE_FILL_NONE;
+	if (tie_dir_write(dir, &first, created, 3, why, sizeof(why))) {
+		assert_int_equal(peo_test_remove_tree(dir), 0);
+		if (!strncmp(why, "no zstd", 7))
+			return -1;
+		fail_msg("%s", why);
+	}
+	assert_int_equal(listed(dir, names, 3), 3);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 3; i++)
+			want[i] = tie_ip(names[round && turned ? (i + 1) % 3 : i]);
+		if (round == 1 &&
+		    tie_dir_write(dir, o, (const char *const[]){ names[0] }, 1, why, sizeof(why)))
+			fail_msg("%s", why);
+		ties_come_as(dir, PEO_PERFDATA_TIME_ORDER, want, 0);
+		ties_come_as(dir, PEO_PERFDATA_FILE_ORDER, want, round ? late : 0);
+		ties_come_as(dir, PEO_PERFDATA_ORDER_AS_PERF, want,
+			     round && !o->sample_id_all ? late : 0);
+	}
+	assert_int_equal(peo_test_remove_tree(dir), 0);
+	return 0;
+}
+
+/*
+ * perf record --threads' directory: perf reads the data files as the
+ * directory lists them (not by number), 2 MiB of each in turn; equal times
+ * keep that order.  Once the first listed file starts with 2 MiB of
+ * earlier samples, its tie (and one sample older than the ties) is read in
+ * perf's second turn, after the other two.
  */
 static void directory_ties_go_in_perfs_reading_order(void **state)
 {
-	char dir[] = "/tmp/peo-dir-XXXXXX", names[3][16], why[4400];
-	static const char *const created[] = { "data.2", "data.0", "data.1" }; /* not by number */
-	struct peo_perfdata_record rec;
-	struct peo_perfdata *f;
-	uint64_t want[3];
-	int k;
+	(void)state;
+	for (int sid = 0; sid < 2; sid++) {
+		struct tie_dir_opts o = { .fill = TIE_FILL_TURN, .sample_id_all = sid };
+
+		assert_int_equal(ties_in_reading_order(&o, 1, 1), 0);
+	}
+}
+
+/*
+ * perf record -z --threads: a turn is 2 MiB of the file's bytes, and the
+ * records a COMPRESSED one holds are read in its turn.  So 2 MiB of
+ * COMPRESSED records put the tie in the second turn, and 3 MiB of samples
+ * that compress to far less do not.
+ */
+static void compressed_directory_turns_count_the_files_bytes(void **state)
+{
+	struct tie_dir_opts turn = { .fill = TIE_FILL_TURN, .compress = 1 };
+	struct tie_dir_opts inflated = { .fill = TIE_FILL_INFLATED, .compress = 1 };
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	if (tie_dir_write(dir, 0, created, 3, why, sizeof(why)))
-		fail_msg("%s", why);
-	assert_int_equal(listed(dir, names, 3), 3);
-	for (int round = 0; round < 2; round++) {
-		for (int i = 0; i < 3; i++) /* round 1: the first listed goes last */
-			want[i] = tie_ip(names[round ? (i + 1) % 3 : i]);
-		if (round == 1 && tie_dir_write(dir, 1, (const char *const[]){ names[0] }, 1, why,
-						  sizeof(why)))
-			fail_msg("%s", why);
-		assert_int_equal(peo_perfdata_open(&f, dir, NULL), 0);
-		k = 0;
-		while (peo_perfdata_next(f, &rec) == 1) {
-			if (rec.rec.u.sample.time != TIE_DIR_NS)
-				continue;
-			assert_true(k < 3);
-			assert_int_equal(rec.rec.u.sample.ip, want[k]);
-			k++;
-		}
-		assert_int_equal(k, 3);
-		peo_perfdata_close(f);
-	}
-	assert_int_equal(peo_test_remove_tree(dir), 0);
+	if (ties_in_reading_order(&turn, 1, 1))
+		PEO_SKIP("peo's tests were built without zstd: no compressed directory to read");
+	assert_int_equal(ties_in_reading_order(&inflated, 0, 0), 0);
 }
 
 int main(void)
@@ -1438,6 +1513,7 @@ int main(void)
 		PERFDATA_TEST(malformed_files_name_the_offset),
 		PERFDATA_TEST(perfs_own_records_in_either_order),
 		PERFDATA_TEST(directory_ties_go_in_perfs_reading_order),
+		PERFDATA_TEST(compressed_directory_turns_count_the_files_bytes),
 	};
 
 	return PEO_TEST_MAIN("perfdata", tests);

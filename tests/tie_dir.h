@@ -11,16 +11,34 @@
 
 #define TIE_DIR_NS 5000000u /* every stream's tying sample, at 5 ms */
 #define TIE_DIR_IP 0x100u   /* its ip: this plus the number in its file's name */
+#define TIE_DIR_LATE_IP 0x77u /* TIE_FILL_TURN's sample older than the ties, in the second turn */
+
+/* What the first name's file holds before its tie. */
+enum tie_fill {
+	TIE_FILL_NONE,     /* nothing: the tie is its only record */
+	TIE_FILL_TURN,     /* 2 MiB of the file's bytes, then one sample at ip
+			    * TIE_DIR_LATE_IP: perf reads it and the tie in its second turn */
+	TIE_FILL_INFLATED, /* compressed only: 3 MiB of samples once inflated, far under
+			    * 2 MiB in the file: perf's turn counts the file's bytes */
+};
+
+struct tie_dir_opts {
+	enum tie_fill fill; /* what the first name's file holds before its tie */
+	int compress;       /* data files of COMPRESSED records, as perf record -z --threads */
+	int sample_id_all;  /* the event's: perf sorts by time only with it */
+};
 
 /*
  * Write DIR/data, the header file (a cpu-clock event sampling
- * IP|TID|TIME|PERIOD, DIR_FORMAT 1), and DIR/NAME for each of the @n
- * @names (data.N): its sample at TIE_DIR_NS; with @fill, the first name's
- * file first holds 2 MiB of earlier samples, so perf reads its tie in a
- * later turn.  A file there already is rewritten in place (it keeps its
- * place in the directory's listing).  Returns 0, or -1 with why in @why.
+ * IP|TID|TIME|PERIOD, DIR_FORMAT 1; when compressing, the COMPRESSED
+ * feature too), and DIR/NAME for each of the @n @names (data.N): its
+ * sample at TIE_DIR_NS, after what @o->fill says for the first name.  A
+ * file there already is rewritten in place (it keeps its place in the
+ * directory's listing).  Returns 0, or -1 with why in @why (when asked to
+ * compress and peo's tests were built without zstd, the why starts with
+ * "no zstd").
  */
-int tie_dir_write(const char *dir, int fill, const char *const *names, size_t n, char *why,
-		  size_t cap);
+int tie_dir_write(const char *dir, const struct tie_dir_opts *o, const char *const *names,
+		  size_t n, char *why, size_t cap);
 
 #endif

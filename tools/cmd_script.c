@@ -43,7 +43,8 @@ struct script_args {
 	const char *input;
 	unsigned fields; /* -F's; 0: perf's default for the event, with these changes: */
 	unsigned fields_add, fields_del; /* -F +field,-field */
-	int json, stats, header, ns, show_task, show_mmap, no_ordered;
+	int json, stats, header, ns, show_task, show_mmap;
+	int order; /* enum peo_perfdata_order */
 	int workers; /* formatting threads; -1: by the CPUs */
 };
 
@@ -133,7 +134,9 @@ static void usage(FILE *out)
 		"  --show-task-events     COMM, FORK and EXIT records too\n"
 		"  --show-mmap-events     MMAP and MMAP2 records too\n"
 		"  --ns                   times with nanoseconds\n"
-		"  --no-ordered           file order instead of time order (perf's rounds)\n"
+		"  --ordered              time order (perf's rounds) even where perf would\n"
+		"                         not sort: events without sample_id_all\n"
+		"  --no-ordered           file order (a directory: perf's reading order)\n"
 		"  --workers N            formatting threads (default: one per CPU beside\n"
 		"                         the reading thread's, at most %d; 0: none)\n", MAX_WORKERS);
 }
@@ -217,6 +220,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	a->order = PEO_PERFDATA_ORDER_AS_PERF;
 	a->input = "perf.data";
 	a->workers = -1;
 	optind = 1;
@@ -233,8 +237,8 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		case O_NS: a->ns = 1; break;
 		case O_TASK: a->show_task = 1; break;
 		case O_MMAP: a->show_mmap = 1; break;
-		case O_ORDERED: a->no_ordered = 0; break;
-		case O_NO_ORDERED: a->no_ordered = 1; break;
+		case O_ORDERED: a->order = PEO_PERFDATA_TIME_ORDER; break;
+		case O_NO_ORDERED: a->order = PEO_PERFDATA_FILE_ORDER; break;
 		case O_WORKERS:
 			if (number_arg("script", "--workers", optarg, 0, 64,
 				       " (0: format on the reading thread)", &workers))
@@ -1340,7 +1344,7 @@ int cmd_script(int argc, char **argv)
 		return ret;
 	/* Records are parsed by the formatting workers; counting needs
 	 * neither order nor a parse. */
-	PEO_OPTS(peo_perfdata_opts, po, .ordered = !s.a.no_ordered && !s.a.stats,
+	PEO_OPTS(peo_perfdata_opts, po, .ordered = s.a.stats ? PEO_PERFDATA_FILE_ORDER : s.a.order,
 		 .headers_only = 1, .readahead_thread = 1);
 
 	if (peo_perfdata_open(&s.f, s.a.input, &po)) {

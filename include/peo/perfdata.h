@@ -85,6 +85,24 @@ enum peo_feature_bit {
 
 struct peo_perfdata;
 
+/* The order peo_perfdata_next() delivers records in (opts.ordered). */
+enum peo_perfdata_order {
+	/* As they are in the file.  A directory (perf record --threads) in
+	 * perf's reading order: the header file's records, then 2 MiB of
+	 * each data.N file in turn, in the order the directory lists them. */
+	PEO_PERFDATA_FILE_ORDER = 0,
+	/* Sorted by time as perf does: records are held until a
+	 * FINISHED_ROUND says every record up to the previous round's newest
+	 * time has arrived (memory: about two rounds); records without a time
+	 * and perf's own types (64 and up) pass at once.  A directory's
+	 * streams are merged by time; equal times go in perf's reading order. */
+	PEO_PERFDATA_TIME_ORDER = 1,
+	/* As perf script and perf report choose: time order, unless the file
+	 * (not a pipe) has events whose first lacks sample_id_all; then only
+	 * samples carry a time, and perf goes in file order. */
+	PEO_PERFDATA_ORDER_AS_PERF = 2,
+};
+
 /* Initialise with PEO_OPTS(peo_perfdata_opts, o, ...). */
 struct peo_perfdata_opts {
 	size_t sz;
@@ -96,10 +114,8 @@ struct peo_perfdata_opts {
 	 * neighbour), mapped or with pread.  Either way memory stays at a few
 	 * dozen MiB whatever the file's size. */
 	size_t window;
-	/* Deliver records sorted by time as perf does: records are held until
-	 * a FINISHED_ROUND says every record up to the previous round's newest
-	 * time has arrived (memory: about two rounds), records without a time
-	 * and perf's own types (64 and up) pass at once.  0: file order. */
+	/* enum peo_perfdata_order: PEO_PERFDATA_FILE_ORDER (0),
+	 * PEO_PERFDATA_TIME_ORDER or PEO_PERFDATA_ORDER_AS_PERF. */
 	int ordered;
 	/* Records come with their header, bytes and attr only (rec.u and
 	 * rec.sample_id are not filled): what counting needs, without the
@@ -122,7 +138,8 @@ struct peo_perfdata_opts {
  * Reads the header and, in file mode, the attrs with their ids and the
  * feature index.  Returns 0, or a negative errno: -ENOENT/-EACCES for the
  * path; -EPROTO for a file that is not perf.data or is malformed (the
- * sentence gives the byte offset and what was wrong).
+ * sentence gives the byte offset and what was wrong); -EINVAL for an
+ * opts.ordered that is not an enum peo_perfdata_order.
  */
 PEO_API int peo_perfdata_open(struct peo_perfdata **out, const char *path,
 			      const struct peo_perfdata_opts *opts);
@@ -416,9 +433,9 @@ struct peo_perfdata_record {
 };
 
 /**
- * peo_perfdata_next() - the next record of the data section, in file
- * order, or in time order with opts.ordered.  A COMPRESSED record comes
- * out itself, then the records it holds.
+ * peo_perfdata_next() - the next record of the data section, in the
+ * order opts.ordered asks (enum peo_perfdata_order).  A COMPRESSED record
+ * comes out itself, then the records it holds.
  * @rec: valid until the next call.
  *
  * Returns 1 with a record, 0 at the end, or a negative errno: -EPROTO with
