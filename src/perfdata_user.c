@@ -260,7 +260,13 @@ int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_reco
 	out->type = r->header.type;
 	switch (r->header.type) {
 	case PEO_RECORD_ID_INDEX:
-		return counted(f, r, 32, &out->u.id_index.nr, &out->u.id_index.entries);
+		if ((err = counted(f, r, 32, &out->u.id_index.nr, &out->u.id_index.entries)))
+			return err;
+		/* the second entries only where the record has room for all of them */
+		if ((r->header.size - 16u) / 48 >= out->u.id_index.nr && out->u.id_index.nr)
+			out->u.id_index.entries_2 =
+				(const unsigned char *)out->u.id_index.entries + 32 * out->u.id_index.nr;
+		return 0;
 	case PEO_RECORD_THREAD_MAP:
 		return counted(f, r, 24, &out->u.thread_map.nr, &out->u.thread_map.entries);
 	case PEO_RECORD_STAT_CONFIG:

@@ -1262,6 +1262,36 @@ static void perfs_own_records_in_either_order_in(int big)
 					  "\"tid\":5,\"fmt\":2,\"ip\":\"0x1000\",\"time\":77,\"msg\":\"m\"");
 	}
 
+	for (int guest = 0; guest < 2; guest++) { /* ID_INDEX, with {machine_pid, vcpu} when there */
+		static const char host_entries[] =
+			",\"nr\":2,\"entries\":[{\"id\":11,\"idx\":0,\"cpu\":1,\"tid\":-1},"
+			"{\"id\":12,\"idx\":1,\"cpu\":-1,\"tid\":5}]";
+		static const char guest_entries[] =
+			",\"nr\":2,\"entries\":[{\"id\":11,\"idx\":0,\"cpu\":1,\"tid\":-1,"
+			"\"machine_pid\":700,\"vcpu\":0},{\"id\":12,\"idx\":1,\"cpu\":-1,\"tid\":5,"
+			"\"machine_pid\":700,\"vcpu\":3}]";
+
+		user_begin(&v, big);
+		vec_put64(&v, 2);
+		vec_put64(&v, 11); vec_put64(&v, 0); vec_put64(&v, 1); vec_put64(&v, UINT64_MAX);
+		vec_put64(&v, 12); vec_put64(&v, 1); vec_put64(&v, UINT64_MAX); vec_put64(&v, 5);
+		if (guest) {
+			vec_put64(&v, 700); vec_put64(&v, 0);
+			vec_put64(&v, 700); vec_put64(&v, 3);
+		} else {
+			vec_put64(&v, 700); /* part of a second entry: not room for them all */
+		}
+		user_record(&v, PEO_RECORD_ID_INDEX, 0, &r);
+		assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+		assert_int_equal(u.u.id_index.nr, 2);
+		assert_int_equal(peo_perfdata_user_u64(f, u.u.id_index.entries, 4), 12);
+		if (guest)
+			assert_int_equal(peo_perfdata_user_u64(f, u.u.id_index.entries_2, 3), 3);
+		else
+			assert_null(u.u.id_index.entries_2);
+		assert_json(f, &r, guest ? guest_entries : host_entries);
+	}
+
 	user_begin(&v, big); /* CPU_MAP as a range with "any" */
 	vec_put16(&v, 2); vec_put(&v, 1, 1); vec_put(&v, 0, 1); vec_put16(&v, 4); vec_put16(&v, 6);
 	user_record(&v, PEO_RECORD_CPU_MAP, 0, &r);

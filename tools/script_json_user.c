@@ -84,6 +84,10 @@ static void json_id_index(struct out *o, const struct peo_perfdata *f,
 			out_advance(o, k < 2 ? put_dec(out_room(o, 21), v, 0, 0)
 					     : put_i64(out_room(o, 21), (int64_t)v, 0));
 		}
+		if (u->u.id_index.entries_2) {
+			JSON_U64(o, "machine_pid", peo_perfdata_user_u64(f, u->u.id_index.entries_2, 2 * i));
+			JSON_U64(o, "vcpu", peo_perfdata_user_u64(f, u->u.id_index.entries_2, 2 * i + 1));
+		}
 		out_char(o, '}');
 	}
 	out_char(o, ']');

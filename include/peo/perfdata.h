@@ -350,7 +350,12 @@ PEO_API int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, cons
 struct peo_user_record {
 	uint32_t type; /* enum peo_user_record_type */
 	union {
-		struct { uint64_t nr; const void *entries; } id_index;   /* {id, idx, cpu, tid} */
+		struct {
+			uint64_t nr;
+			const void *entries;   /* nr {id, idx, cpu, tid} */
+			const void *entries_2; /* nr {machine_pid, vcpu} after them (perf 6.1
+						* and later, for guests), or NULL */
+		} id_index;
 		struct { uint64_t nr; const void *entries; } thread_map; /* {pid, comm[16]} */
 		struct {
 			uint16_t kind;     /* 0 a list, 1 a mask, 2 a range */
