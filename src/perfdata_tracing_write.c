@@ -104,17 +104,28 @@ static int put_systems(struct pd_bytes *b, const struct pd_event *ev, size_t n, 
 	return nsys;
 }
 
+static int any_tracepoint(const struct pd_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].attr.type == PEO_TYPE_TRACEPOINT)
+			return 1;
+	return 0;
+}
+
 int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, const char *tracefs)
 {
-	const char *dir = peo_tracefs_dir(tracefs);
 	size_t n = 0;
 	const struct pd_event *ev = w ? pd_writer_events(w, &n) : NULL;
+	const char *dir;
 	struct pd_bytes b = { 0 };
 	size_t count_at;
 	int nsys, err;
 
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_tracing_data: argument 'w' is NULL");
+	if (!any_tracepoint(ev, n))
+		return 0; /* nothing to describe: tracefs is not read */
+	dir = peo_tracefs_dir(tracefs);
 	if (!dir)
 		return 0; /* no tracefs mounted: no formats to write (a reader takes its own) */
 	pd_bytes_put(&b, "\x17\x08" "Dtracing" "0.6", 14); /* the magic, the version, its NUL */
