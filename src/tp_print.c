@@ -184,18 +184,28 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 	return (int)(len < (size_t)INT32_MAX ? len : (size_t)INT32_MAX);
 }
 
-/* A fixed array of bytes that reads as text up to its first NUL (perf prints it so). */
-static int printable_bytes(const struct peo_tp_field *fld, const struct peo_record *rec,
-			   const void *raw, size_t raw_size)
+/*
+ * Whether @fld prints as text: a string, or a fixed array of bytes that
+ * reads as text up to its first NUL (perf prints it so).  1 with its bytes
+ * up to that NUL in *@b and *@n; 0 when not; a negative errno when a
+ * string's bytes run past the payload.
+ */
+static int text_of(const struct peo_tp_field *fld, const struct peo_record *rec,
+		   const void *raw, size_t raw_size, const void **b, size_t *n)
 {
-	const unsigned char *b;
-	size_t n;
+	const unsigned char *p;
+	const void *nul;
+	int err;
 
-	if (!fld->array_len || fld->data_loc || fld->size != fld->array_len ||
-	    peo_tp_field_raw_bytes(fld, rec, raw, raw_size, (const void **)&b, &n))
+	if (!fld->is_text && (!fld->array_len || fld->data_loc || fld->size != fld->array_len))
 		return 0;
-	for (size_t i = 0; i < n && b[i]; i++)
-		if (!isprint(b[i]))
+	if ((err = peo_tp_field_raw_bytes(fld, rec, raw, raw_size, b, n)))
+		return fld->is_text ? err : 0; /* an array's error: told by its bytes' print */
+	if ((nul = memchr(*b, '\0', *n))) /* text ends at its NUL */
+		*n = (size_t)((const char *)nul - (const char *)*b);
+	p = *b;
+	for (size_t i = 0; !fld->is_text && i < *n; i++)
+		if (!isprint(p[i]))
 			return 0;
 	return 1;
 }
@@ -210,8 +220,10 @@ int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_r
 	buf[0] = '\0';
 	for (size_t i = 0; i < peo_tp_format_count(f); i++) {
 		const struct peo_tp_field *fld = peo_tp_format_field(f, i);
+		const void *text;
+		size_t text_len;
 		char out[64];
-		int n, err;
+		int n, err, is_text;
 
 		if (fld->common)
 			continue;
@@ -219,15 +231,10 @@ int peo_tp_format_print_fields(const struct peo_tp_format *f, const struct peo_r
 			put(buf, cap, &len, " ", 1);
 		put(buf, cap, &len, fld->name, strlen(fld->name));
 		put(buf, cap, &len, "=", 1);
-		if (fld->is_text || printable_bytes(fld, rec, raw, raw_size)) { /* text */
-			const void *b, *nul;
-			size_t blen;
-
-			if ((err = peo_tp_field_raw_bytes(fld, rec, raw, raw_size, &b, &blen)))
-				return err;
-			if ((nul = memchr(b, '\0', blen))) /* text ends at its NUL */
-				blen = (size_t)((const char *)nul - (const char *)b);
-			put(buf, cap, &len, b, blen);
+		if ((is_text = text_of(fld, rec, raw, raw_size, &text, &text_len)) < 0)
+			return is_text;
+		if (is_text) {
+			put(buf, cap, &len, text, text_len);
 		} else if (fld->data_loc || fld->array_len ||
 			   (fld->size != 1 && fld->size != 2 && fld->size != 4 && fld->size != 8)) {
 			/* its bytes */

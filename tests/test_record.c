@@ -929,6 +929,20 @@ static void tracepoint_fields_by_name_either_order(void **state)
 		assert_string_equal(text, "a=1");
 	}
 	peo_tp_format_free(f);
+	/* A u8 array prints as text where it reads as text up to its NUL, else as its bytes. */
+	f = one_field_format("u8 tag[4]", 4, "\"%u\", jiffies_to_msecs(REC->tag[0])");
+	{
+		struct peo_record rec = { .swapped = 0 };
+		char text[64];
+
+		assert_int_equal(peo_tp_format_print_fields(f, &rec, "ok\0\x01", 4, text, sizeof(text)),
+				 6);
+		assert_string_equal(text, "tag=ok");
+		assert_int_equal(peo_tp_format_print_fields(f, &rec, "o\x01k", 4, text, sizeof(text)),
+				 25);
+		assert_string_equal(text, "tag=ARRAY[6f, 01, 6b, 00]");
+	}
+	peo_tp_format_free(f);
 	assert_int_equal(peo_tp_format_parse(&f, "name: x\nformat:\n\tfield:int a;\toffset:zz;\n"), -EPROTO);
 	assert_error_contains("line 3");
 	assert_int_equal(peo_tp_format_load(&f, NULL, "syscalls", "no_such_event_here"), -ENOENT);
