@@ -27,6 +27,7 @@
 
 struct pd_stream {
 	struct peo_perfdata *r;          /* a reader over one data.N, sharing the parser */
+	char name[32];                   /* "data" or "data.N", for its errors */
 	struct peo_perfdata_record rec;  /* its next record, when have */
 	uint64_t time;
 	uint64_t turn;       /* perf's reading turn of that record (ties go to the earlier) */
@@ -96,6 +97,7 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 		err = peo_fail(ENOMEM, "out of memory for %d data files", n);
 	if (!err) {
 		d->s[0].r = f; /* not owned: the directory's reader itself */
+		snprintf(d->s[0].name, sizeof(d->s[0].name), "data");
 		d->n = 1;
 		f->parse_fields = 0; /* peeked for the merge, parsed on the way out */
 		f->want_time = 1;
@@ -115,6 +117,7 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 				close(fd);
 			break;
 		}
+		snprintf(d->s[d->n].name, sizeof(d->s[d->n].name), "%s", names[i]);
 		err = open_stream(f, fd, (uint64_t)st.st_size, &d->s[d->n].r);
 		d->n++; /* freed with the others even when it failed */
 	}
@@ -135,6 +138,12 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 	f->dir = NULL;
 }
 
+/* An error of stream @s's file: its name before the sentence (whose offset is in it). */
+static int stream_failed(const struct pd_stream *s, int err)
+{
+	return peo_fail(-err, "%s: %s", s->name, peo_last_error());
+}
+
 /* Make sure stream @s has its next record peeked, unless it has ended. */
 static int fill(struct pd_stream *s)
 {
@@ -144,7 +153,7 @@ static int fill(struct pd_stream *s)
 		return 0;
 	got = peo_pd_next_raw(s->r, &s->rec);
 	if (got < 0)
-		return got;
+		return stream_failed(s, got);
 	if (got == 0) {
 		s->done = 1;
 		return 0;
@@ -216,6 +225,11 @@ static int next_by_reading(struct pd_dir *d, struct pd_stream **next)
 	return 0;
 }
 
+const char *peo_perfdata_source(const struct peo_perfdata *f)
+{
+	return f && f->dir && f->dir->last ? f->dir->last->name : NULL;
+}
+
 int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 {
 	struct pd_dir *d = f->dir;
@@ -235,6 +249,6 @@ int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
 	    (got = peo_pd_parse_fields(f, out->rec.bytes, out->rec.header.size, out->offset,
 				       &out->rec)))
-		return got;
+		return stream_failed(best, got);
 	return 1;
 }

@@ -673,8 +673,10 @@ static void written_file_reads_back(void **state)
 	o.ordered = PEO_PERFDATA_ORDER_AS_PERF;
 	assert_int_equal(peo_perfdata_open(&f, path, &o), 0);
 	for (k = 0; peo_perfdata_next(f, &rec) == 1;)
-		if (rec.rec.header.type == PEO_RECORD_SAMPLE && k++ < 3)
+		if (rec.rec.header.type == PEO_RECORD_SAMPLE && k++ < 3) {
 			times[k - 1] = rec.rec.u.sample.time;
+			assert_null(peo_perfdata_source(f)); /* a single file */
+		}
 	assert_times(times, k, (const uint64_t[]){ 300, 100, 200 }, 3);
 	peo_perfdata_close(f);
 	o.ordered = PEO_PERFDATA_ORDER_AS_PERF + 1;
@@ -1448,10 +1450,13 @@ static void ties_come_as(const char *dir, int order, const uint64_t want[3], int
 		}
 		assert_true(k < 3);
 		assert_int_equal(rec.rec.u.sample.ip, want[k]);
+		assert_non_null(peo_perfdata_source(f));
+		assert_int_equal(tie_ip(peo_perfdata_source(f)), want[k]); /* its file */
 		k++;
 	}
 	assert_int_equal(k, 3);
 	assert_int_equal(after, late);
+	assert_null(peo_perfdata_source(f)); /* after the last */
 	peo_perfdata_close(f);
 }
 
@@ -1512,6 +1517,50 @@ static void directory_ties_go_in_perfs_reading_order(void **state)
 }
 
 /*
+ * A record that does not parse in a data file: the error names the file
+ * and the offset in it, from the library (which names no file for a
+ * single one) and from peo script, whose workers parse.
+ */
+static void directory_errors_name_the_data_file(void **state)
+{
+	static const char *const names[] = { "data.0", "data.1" };
+	static const struct tie_dir_opts o = { .fill = TIE_FILL_NONE };
+	const char *tool = getenv("PEO_TOOL");
+	char dir[] = "/tmp/peo-dir-XXXXXX", path[64], cmd[256], out[512];
+	struct peo_perfdata_record rec;
+	struct peo_perfdata *f;
+	FILE *fp;
+	int got;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tie_dir_write(dir, &o, names, 2, out, sizeof(out)), 0);
+	snprintf(path, sizeof(path), "%s/data.1", dir);
+	assert_non_null(fp = fopen(path, "a")); /* a sample of 16 bytes: no room for its ip */
+	assert_int_equal(fwrite("\x09\0\0\0\x02\0\x10\0\0\0\0\0\0\0\0\0", 16, 1, fp), 1);
+	assert_int_equal(fclose(fp), 0);
+	for (int order = 0; order < 2; order++) {
+		PEO_OPTS(peo_perfdata_opts, po, .ordered = order);
+
+		assert_int_equal(peo_perfdata_open(&f, dir, &po), 0);
+		while ((got = peo_perfdata_next(f, &rec)) == 1)
+			;
+		assert_int_equal(got, -EPROTO);
+		assert_error_contains("data.1: perf.data: record at offset 40: SAMPLE record");
+		peo_perfdata_close(f);
+	}
+	if (tool) {
+		snprintf(cmd, sizeof(cmd), "%s script -i %s -F ip,time", tool, dir);
+		assert_int_equal(peo_test_run_capture(cmd, out, sizeof(out)), 1);
+		assert_non_null(strstr(out, "peo script: data.1: perf.data: record at offset 40: "
+					   "SAMPLE record"));
+	}
+	assert_int_equal(peo_test_remove_tree(dir), 0);
+	if (!tool)
+		PEO_SKIP("PEO_TOOL is not set (run through ctest): peo script's message not checked");
+}
+
+/*
  * perf record -z --threads: a turn is 2 MiB of the file's bytes, and the
  * records a COMPRESSED one holds are read in its turn.  So 2 MiB of
  * COMPRESSED records put the tie in the second turn, and 3 MiB of samples
@@ -1543,6 +1592,7 @@ int main(void)
 		PERFDATA_TEST(malformed_files_name_the_offset),
 		PERFDATA_TEST(perfs_own_records_in_either_order),
 		PERFDATA_TEST(directory_ties_go_in_perfs_reading_order),
+		PERFDATA_TEST(directory_errors_name_the_data_file),
 		PERFDATA_TEST(compressed_directory_turns_count_the_files_bytes),
 	};
 

@@ -436,7 +436,8 @@ struct entry {
 	uint16_t kind;      /* enum entry_kind */
 	uint16_t print;     /* a sync's: print the line of the log's record it reaches */
 	const char *label;  /* the column: the reading thread's label, or after the record */
-	uint64_t offset;    /* the record's place in the file, for an error's sentence */
+	uint64_t offset;    /* the record's place in the file, for an error's sentence, */
+	const char *source; /* and the file: a directory's data file, or NULL */
 	union {
 		const struct peo_tp_format *format; /* -F trace: the sample's event's, or NULL */
 		struct shared_parser *parser;       /* a parser entry's */
@@ -671,10 +672,19 @@ static void print_sample_json(struct fmt *w, const struct peo_record *r, const c
 	out_bytes(o, "}\n", 2);
 }
 
-/* A record other than a sample, from file offset @offset: one of perf's
- * own that does not decode stops the output, as a record that does not
- * parse does (its line is ended first, the lines before stay JSON). */
-static void print_other_json(struct fmt *w, const struct peo_record *r, uint64_t offset)
+/* The first record a worker cannot print, in its sentence; nothing is printed after it. */
+static void record_failed(struct fmt *w, const struct entry *e)
+{
+	snprintf(w->error, sizeof(w->error), "%s%sperf.data: record at offset %llu: %s",
+		 e->source ? e->source : "", e->source ? ": " : "",
+		 (unsigned long long)e->offset, peo_last_error());
+	w->failed = 1;
+}
+
+/* A record other than a sample (entry @e's): one of perf's own that does
+ * not decode stops the output, as a record that does not parse does (its
+ * line is ended first, the lines before stay JSON). */
+static void print_other_json(struct fmt *w, const struct peo_record *r, const struct entry *e)
 {
 	struct out *o = w->out;
 	int bad = 0;
@@ -688,11 +698,8 @@ static void print_other_json(struct fmt *w, const struct peo_record *r, uint64_t
 	else
 		json_kernel_record(o, r);
 	out_str(o, "}\n");
-	if (bad) {
-		snprintf(w->error, sizeof(w->error), "perf.data: record at offset %llu: %s",
-			 (unsigned long long)offset, peo_last_error());
-		w->failed = 1;
-	}
+	if (bad)
+		record_failed(w, e);
 }
 
 /* ------------------------------------------------------------- records */
@@ -823,9 +830,7 @@ static void format_entry(struct fmt *w, const struct entry *e, int print)
 	if (w->failed)
 		return; /* nothing after a record that does not parse */
 	if (peo_record_parse(w->parser->p, rec, e->rec_len, &w->rec)) {
-		snprintf(w->error, sizeof(w->error), "perf.data: record at offset %llu: %s",
-			 (unsigned long long)e->offset, peo_last_error());
-		w->failed = 1;
+		record_failed(w, e);
 		return;
 	}
 	t = w->rec.header.type;
@@ -833,7 +838,7 @@ static void format_entry(struct fmt *w, const struct entry *e, int print)
 		if (t == PEO_RECORD_SAMPLE)
 			print_sample_json(w, &w->rec, e->label, e->label_len, e->u.format);
 		else if (print)
-			print_other_json(w, &w->rec, e->offset);
+			print_other_json(w, &w->rec, e);
 		return;
 	}
 	if (t == PEO_RECORD_SAMPLE) {
@@ -1049,6 +1054,7 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	e->kind = ENTRY_RECORD;
 	e->print = 0;
 	e->offset = pr->offset;
+	e->source = peo_perfdata_source(s->f);
 	e->u.format = NULL;
 	put_bytes((char *)(e + 1), r->bytes, rec_len);
 	if (label == s->pad) { /* made for this line: it goes after the record */

@@ -449,6 +449,18 @@ struct peo_perfdata_record {
  */
 PEO_API int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *rec);
 
+/**
+ * peo_perfdata_source() - the file of a directory (perf record --threads)
+ * that the record peo_perfdata_next() gave last came from: its offset is
+ * in that file.
+ * @f: the reader.
+ * Returns the file's name in the directory ("data" for the header file's
+ * own records, "data.N"), valid while @f is open; NULL for a single file
+ * or stream, before the first record and after the last.  peo_perfdata_next()'s errors
+ * name the file themselves.
+ */
+PEO_API const char *peo_perfdata_source(const struct peo_perfdata *f);
+
 /* What peo_perfdata_count() found.  by_type has a fixed size, not
  * PEO_RECORD_USER_MAX, so the struct keeps its layout as types are added. */
 #define PEO_PERFDATA_COUNT_TYPES 128
