@@ -232,25 +232,34 @@ int peo_test_read_long(const char *path, long *out)
 
 int peo_test_cpu_pmu(char *name, size_t cap)
 {
-	static const char *const core[] = { "cpu", "cpu_core", "cpu_atom", "cpum_cf" };
+	/* by preference: on a hybrid machine the big cores' (cpu_atom's count nothing
+	 * while the test runs on a big core) */
+	static const char *const core[] = { "cpu", "cpu_core", "cpum_cf", "cpu_atom" };
 	const char *root = "/sys/bus/event_source/devices";
-	DIR *d = opendir(root);
+	char path[512], other[256] = "";
 	struct dirent *e;
-	int found = 0;
+	DIR *d;
 
-	while (d && !found && (e = readdir(d))) {
-		char path[512];
-
+	for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, core[i]);
+		if (access(path, F_OK) == 0) {
+			if (name)
+				snprintf(name, cap, "%s", core[i]);
+			return 1;
+		}
+	}
+	/* else one that covers CPUs (arm's armv8_pmuv3_0...) */
+	d = opendir(root);
+	while (d && !other[0] && (e = readdir(d))) {
 		snprintf(path, sizeof(path), "%s/%s/cpus", root, e->d_name);
-		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
-			found |= !strcmp(e->d_name, core[i]);
-		found |= e->d_name[0] != '.' && access(path, F_OK) == 0;
-		if (found && name)
-			snprintf(name, cap, "%s", e->d_name);
+		if (e->d_name[0] != '.' && access(path, F_OK) == 0)
+			snprintf(other, sizeof(other), "%s", e->d_name);
 	}
 	if (d)
 		closedir(d);
-	return found;
+	if (other[0] && name)
+		snprintf(name, cap, "%s", other);
+	return other[0] != 0;
 }
 
 /* Where tracefs is mounted: its own place, or under debugfs. */

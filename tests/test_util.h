@@ -133,9 +133,9 @@ int peo_test_read_long(const char *path, long *out);
 
 /*
  * Whether this machine has a core CPU PMU, probed by the test itself in
- * /sys/bus/event_source/devices (one named cpu, cpu_core, cpu_atom or
- * cpum_cf, or one with a cpus file): 1 with its name in @name (when not
- * NULL), else 0.
+ * /sys/bus/event_source/devices (the first there of cpu, cpu_core, cpum_cf
+ * and cpu_atom, else one with a cpus file): 1 with its name in @name (when
+ * not NULL), else 0.
  */
 int peo_test_cpu_pmu(char *name, size_t cap);
 
