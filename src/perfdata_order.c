@@ -50,9 +50,9 @@ struct pd_order {
 	uint64_t next_flush; /* the newest time as of the last round's end */
 	uint64_t limit;      /* records up to this time may go out */
 	int draining;        /* the data ended: everything may go out */
-	int have_out;        /* out is the record last handed out: release it next */
 	int may_out;         /* a held record may be due: look for one (else read on) */
-	struct held out;
+	size_t last_run;     /* the run the last held record joined: the next one's likely run */
+	uint32_t out_chunk;  /* the chunk of the record last handed out: release it next */
 };
 
 int peo_pd_order_new(struct peo_perfdata *f)
@@ -60,6 +60,7 @@ int peo_pd_order_new(struct peo_perfdata *f)
 	f->order = calloc(1, sizeof(*f->order));
 	if (!f->order)
 		return peo_fail(ENOMEM, "out of memory for time ordering");
+	f->order->out_chunk = IN_FILE;
 	f->parse_fields = 0; /* records are peeked at for their time; parsed on the way out */
 	f->want_time = 1;
 	return 0;
@@ -114,7 +115,8 @@ found:
 	return c->mem + c->used - ((len + 7u) & ~7u);
 }
 
-static int append(struct run *r, const struct held *h)
+/* Room at the end of run @r for one more record, or NULL. */
+static struct held *append(struct run *r)
 {
 	if (r->n == r->cap && r->head && r->head >= r->n / 2) { /* reuse what went out */
 		memmove(r->v, r->v + r->head, (r->n - r->head) * sizeof(*r->v));
@@ -126,12 +128,11 @@ static int append(struct run *r, const struct held *h)
 		struct held *more = realloc(r->v, cap * sizeof(*more));
 
 		if (!more)
-			return -1;
+			return NULL;
 		r->v = more;
 		r->cap = cap;
 	}
-	r->v[r->n++] = *h;
-	return 0;
+	return &r->v[r->n++];
 }
 
 /* A record into its chunk slot: word copies the compiler inlines (a call to
@@ -146,43 +147,67 @@ static void copy_record(unsigned char *dst, const unsigned char *src, uint32_t l
 		dst[i] = src[i];
 }
 
+/* Whether run @r holds records and its newest is not newer than @time. */
+static int takes(const struct run *r, uint64_t time)
+{
+	return r->head < r->n && r->v[r->n - 1].time <= time;
+}
+
+/*
+ * A run that @time does not go back in time from: the last record's, else
+ * the newest such, an empty one, or a new one.  Any will do: each run stays
+ * sorted by time and arrival, and records go out by both across the runs.
+ */
+static struct run *run_for(struct pd_order *o, uint64_t time)
+{
+	struct run *more;
+
+	if (o->last_run < o->nruns && takes(&o->runs[o->last_run], time))
+		return &o->runs[o->last_run];
+	for (size_t i = o->nruns; i-- > 0;)
+		if (takes(&o->runs[i], time))
+			return &o->runs[o->last_run = i];
+	for (size_t i = 0; i < o->nruns; i++)
+		if (o->runs[i].head == o->runs[i].n) { /* an empty run to reuse */
+			o->runs[i].head = o->runs[i].n = 0;
+			return &o->runs[o->last_run = i];
+		}
+	more = realloc(o->runs, (o->nruns + 1) * sizeof(*more));
+	if (!more)
+		return NULL;
+	o->runs = more;
+	memset(&o->runs[o->nruns], 0, sizeof(*more));
+	return &o->runs[o->last_run = o->nruns++];
+}
+
 static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uint64_t time)
 {
 	struct pd_order *o = f->order;
-	struct held h = { time, o->seq++, r->offset, NULL, r->rec.header.size, IN_FILE, NO_ATTR };
-	struct run *target = NULL, *more;
-	if (f->headers_only && r->rec.attr) /* the peek's: one of the parser's */
-		h.attr = (uint32_t)peo_pd_attr_index(f, r->rec.attr);
+	struct run *run = run_for(o, time);
+	struct held *h = run ? append(run) : NULL;
+
+	if (!h)
+		return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
+				(unsigned long long)o->held);
+	h->time = time;
+	h->seq = o->seq++;
+	h->offset = r->offset;
+	h->len = r->rec.header.size;
+	h->chunk = IN_FILE;
+	/* the peek's attr: one of the parser's */
+	h->attr = f->headers_only && r->rec.attr ? (uint32_t)peo_pd_attr_index(f, r->rec.attr)
+						 : NO_ATTR;
 	if (f->stable) { /* the file stays mapped under it (released behind the oldest) */
-		h.bytes = (unsigned char *)(uintptr_t)r->rec.bytes;
+		h->bytes = (unsigned char *)(uintptr_t)r->rec.bytes;
 	} else {
-		h.bytes = place(o, h.len, &h.chunk);
-		if (!h.bytes)
-			return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
-					(unsigned long long)o->held);
-		copy_record(h.bytes, r->rec.bytes, h.len);
-	}
-	/* The newest run that this record does not go back in time from. */
-	for (size_t i = o->nruns; i-- > 0;)
-		if (o->runs[i].head < o->runs[i].n && o->runs[i].v[o->runs[i].n - 1].time <= time) {
-			target = &o->runs[i];
-			break;
+		h->bytes = place(o, h->len, &h->chunk);
+		if (!h->bytes) {
+			run->n--; /* not held after all */
+			return peo_fail(ENOMEM, "out of memory holding %llu records for time "
+					"order", (unsigned long long)o->held);
 		}
-	for (size_t i = 0; !target && i < o->nruns; i++)
-		if (o->runs[i].head == o->runs[i].n) { /* an empty run to reuse */
-			o->runs[i].head = o->runs[i].n = 0;
-			target = &o->runs[i];
-		}
-	if (!target) {
-		more = realloc(o->runs, (o->nruns + 1) * sizeof(*more));
-		if (!more)
-			return peo_fail(ENOMEM, "out of memory for a run of records");
-		o->runs = more;
-		target = &o->runs[o->nruns++];
-		memset(target, 0, sizeof(*target));
+		copy_record(h->bytes, r->rec.bytes, h->len);
 	}
-	if (append(target, &h))
-		return peo_fail(ENOMEM, "out of memory holding records for time order");
 	o->held++;
 	if (time > o->max_time)
 		o->max_time = time;
@@ -263,17 +288,17 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	o = f->order;
 	if (!o)
 		return peo_pd_next_raw(f, out);
-	if (o->have_out) {
-		if (o->out.chunk != IN_FILE)
-			o->chunks[o->out.chunk].live--;
-		o->have_out = 0;
+	if (o->out_chunk != IN_FILE) {
+		o->chunks[o->out_chunk].live--;
+		o->out_chunk = IN_FILE;
 	}
 	for (;;) {
 		if (o->may_out && (r = next_run(o))) {
-			o->out = r->v[r->head++];
-			o->have_out = 1;
+			const struct held *h = &r->v[r->head++];
+
+			o->out_chunk = h->chunk;
 			o->held--;
-			return deliver(f, &o->out, out);
+			return deliver(f, h, out);
 		}
 		o->may_out = 0; /* until the limit moves or a record at or under it comes */
 		if (o->draining)
