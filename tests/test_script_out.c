@@ -42,6 +42,8 @@ static size_t sample_values(uint64_t *v, size_t cap)
 		v[n++] = (uint64_t)1 << i;
 		v[n++] = ((uint64_t)1 << i) - 1;
 	}
+	for (int64_t neg = -1; neg >= -101 && n < cap; neg -= 1) /* put_i64's short ones */
+		v[n++] = (uint64_t)neg;
 	while (n < cap) { /* xorshift: every magnitude */
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		v[n++] = x >> (x & 63);

@@ -216,8 +216,19 @@ static inline char *put_dec_zero(char *p, uint64_t v, int digits)
  * Room: 21 + |@width|. */
 static inline char *put_dec(char *p, uint64_t mag, int neg, int width)
 {
-	int digits = out_dec_digits(mag), len = digits + neg;
-	size_t pad = out_pad_of(width, len);
+	int digits, len;
+	size_t pad;
+
+	if (mag < 100 && !width) { /* most fields (cpu, misc, sizes, small ids): no word math */
+		*p = '-';
+		p += neg;
+		p[0] = (char)('0' + mag / 10);
+		p[mag >= 10] = (char)('0' + mag % 10);
+		return p + 1 + (mag >= 10);
+	}
+	digits = out_dec_digits(mag);
+	len = digits + neg;
+	pad = out_pad_of(width, len);
 
 	if (width > 0)
 		p = put_spaces(p, pad);
