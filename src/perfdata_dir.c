@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@
 
 struct pd_stream {
 	struct peo_perfdata *r;          /* a reader over one data.N, sharing the parser */
-	char name[32];                   /* "data" or "data.N", for its errors */
+	char name[NAME_MAX + 1];         /* "data" or "data.N", for its errors */
 	struct peo_perfdata_record rec;  /* its next record, when have */
 	uint64_t time;
 	uint64_t turn;       /* perf's reading turn of that record (ties go to the earlier) */

@@ -427,6 +427,10 @@ int main(void)
 		PEO_TEST(older_kernel_refuses_config3),
 		PEO_TEST(watchpoint_fires_with_sigtrap),
 	};
+	char pmu[64];
 
+	/* on a hybrid machine, a CPU of the PMU the tests name (cpu_core) */
+	if (peo_test_cpu_pmu(pmu, sizeof(pmu)) && peo_test_pin_to_pmu(pmu) < 0)
+		fprintf(stderr, "test_hw: cannot keep to a CPU of %s: counts may be 0\n", pmu);
 	return PEO_TEST_MAIN("hw", tests);
 }

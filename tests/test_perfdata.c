@@ -1523,10 +1523,11 @@ static void directory_ties_go_in_perfs_reading_order(void **state)
  */
 static void directory_errors_name_the_data_file(void **state)
 {
-	static const char *const names[] = { "data.0", "data.1" };
+	/* a name longer than any buffer of a few dozen bytes: said whole */
+	static const char *const names[] = { "data.0", "data.0000000000000000000000000000000001" };
 	static const struct tie_dir_opts o = { .fill = TIE_FILL_NONE };
 	const char *tool = getenv("PEO_TOOL");
-	char dir[] = "/tmp/peo-dir-XXXXXX", path[64], cmd[256], out[512];
+	char dir[] = "/tmp/peo-dir-XXXXXX", path[128], cmd[256], out[512];
 	struct peo_perfdata_record rec;
 	struct peo_perfdata *f;
 	FILE *fp;
@@ -1535,7 +1536,7 @@ static void directory_errors_name_the_data_file(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(tie_dir_write(dir, &o, names, 2, out, sizeof(out)), 0);
-	snprintf(path, sizeof(path), "%s/data.1", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, names[1]);
 	assert_non_null(fp = fopen(path, "a")); /* a sample of 16 bytes: no room for its ip */
 	assert_int_equal(fwrite("\x09\0\0\0\x02\0\x10\0\0\0\0\0\0\0\0\0", 16, 1, fp), 1);
 	assert_int_equal(fclose(fp), 0);
@@ -1546,14 +1547,15 @@ static void directory_errors_name_the_data_file(void **state)
 		while ((got = peo_perfdata_next(f, &rec)) == 1)
 			;
 		assert_int_equal(got, -EPROTO);
-		assert_error_contains("data.1: perf.data: record at offset 40: SAMPLE record");
+		assert_error_contains("data.0000000000000000000000000000000001: perf.data: record at "
+				      "offset 40: SAMPLE record");
 		peo_perfdata_close(f);
 	}
 	if (tool) {
 		snprintf(cmd, sizeof(cmd), "%s script -i %s -F ip,time", tool, dir);
 		assert_int_equal(peo_test_run_capture(cmd, out, sizeof(out)), 1);
-		assert_non_null(strstr(out, "peo script: data.1: perf.data: record at offset 40: "
-					   "SAMPLE record"));
+		assert_non_null(strstr(out, "peo script: data.0000000000000000000000000000000001: "
+					   "perf.data: record at offset 40: SAMPLE record"));
 	}
 	assert_int_equal(peo_test_remove_tree(dir), 0);
 	if (!tool)

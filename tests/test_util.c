@@ -262,6 +262,26 @@ int peo_test_cpu_pmu(char *name, size_t cap)
 	return other[0] != 0;
 }
 
+int peo_test_pin_to_pmu(const char *pmu)
+{
+	char path[512];
+	cpu_set_t set;
+	long cpu;
+	FILE *f;
+	int got;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus", pmu);
+	if (!(f = fopen(path, "r")))
+		return 0; /* it covers every CPU */
+	got = fscanf(f, "%ld", &cpu); /* "0-7,16-23": the first is enough */
+	fclose(f);
+	if (got != 1 || cpu < 0 || cpu >= CPU_SETSIZE)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -1 : (int)cpu + 1;
+}
+
 /* Where tracefs is mounted: its own place, or under debugfs. */
 static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 

@@ -139,6 +139,14 @@ int peo_test_read_long(const char *path, long *out);
  */
 int peo_test_cpu_pmu(char *name, size_t cap);
 
+/*
+ * Keep this process on a CPU that @pmu counts on: the first of its cpus
+ * file, where it has one (a hybrid machine's cpu_core, an arm PMU); counts
+ * on a CPU it does not cover would be 0.  Returns that CPU plus 1, 0 when
+ * @pmu covers every CPU, -1 when its list cannot be read or the pinning fails.
+ */
+int peo_test_pin_to_pmu(const char *pmu);
+
 /* A test whose teardown fails if it left an fd open. */
 int peo_test_fds_setup(void **state);
 int peo_test_fds_teardown(void **state);

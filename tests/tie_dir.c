@@ -1,7 +1,7 @@
 /*
- * tie_dir.c - the directory of tie_dir.h: records written as the kernel
- * lays them out for the header file's event (no sample_id_all), plain or
- * in COMPRESSED records.
+ * tie_dir.c - the directory of tie_dir.h: samples written as the kernel
+ * lays them out for the header file's event, plain or in COMPRESSED
+ * records.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -115,7 +115,9 @@ struct peo_perfdata_opts {
 	 * dozen MiB whatever the file's size. */
 	size_t window;
 	/* enum peo_perfdata_order: PEO_PERFDATA_FILE_ORDER (0),
-	 * PEO_PERFDATA_TIME_ORDER or PEO_PERFDATA_ORDER_AS_PERF. */
+	 * PEO_PERFDATA_TIME_ORDER (1) or PEO_PERFDATA_ORDER_AS_PERF (2); any
+	 * other value is refused (it was a flag: every nonzero value had
+	 * meant time order). */
 	int ordered;
 	/* Records come with their header, bytes and attr only (rec.u and
 	 * rec.sample_id are not filled): what counting needs, without the
