@@ -165,6 +165,16 @@ if [ -x "$synth" ]; then
 		ties "tie-turn-z$sid" "-z $sid" turn
 		ties "tie-inflated-z$sid" "-z $sid" inflated
 	done
+	# --ordered and --no-ordered override perf's choice: each directory
+	# printed as perf prints its twin of the other sample_id_all
+	for d in tie-turn tie-turn-z; do
+		[ -f "$tmp/$d.perf" ] && [ -f "$tmp/$d-s.perf" ] || continue
+		"$peo" script -i "$tmp/$d" --ordered -F ip,time >"$tmp/$d.ordered" 2>&1
+		same "$d --ordered" "as perf sorts its sample_id_all twin" "$tmp/$d.ordered" "$tmp/$d-s.perf"
+		"$peo" script -i "$tmp/$d-s" --no-ordered -F ip,time >"$tmp/$d-s.unordered" 2>&1
+		same "$d-s --no-ordered" "as perf reads its twin without sample_id_all" \
+			"$tmp/$d-s.unordered" "$tmp/$d.perf"
+	done
 else
 	skip "ties in a --threads directory: no dir_synth given (argument 3)"
 fi
