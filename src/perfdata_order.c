@@ -187,8 +187,7 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 	struct held *h = run ? append(run) : NULL;
 
 	if (!h)
-		return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
-				(unsigned long long)o->held);
+		goto oom;
 	h->time = time;
 	h->seq = o->seq++;
 	h->offset = r->offset;
@@ -203,8 +202,7 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 		h->bytes = place(o, h->len, &h->chunk);
 		if (!h->bytes) {
 			run->n--; /* not held after all */
-			return peo_fail(ENOMEM, "out of memory holding %llu records for time "
-					"order", (unsigned long long)o->held);
+			goto oom;
 		}
 		copy_record(h->bytes, r->rec.bytes, h->len);
 	}
@@ -212,6 +210,9 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 	if (time > o->max_time)
 		o->max_time = time;
 	return 0;
+oom:
+	return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
+			(unsigned long long)o->held);
 }
 
 uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos)

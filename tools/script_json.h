@@ -48,6 +48,12 @@ static inline void json_str(struct out *o, const char *s)
 	out_json_string(o, s, out_strlen(s));
 }
 
+/* ,"@key": for a key not known at compile time (JSON_*() take literals). */
+void json_key(struct out *o, const char *key);
+
+/* ,"@key":"..." the string @s (NUL-terminated), escaped. */
+void json_key_str(struct out *o, const char *key, const char *s);
+
 /* ,"@key":"..." the @n bytes at @bytes in hex, two digits each. */
 void json_hex_bytes(struct out *o, const char *key, const void *bytes, size_t n);
 

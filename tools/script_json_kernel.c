@@ -6,14 +6,26 @@
  */
 #include "script_json.h"
 
+void json_key(struct out *o, const char *key)
+{
+	out_str(o, ",\"");
+	out_str(o, key);
+	out_str(o, "\":");
+}
+
+void json_key_str(struct out *o, const char *key, const char *s)
+{
+	json_key(o, key);
+	json_str(o, s);
+}
+
 void json_hex_bytes(struct out *o, const char *key, const void *bytes, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *b = bytes;
 
-	out_str(o, ",\"");
-	out_str(o, key);
-	out_str(o, "\":\"");
+	json_key(o, key);
+	out_char(o, '"');
 	for (size_t i = 0; i < n; i++) {
 		char *p = out_room(o, 2);
 
@@ -27,9 +39,8 @@ void json_hex_bytes(struct out *o, const char *key, const void *bytes, size_t n)
 void json_u64_array(struct out *o, const char *key, json_u64_at_fn *at, const void *owner,
 		    const void *array, uint64_t n, int hex)
 {
-	out_str(o, ",\"");
-	out_str(o, key);
-	out_str(o, "\":[");
+	json_key(o, key);
+	out_char(o, '[');
 	for (uint64_t i = 0; i < n; i++) {
 		char *p = out_room(o, 24);
 		uint64_t v = at(owner, array, i);
@@ -74,9 +85,8 @@ static void json_read(struct out *o, const struct peo_record *r, const struct pe
 static void json_regs(struct out *o, const char *key, const struct peo_record *r, uint64_t abi,
 		      const void *regs, uint32_t nr)
 {
-	out_str(o, ",\"");
-	out_str(o, key);
-	out_str(o, "\":{\"abi\":");
+	json_key(o, key);
+	out_str(o, "{\"abi\":");
 	out_u64(o, abi, 0);
 	json_u64_array(o, "regs", record_u64, r, regs, regs ? nr : 0, 1);
 	out_char(o, '}');
@@ -199,8 +209,7 @@ void json_kernel_record(struct out *o, const struct peo_record *r)
 	case PEO_RECORD_COMM:
 		JSON_PID(o, "pid", r->u.comm.pid);
 		JSON_PID(o, "tid", r->u.comm.tid);
-		out_str(o, ",\"comm\":");
-		json_str(o, r->u.comm.comm);
+		json_key_str(o, "comm", r->u.comm.comm);
 		out_str(o, r->u.comm.exec ? ",\"exec\":true" : ",\"exec\":false");
 		break;
 	case PEO_RECORD_FORK:
@@ -230,8 +239,7 @@ void json_kernel_record(struct out *o, const struct peo_record *r)
 			JSON_HEX(o, "prot", m->prot);
 			JSON_HEX(o, "flags", m->flags);
 		}
-		out_str(o, ",\"filename\":");
-		json_str(o, m->filename);
+		json_key_str(o, "filename", m->filename);
 		break;
 	case PEO_RECORD_LOST:
 		JSON_U64(o, "id", r->u.lost.id);
@@ -286,8 +294,7 @@ void json_kernel_record(struct out *o, const struct peo_record *r)
 		JSON_U64(o, "len", r->u.ksymbol.len);
 		JSON_U64(o, "ksym_type", r->u.ksymbol.ksym_type);
 		JSON_HEX(o, "flags", r->u.ksymbol.flags);
-		out_str(o, ",\"name\":");
-		json_str(o, r->u.ksymbol.name);
+		json_key_str(o, "name", r->u.ksymbol.name);
 		break;
 	case PEO_RECORD_BPF_EVENT: /* its "type" under another key: the record's is "type" */
 		JSON_U64(o, "bpf_event_type", r->u.bpf_event.type);
@@ -297,8 +304,7 @@ void json_kernel_record(struct out *o, const struct peo_record *r)
 		break;
 	case PEO_RECORD_CGROUP:
 		JSON_U64(o, "id", r->u.cgroup.id);
-		out_str(o, ",\"path\":");
-		json_str(o, r->u.cgroup.path);
+		json_key_str(o, "path", r->u.cgroup.path);
 		break;
 	case PEO_RECORD_TEXT_POKE:
 		JSON_HEX(o, "addr", r->u.text_poke.addr);

@@ -18,18 +18,14 @@ static uint64_t file_u64(const void *f, const void *array, size_t i)
 /* ,"key":value with a key not known at compile time. */
 static void json_u64(struct out *o, const char *key, uint64_t v)
 {
-	out_str(o, ",\"");
-	out_str(o, key);
-	out_str(o, "\":");
+	json_key(o, key);
 	out_u64(o, v, 0);
 }
 
 /* ,"key":"text" of a fixed-size field of @cap bytes (its NUL, if any, ends it). */
 static void json_fixed_str(struct out *o, const char *key, const void *text, size_t cap)
 {
-	out_str(o, ",\"");
-	out_str(o, key);
-	out_str(o, "\":");
+	json_key(o, key);
 	out_json_string(o, text, strnlen(text, cap));
 }
 
@@ -221,14 +217,12 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 		break;
 	case PEO_RECORD_HEADER_EVENT_TYPE:
 		JSON_U64(o, "id", u.u.event_type.id);
-		out_str(o, ",\"name\":");
-		json_str(o, u.u.event_type.name);
+		json_key_str(o, "name", u.u.event_type.name);
 		break;
 	case PEO_RECORD_HEADER_BUILD_ID:
 		JSON_PID(o, "pid", (uint32_t)u.u.build_id.pid);
 		json_hex_bytes(o, "build_id", u.u.build_id.id, u.u.build_id.size);
-		out_str(o, ",\"filename\":");
-		json_str(o, u.u.build_id.filename);
+		json_key_str(o, "filename", u.u.build_id.filename);
 		break;
 	case PEO_RECORD_AUXTRACE_INFO:
 		JSON_U64(o, "auxtrace_info_type", u.u.auxtrace_info.type);
@@ -244,8 +238,7 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 		JSON_HEX(o, "ip", u.u.auxtrace_error.ip);
 		if (u.u.auxtrace_error.fmt >= 1)
 			JSON_U64(o, "time", u.u.auxtrace_error.time);
-		out_str(o, ",\"msg\":");
-		json_str(o, u.u.auxtrace_error.msg);
+		json_key_str(o, "msg", u.u.auxtrace_error.msg);
 		/* fmt 2's machine_pid and vcpu, where the record holds them (else none made up) */
 		if (u.u.auxtrace_error.fmt >= 2 && r->header.size >= 8u + 32 + 8 + 64 + 8) {
 			JSON_PID(o, "machine_pid", u.u.auxtrace_error.machine_pid);
@@ -253,8 +246,7 @@ int json_user_record(struct out *o, const struct peo_perfdata *f, const struct p
 		}
 		break;
 	case PEO_RECORD_BPF_METADATA:
-		out_str(o, ",\"prog_name\":");
-		json_str(o, u.u.bpf_metadata.prog_name);
+		json_key_str(o, "prog_name", u.u.bpf_metadata.prog_name);
 		out_str(o, ",\"entries\":[");
 		for (uint64_t i = 0; i < u.u.bpf_metadata.nr; i++) {
 			const char *e = (const char *)u.u.bpf_metadata.entries + 320 * i;

@@ -145,28 +145,19 @@ static void *worker_main(void *arg)
  * Positioned, its worker wrote it: nothing to do. */
 static void write_slot(struct script_pool *p, struct slot *s, unsigned worker)
 {
-	int err;
+	int err = 0, lost = 0;
 
 	if (p->positioned || __atomic_load_n(&p->halted, __ATOMIC_RELAXED))
 		return;
-	if (s->out.failed) { /* its text could not grow: what it says is lost */
-		pthread_mutex_lock(&p->lock);
-		halt(p, 0, 1, 0);
-		pthread_mutex_unlock(&p->lock);
-		return;
-	}
-	if (s->out.n && out_write_all(p->fd, s->out.buf, s->out.n, -1)) {
+	if (s->out.failed) /* its text could not grow: what it says is lost */
+		lost = 1;
+	else if (s->out.n && out_write_all(p->fd, s->out.buf, s->out.n, -1))
 		err = errno;
-		pthread_mutex_lock(&p->lock);
-		halt(p, err, 0, 0);
-		pthread_mutex_unlock(&p->lock);
+	else if (!s->stop)
 		return;
-	}
-	if (s->stop) {
-		pthread_mutex_lock(&p->lock);
-		halt(p, 0, 0, worker);
-		pthread_mutex_unlock(&p->lock);
-	}
+	pthread_mutex_lock(&p->lock);
+	halt(p, err, lost, err || lost ? 0 : worker);
+	pthread_mutex_unlock(&p->lock);
 }
 
 /* Whether @fd is a regular file written at its offset (not O_APPEND, where

@@ -458,8 +458,8 @@ PEO_API int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record
  * @f: the reader.
  * Returns the file's name in the directory ("data" for the header file's
  * own records, "data.N"), valid while @f is open; NULL for a single file
- * or stream, before the first record and after the last.  peo_perfdata_next()'s errors
- * name the file themselves.
+ * or stream, before the first record and after the last.
+ * peo_perfdata_next()'s errors name the file themselves.
  */
 PEO_API const char *peo_perfdata_source(const struct peo_perfdata *f);
 
