@@ -1378,6 +1378,17 @@ static void perfs_own_records_in_either_order_in(int big)
 	user_record(&v, PEO_RECORD_HEADER_FEATURE, 0, &r);
 	assert_json(f, &r, ",\"feature\":3,\"data\":\"0300000061620000\"");
 
+	user_begin(&v, big); /* STAT_CONFIG: a repeated tag's last value, as perf applies them */
+	vec_put64(&v, 4);
+	vec_put64(&v, 1); vec_put64(&v, 1000); /* interval */
+	vec_put64(&v, 0); vec_put64(&v, 2);    /* aggr_mode */
+	vec_put64(&v, 9); vec_put64(&v, 5);    /* a tag newer than peo */
+	vec_put64(&v, 1); vec_put64(&v, 250);  /* interval again */
+	user_record(&v, PEO_RECORD_STAT_CONFIG, 0, &r);
+	assert_int_equal(peo_perfdata_decode_user(f, &r, &u), 0);
+	assert_int_equal(u.u.stat_config.nr, 4);
+	assert_json(f, &r, ",\"aggr_mode\":2,\"tag_9\":5,\"interval\":250");
+
 	user_begin(&v, big); /* HEADER_TRACING_DATA: the size of what follows */
 	vec_put32(&v, 12345); vec_put32(&v, 0);
 	user_record(&v, PEO_RECORD_HEADER_TRACING_DATA, 0, &r);

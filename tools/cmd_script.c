@@ -98,6 +98,11 @@ struct script {
 		size_t label_len;
 		struct peo_tp_format *format; /* for -F trace: loaded on first use */
 		int format_tried;
+		/* Its samples', decided at the first: fields_for() its attr, and
+		 * the format their entries carry (NULL: none wanted, or none). */
+		int sample_known;
+		unsigned sample_fields;
+		const struct peo_tp_format *sample_format;
 	} *events; /* by the event's index in the file; grows as a pipe's HEADER_ATTRs add events */
 	size_t nevents;
 	struct script_pool *pool; /* text records formatted by workers, or NULL */
@@ -1010,6 +1015,19 @@ static int fields_refused(struct script *s, size_t from)
 	return 0;
 }
 
+/* What every sample of @e's event (@attr) gets, decided once: its fields,
+ * and its tracepoint format when its fields or JSON print its raw data. */
+static void sample_decided(struct script *s, struct per_event *e, const struct peo_attr *attr)
+{
+	e->sample_known = 1;
+	e->sample_fields = fields_for(&s->a, attr);
+	e->sample_format = (s->a.json || (e->sample_fields & F_TRACE)) &&
+					   (attr->sample_type & PEO_SAMPLE_RAW) &&
+					   attr->type == PEO_TYPE_TRACEPOINT
+				   ? format_of(s, e)
+				   : NULL;
+}
+
 /*
  * A record, unparsed, to the formatting workers (when they need it): in
  * the log when it builds state (text), else in the batch.  The file's
@@ -1021,7 +1039,7 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 {
 	const struct peo_record *r = &pr->rec;
 	uint32_t t = r->header.type, rec_len = r->header.size, room = (rec_len + 7u) & ~7u;
-	unsigned fl = fields_for(&s->a, r->attr);
+	unsigned fl;
 	const char *label = NULL;
 	size_t label_len = 0;
 	int in_log = !s->a.json && builds_state(t); /* JSON keeps no state */
@@ -1037,6 +1055,9 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 			return -ENOMEM;
 	}
 	ev = t == PEO_RECORD_SAMPLE ? sample_event(s, r) : NULL;
+	if (ev && !ev->sample_known)
+		sample_decided(s, ev, r->attr);
+	fl = ev ? ev->sample_fields : fields_for(&s->a, r->attr);
 	if (t != PEO_RECORD_SAMPLE || !(s->a.json || (fl & F_EVENT))) {
 		/* no event column */
 	} else if (ev && ev->label) { /* kept: passed as it is */
@@ -1063,9 +1084,8 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	}
 	e->label = label;
 	e->label_len = (uint32_t)label_len;
-	if (t == PEO_RECORD_SAMPLE && (s->a.json || (fl & F_TRACE)) && r->attr &&
-	    (r->attr->sample_type & PEO_SAMPLE_RAW) && r->attr->type == PEO_TYPE_TRACEPOINT)
-		e->u.format = format_of(s, ev);
+	if (ev)
+		e->u.format = ev->sample_format;
 	if (!in_log)
 		entry_done(s, e);
 	else

@@ -34,11 +34,20 @@ static void json_stat_config(struct out *o, const struct peo_perfdata *f,
 {
 	static const char *const tags[] = { "aggr_mode", "interval", "scale", "aggr_level" };
 
-	for (uint64_t i = 0; i < u->u.stat_config.nr; i++) {
+	uint64_t nr = u->u.stat_config.nr;
+
+	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t tag = peo_perfdata_user_u64(f, u->u.stat_config.pairs, 2 * i);
 		uint64_t v = peo_perfdata_user_u64(f, u->u.stat_config.pairs, 2 * i + 1);
+		uint64_t later = i + 1;
 		char name[32];
 
+		/* A repeated tag: the last one counts, as perf applies them in
+		 * order, and a key twice in one object is not JSON readers agree on. */
+		while (later < nr && peo_perfdata_user_u64(f, u->u.stat_config.pairs, 2 * later) != tag)
+			later++;
+		if (later < nr)
+			continue;
 		if (tag < sizeof(tags) / sizeof(tags[0])) {
 			json_u64(o, tags[tag], v);
 		} else { /* a tag newer than peo: kept under its number */
