@@ -201,8 +201,8 @@ static void maps_follow_fork_while_the_table_grows(void **state)
 	script_maps_free(&m);
 }
 
-/* Every length of copy: the word loop, the overlapping last word, the
- * 4-byte pair and single bytes each meet their edges. */
+/* Every length of copy: the 16-byte loop and its overlapping last piece,
+ * the two words, the 4-byte pair and single bytes each meet their edges. */
 static void bytes_of_every_length(void **state)
 {
 	char src[80], want[80 * 81 / 2 + 1], *got;
