@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "perfdata_heap.h"
 #include "perfdata_internal.h"
 
 #define TURN_BYTES (2u << 20) /* what perf reads of one stream before the next */
@@ -42,6 +43,8 @@ struct pd_dir {
 	struct pd_stream *last; /* the stream whose record went out last: advance it next */
 	size_t cur;             /* file order: the stream whose turn it is, */
 	uint64_t turn;          /* and which of its turns */
+	struct pd_heap heap;    /* time order: the streams that have a record, by it (room for n) */
+	size_t heap_filled;     /* the streams whose first record was peeked into it */
 };
 
 static int is_data_file(const char *name)
@@ -94,7 +97,8 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 	}
 	f->dir = d;
 	d->s = calloc((size_t)n + 1, sizeof(*d->s));
-	if (!d->s)
+	d->heap.v = calloc((size_t)n + 1, sizeof(*d->heap.v));
+	if (!d->s || !d->heap.v)
 		err = peo_fail(ENOMEM, "out of memory for %d data files", n);
 	if (!err) {
 		d->s[0].r = f; /* not owned: the directory's reader itself */
@@ -135,6 +139,7 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 	for (size_t i = 1; i < d->n; i++)
 		peo_perfdata_close(d->s[i].r);
 	free(d->s);
+	free(d->heap.v);
 	free(d);
 	f->dir = NULL;
 }
@@ -175,28 +180,48 @@ static int fill(struct pd_stream *s)
 	return 0;
 }
 
-/* Time order: the stream with the oldest next record (ties: perf's reading order). */
+/*
+ * Stream @i's key: a record without a time goes at once, as perf sends it
+ * (the first stream's first); else by time, a tie to the record of the
+ * earlier turn, then to the stream perf reads first.  So seq is the
+ * stream's index for no time, (turn + 1) * n + index for a time.
+ */
+static struct pd_heap_slot key_of(const struct pd_dir *d, size_t i)
+{
+	const struct pd_stream *s = &d->s[i];
+
+	if (!s->has_time)
+		return (struct pd_heap_slot){ 0, i, i };
+	return (struct pd_heap_slot){ s->time, (s->turn + 1) * d->n + i, i };
+}
+
+/* Time order: the stream with the oldest next record, the top of the heap. */
 static int next_by_time(struct pd_dir *d, struct pd_stream **best)
 {
 	int got;
 
 	*best = NULL;
-	for (size_t i = 0; i < d->n; i++) {
-		struct pd_stream *s = &d->s[i];
+	if (d->heap_filled < d->n) { /* the first call (again, after a stream's error) */
+		for (; d->heap_filled < d->n; d->heap_filled++) {
+			struct pd_stream *s = &d->s[d->heap_filled];
 
-		if ((got = fill(s)))
-			return got;
-		if (!s->have)
-			continue;
-		if (!s->has_time) { /* no time: it goes at once, as perf does */
-			*best = s;
-			break;
+			if ((got = fill(s)))
+				return got;
+			if (s->have)
+				pd_heap_add(&d->heap, key_of(d, d->heap_filled));
 		}
-		if (!*best || ((*best)->has_time &&
-			       (s->time < (*best)->time ||
-				(s->time == (*best)->time && s->turn < (*best)->turn))))
-			*best = s;
+	} else if (d->heap.n && !d->s[d->heap.v[0].stream].have) { /* the top's record went out */
+		size_t top = d->heap.v[0].stream;
+
+		if ((got = fill(&d->s[top])))
+			return got;
+		if (d->s[top].have)
+			pd_heap_top_moved(&d->heap, key_of(d, top));
+		else
+			pd_heap_pop(&d->heap);
 	}
+	if (d->heap.n)
+		*best = &d->s[d->heap.v[0].stream];
 	return 0;
 }
 

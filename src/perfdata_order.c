@@ -6,13 +6,15 @@
  * Held records are copied into large chunks (reused once every record in
  * them is out) and kept in sorted runs: a ring's records arrive in time
  * order, so a new record joins a run whose last time is not newer, and the
- * next record out is the smallest head of a few runs.  Equal times keep
- * their order of arrival.
+ * next record out is the smallest head of the runs, kept on top of a heap
+ * of the runs that hold records (perfdata_heap.h).  Equal times keep their
+ * order of arrival.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata_heap.h"
 #include "perfdata_internal.h"
 
 #define CHUNK_BYTES (4u << 20)
@@ -43,6 +45,7 @@ struct chunk {
 struct pd_order {
 	struct run *runs;
 	size_t nruns;
+	struct pd_heap heap; /* the runs that hold records, by their heads (room for nruns) */
 	struct chunk *chunks;
 	size_t nchunks, cur;
 	uint64_t seq, held;
@@ -77,6 +80,7 @@ void peo_pd_order_free(struct peo_perfdata *f)
 	for (size_t i = 0; i < o->nchunks; i++)
 		free(o->chunks[i].mem);
 	free(o->runs);
+	free(o->heap.v);
 	free(o->chunks);
 	free(o);
 	f->order = NULL;
@@ -161,6 +165,7 @@ static int takes(const struct run *r, uint64_t time)
 static struct run *run_for(struct pd_order *o, uint64_t time)
 {
 	struct run *more;
+	struct pd_heap_slot *heap;
 
 	if (o->last_run < o->nruns && takes(&o->runs[o->last_run], time))
 		return &o->runs[o->last_run];
@@ -176,8 +181,20 @@ static struct run *run_for(struct pd_order *o, uint64_t time)
 	if (!more)
 		return NULL;
 	o->runs = more;
+	heap = realloc(o->heap.v, (o->nruns + 1) * sizeof(*heap));
+	if (!heap)
+		return NULL;
+	o->heap.v = heap;
 	memset(&o->runs[o->nruns], 0, sizeof(*more));
 	return &o->runs[o->last_run = o->nruns++];
+}
+
+/* Run @run's key in the heap: its head's time and arrival. */
+static struct pd_heap_slot head_of(const struct pd_order *o, size_t run)
+{
+	const struct held *h = &o->runs[run].v[o->runs[run].head];
+
+	return (struct pd_heap_slot){ h->time, h->seq, run };
 }
 
 static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uint64_t time)
@@ -209,6 +226,8 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 	o->held++;
 	if (time > o->max_time)
 		o->max_time = time;
+	if (run->n - run->head == 1) /* it was empty: into the heap */
+		pd_heap_add(&o->heap, head_of(o, (size_t)(run - o->runs)));
 	return 0;
 oom:
 	return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
@@ -230,19 +249,9 @@ uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos)
 /* The run whose head goes out next, or NULL when none may. */
 static struct run *next_run(struct pd_order *o)
 {
-	struct run *best = NULL;
-
-	for (size_t i = 0; i < o->nruns; i++) {
-		struct run *r = &o->runs[i];
-		const struct held *h = r->head < r->n ? &r->v[r->head] : NULL;
-
-		if (h && (!best || h->time < best->v[best->head].time ||
-			  (h->time == best->v[best->head].time && h->seq < best->v[best->head].seq)))
-			best = r;
-	}
-	if (best && !o->draining && best->v[best->head].time > o->limit)
+	if (!o->heap.n || (!o->draining && o->heap.v[0].time > o->limit))
 		return NULL;
-	return best;
+	return &o->runs[o->heap.v[0].stream];
 }
 
 /* The time a record is ordered by; 0 when it has none (it goes at once). */
@@ -297,6 +306,10 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		if (o->may_out && (r = next_run(o))) {
 			const struct held *h = &r->v[r->head++];
 
+			if (r->head < r->n) /* moves keys only: h stays */
+				pd_heap_top_moved(&o->heap, head_of(o, (size_t)(r - o->runs)));
+			else
+				pd_heap_pop(&o->heap);
 			o->out_chunk = h->chunk;
 			o->held--;
 			return deliver(f, h, out);

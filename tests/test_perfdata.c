@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -693,6 +694,86 @@ static void written_file_reads_back(void **state)
 	assert_int_equal(c.lost_samples_by_event[0], 42);
 	peo_perfdata_counts_free(&c);
 	peo_perfdata_close(f);
+	unlink(path);
+}
+
+/* A written sample's time and the ip that numbers its arrival. */
+struct arrival {
+	uint64_t time, ip;
+};
+
+static int by_time_then_arrival(const void *a, const void *b)
+{
+	const struct arrival *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/*
+ * Many rings in a round, as perf record -a writes them on a many-CPU
+ * machine: each ring's records in time order, the rings one after the
+ * other, times drawn from a few values so that rings tie.  Read in time
+ * order (mapped whole, and in windows: records held uncopied or copied),
+ * they come as a stable sort by time: ties in their order of arrival.
+ */
+static void many_rings_merge_in_time_order(void **state)
+{
+	enum { ROUNDS = 6, RINGS = 48, MOST = 40 };
+	static struct arrival want[ROUNDS * RINGS * MOST];
+	char path[] = "/tmp/peo-rings-XXXXXX";
+	struct peo_perfdata_writer *w;
+	struct peo_perfdata_record rec;
+	struct peo_perfdata *f;
+	struct peo_attr a;
+	struct vec v = { .big = 0 };
+	uint64_t ids[1] = { 7 }, x = 0x9e3779b97f4a7c15ULL;
+	size_t n = 0, k;
+
+	(void)state;
+	temp_file(path);
+	peo_test_sw_attr(&a, PEO_COUNT_SW_CPU_CLOCK);
+	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	w = writer_with(path, &a, ids, 1, "cpu-clock");
+	for (int round = 0; round < ROUNDS; round++) {
+		for (int ring = 0; ring < RINGS; ring++) {
+			uint64_t t = 1000u * (uint64_t)round;
+			int count;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			count = (int)(x % MOST); /* some rings empty this round */
+			for (int i = 0; i < count; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				t += x % 3 == 0 ? 0 : x % 25; /* never back in time; often a tie */
+				want[n] = (struct arrival){ t, n };
+				written_sample(&v, n, (uint32_t)ring, t);
+				assert_int_equal(peo_perfdata_writer_record(w, v.b, v.n), 0);
+				n++;
+			}
+		}
+		assert_int_equal(peo_perfdata_writer_finished_round(w), 0);
+	}
+	assert_int_equal(peo_perfdata_writer_close(w), 0);
+	qsort(want, n, sizeof(want[0]), by_time_then_arrival);
+	for (size_t window = 0; window < 2; window++) {
+		PEO_OPTS(peo_perfdata_opts, o, .ordered = PEO_PERFDATA_TIME_ORDER, .window = window);
+
+		assert_int_equal(peo_perfdata_open(&f, path, &o), 0);
+		for (k = 0; peo_perfdata_next(f, &rec) == 1;) {
+			if (rec.rec.header.type != PEO_RECORD_SAMPLE)
+				continue;
+			assert_true(k < n);
+			if (rec.rec.u.sample.ip != want[k].ip)
+				fail_msg("sample %zu: ip %" PRIu64 " at time %" PRIu64 ", want ip %" PRIu64
+					 " at time %" PRIu64 " (window %zu)",
+					 k, rec.rec.u.sample.ip, rec.rec.u.sample.time, want[k].ip,
+					 want[k].time, window);
+			k++;
+		}
+		assert_int_equal(k, n);
+		peo_perfdata_close(f);
+	}
 	unlink(path);
 }
 
@@ -1432,7 +1513,7 @@ static int listed(const char *dir, char names[][16], int max)
 /* The tying sample's ip in data.N file @name. */
 static uint64_t tie_ip(const char *name)
 {
-	return TIE_DIR_IP + (uint64_t)(name[5] - '0');
+	return TIE_DIR_IP + strtoull(name + 5, NULL, 10);
 }
 
 /*
@@ -1440,7 +1521,10 @@ static uint64_t tie_ip(const char *name)
  * samples older than the ties come after the first of them.  Time order
  * has none: its samples' times never go back.
  */
-static void ties_come_as(const char *dir, int order, const uint64_t want[3], int late)
+/* The data files of the tie tests: enough that the merge's heap sifts. */
+#define TIES 12
+
+static void ties_come_as(const char *dir, int order, const uint64_t want[TIES], int late)
 {
 	PEO_OPTS(peo_perfdata_opts, o, .ordered = order);
 	struct peo_perfdata_record rec;
@@ -1459,20 +1543,20 @@ static void ties_come_as(const char *dir, int order, const uint64_t want[3], int
 			after += k > 0;
 			continue;
 		}
-		assert_true(k < 3);
+		assert_true(k < TIES);
 		assert_int_equal(rec.rec.u.sample.ip, want[k]);
 		assert_non_null(peo_perfdata_source(f));
 		assert_int_equal(tie_ip(peo_perfdata_source(f)), want[k]); /* its file */
 		k++;
 	}
-	assert_int_equal(k, 3);
+	assert_int_equal(k, TIES);
 	assert_int_equal(after, late);
 	assert_null(peo_perfdata_source(f)); /* after the last */
 	peo_perfdata_close(f);
 }
 
 /*
- * A directory of three data files whose samples tie; then the first listed
+ * A directory of TIES data files whose samples tie; then the first listed
  * is rewritten with @o->fill before its tie.  The ties come in the
  * listing's order, then (with @turned) with the first listed last, in time
  * order and in file order (perf's reading order); in file order, @late
@@ -1481,23 +1565,27 @@ static void ties_come_as(const char *dir, int order, const uint64_t want[3], int
  */
 static int ties_in_reading_order(const struct tie_dir_opts *o, int turned, int late)
 {
-	static const char *const created[] = { "data.2", "data.0", "data.1" }; /* not by number */
 	struct tie_dir_opts first = *o;
-	char dir[] = "/tmp/peo-dir-XXXXXX", names[3][16], why[4400];
-	uint64_t want[3];
+	char dir[] = "/tmp/peo-dir-XXXXXX", names[TIES][16], why[4400], created[TIES][16];
+	const char *made[TIES];
+	uint64_t want[TIES];
 
+	for (int i = 0; i < TIES; i++) { /* not by number */
+		snprintf(created[i], sizeof(created[i]), "data.%d", (i * 5 + 2) % TIES);
+		made[i] = created[i];
+	}
 	assert_non_null(mkdtemp(dir));
 	first.fill = TIE_FILL_NONE;
-	if (tie_dir_write(dir, &first, created, 3, why, sizeof(why))) {
+	if (tie_dir_write(dir, &first, made, TIES, why, sizeof(why))) {
 		assert_int_equal(peo_test_remove_tree(dir), 0);
 		if (!strncmp(why, "no zstd", 7))
 			return -1;
 		fail_msg("%s", why);
 	}
-	assert_int_equal(listed(dir, names, 3), 3);
+	assert_int_equal(listed(dir, names, TIES), TIES);
 	for (int round = 0; round < 2; round++) {
-		for (int i = 0; i < 3; i++)
-			want[i] = tie_ip(names[round && turned ? (i + 1) % 3 : i]);
+		for (int i = 0; i < TIES; i++)
+			want[i] = tie_ip(names[round && turned ? (i + 1) % TIES : i]);
 		if (round == 1 &&
 		    tie_dir_write(dir, o, (const char *const[]){ names[0] }, 1, why, sizeof(why)))
 			fail_msg("%s", why);
@@ -1597,6 +1685,7 @@ int main(void)
 		PERFDATA_TEST(counts_by_type_and_event),
 		PERFDATA_TEST(headers_only_records_parse_with_the_files_parser),
 		PERFDATA_TEST(written_file_reads_back),
+		PERFDATA_TEST(many_rings_merge_in_time_order),
 		PERFDATA_TEST(written_attr_size_is_the_smallest_published),
 		PERFDATA_TEST(written_attrs_of_two_sizes_read_back),
 		PERFDATA_TEST(tracing_data_formats_and_strings),
