@@ -19,7 +19,7 @@ run bash bench/stat_vs_perf.sh "$build/peo"
 run "$build/bench/bench_ring" "$build/tests/workload"
 run "$build/bench/bench_record"
 run bash bench/record_vs_perf.sh "$build/peo" "$build/tests/workload"
-run bash bench/script_vs_perf.sh "$build/peo" "$build/tests/workload"
+run bash bench/script_vs_perf.sh "$build/peo" "$build/tests/workload" "$build/tests/rings_synth"
 
 echo "## peo against its baselines ($(uname -r), $(nproc) CPUs, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo))"
 echo

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# script_vs_perf.sh [PEO [WORKLOAD]] - peo script against perf on a perf.data
+# script_vs_perf.sh [PEO [WORKLOAD [RINGS_SYNTH]]] - peo script against perf on a perf.data
 # of at least 200 MB made here (a getppid tracepoint sampled on every hit,
 # with callchains), each measured in the same run: `peo script --stats` vs
 # `perf report --stats`, and `peo script -F ...` (text, and --json) vs
@@ -10,11 +10,14 @@
 # RSS, and the ratios perf/peo (higher is better; the goals: 5x for
 # --stats, 20x for script), and the I/O floors: cat reading the file and
 # writing the same text, or peo's JSON, the kernel's share that no reader
-# can go below.  The outputs are compared too: a benchmark of wrong output
-# is worthless.
+# can go below.  Then a made-up file as perf record -a writes on 64 CPUs
+# (RINGS_SYNTH, tests/rings_synth: 64 rings a round to merge by time),
+# text against perf script.  The outputs are compared too: a benchmark of
+# wrong output is worthless.
 set -uo pipefail
 peo=${1:-build/peo}
 W=${2:-build/tests/workload}
+rings_synth=${3:-build/tests/rings_synth}
 calls=${CALLS:-2300000}
 command -v perf >/dev/null || { echo "script_vs_perf: skipped: perf is not installed"; exit 0; }
 export PERF_CONFIG=/dev/null LC_ALL=C
@@ -115,6 +118,18 @@ if [[ $(perf data convert -h 2>&1) == *--to-json* ]]; then # (grep -q's early ex
 	compare "JSON Lines vs perf data convert --to-json" script -i "$f" --json -- \
 		data convert -f -i "$f" --to-json "$tmp/perf.json"
 	rm -f "$tmp/perf.json"
+fi
+
+# Time order over many rings: 64 CPUs' rings a round, 1.28 million samples.
+if [ -x "$rings_synth" ] && "$rings_synth" "$tmp/rings.data" 20 64 1000; then
+	big_size=$size big_records=$records # compare's figures are of the file it reads
+	size=$(stat -c %s "$tmp/rings.data")
+	records=$("$peo" script -i "$tmp/rings.data" --stats | awk '/TOTAL events/ { print $3 }')
+	echo "# 64 rings a round (as perf record -a on 64 CPUs): $(( size / 1000000 )) MB, $records records"
+	compare "text, 64 rings a round: -F tid,time,ip" script -i "$tmp/rings.data" -F tid,time,ip -- \
+		script -i "$tmp/rings.data" -F tid,time,ip
+	size=$big_size records=$big_records
+	rm -f "$tmp/rings.data"
 fi
 
 # Peak memory against file size: a file a quarter the size, read the same ways.

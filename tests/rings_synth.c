@@ -1,0 +1,72 @@
+/*
+ * rings_synth.c - rings_synth FILE ROUNDS RINGS PER: a perf.data as perf
+ * record -a writes it on a machine of RINGS CPUs: ROUNDS rounds, each the
+ * RINGS rings' records one ring after the other (PER cpu-clock samples
+ * each, in time order within the ring, interleaved in time across them),
+ * then FINISHED_ROUND.  For bench/script_vs_perf.sh's many-CPU row, where
+ * time order merges RINGS runs a record.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <peo/peo.h>
+
+/* A sample of IP|TID|TIME|PERIOD: 40 bytes. */
+static int put_sample(struct peo_perfdata_writer *w, uint64_t ip, uint32_t tid, uint64_t time)
+{
+	unsigned char b[40];
+	uint32_t head[2] = { PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER | (uint32_t)sizeof(b) << 16 };
+	uint32_t pid_tid[2] = { 500, tid };
+	uint64_t period = 1000;
+
+	memcpy(b, head, 8);
+	memcpy(b + 8, &ip, 8);
+	memcpy(b + 16, pid_tid, 8);
+	memcpy(b + 24, &time, 8);
+	memcpy(b + 32, &period, 8);
+	return peo_perfdata_writer_record(w, b, sizeof(b));
+}
+
+int main(int argc, char **argv)
+{
+	struct peo_perfdata_writer *w;
+	struct peo_attr a;
+	uint64_t ids[1] = { 7 }, x = 0x9e3779b97f4a7c15ULL, n = 0;
+	long rounds, rings, per;
+
+	if (argc != 5 || (rounds = atol(argv[2])) <= 0 || (rings = atol(argv[3])) <= 0 ||
+	    (per = atol(argv[4])) <= 0) {
+		fprintf(stderr, "usage: rings_synth FILE ROUNDS RINGS PER (each a number above 0)\n");
+		return 2;
+	}
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_SOFTWARE;
+	a.config = PEO_COUNT_SW_CPU_CLOCK;
+	a.sample_period = 1000;
+	a.sample_id_all = 1; /* perf script sorts by time */
+	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	if (peo_perfdata_writer_open(&w, argv[1]) ||
+	    peo_perfdata_writer_add_event(w, &a, ids, 1, "cpu-clock"))
+		goto fail;
+	for (long r = 0; r < rounds; r++) {
+		for (long ring = 0; ring < rings; ring++) {
+			uint64_t t = 1000000000ull * (uint64_t)r; /* a second a round */
+
+			for (long i = 0; i < per; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				t += x % (1000000000ull / (uint64_t)per); /* within the round */
+				if (put_sample(w, 0x400000 + n++, (uint32_t)ring, t))
+					goto fail;
+			}
+		}
+		if (peo_perfdata_writer_finished_round(w))
+			goto fail;
+	}
+	if (peo_perfdata_writer_close(w))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "rings_synth: %s\n", peo_last_error());
+	return 1;
+}
