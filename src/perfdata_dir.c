@@ -195,22 +195,24 @@ static struct pd_heap_slot key_of(const struct pd_dir *d, size_t i)
 	return (struct pd_heap_slot){ s->time, (s->turn + 1) * d->n + i, i };
 }
 
-/* Time order: the stream with the oldest next record, the top of the heap. */
+/* Whether the heap's top is a record without a time (it goes at once). */
+static int top_has_no_time(const struct pd_dir *d)
+{
+	return d->heap.n && !d->s[d->heap.v[0].stream].has_time;
+}
+
+/*
+ * Time order: the stream with the oldest next record, the top of the heap.
+ * Streams are first peeked in perf's reading order, but only up to a
+ * record without time: it goes at once, before a later stream is read
+ * (whose first record may be broken), as perf sends it.
+ */
 static int next_by_time(struct pd_dir *d, struct pd_stream **best)
 {
 	int got;
 
 	*best = NULL;
-	if (d->heap_filled < d->n) { /* the first call (again, after a stream's error) */
-		for (; d->heap_filled < d->n; d->heap_filled++) {
-			struct pd_stream *s = &d->s[d->heap_filled];
-
-			if ((got = fill(s)))
-				return got;
-			if (s->have)
-				pd_heap_add(&d->heap, key_of(d, d->heap_filled));
-		}
-	} else if (d->heap.n && !d->s[d->heap.v[0].stream].have) { /* the top's record went out */
+	if (d->heap.n && !d->s[d->heap.v[0].stream].have) { /* the top's record went out */
 		size_t top = d->heap.v[0].stream;
 
 		if ((got = fill(&d->s[top])))
@@ -219,6 +221,15 @@ static int next_by_time(struct pd_dir *d, struct pd_stream **best)
 			pd_heap_top_moved(&d->heap, key_of(d, top));
 		else
 			pd_heap_pop(&d->heap);
+	}
+	while (d->heap_filled < d->n && !top_has_no_time(d)) {
+		struct pd_stream *s = &d->s[d->heap_filled];
+
+		if ((got = fill(s))) /* retried from this stream on the next call */
+			return got;
+		if (s->have)
+			pd_heap_add(&d->heap, key_of(d, d->heap_filled));
+		d->heap_filled++;
 	}
 	if (d->heap.n)
 		*best = &d->s[d->heap.v[0].stream];

@@ -1656,6 +1656,26 @@ static void directory_errors_name_the_data_file(void **state)
 		assert_non_null(strstr(out, "peo script: data.0000000000000000000000000000000001: "
 					   "perf.data: record at offset 40: SAMPLE record"));
 	}
+	/* Its first record's header broken (a size under 8): in time order too,
+	 * the header file's records without time come out before the broken
+	 * file is read, as perf sends them. */
+	assert_non_null(fp = fopen(path, "w"));
+	assert_int_equal(fwrite("\x09\0\0\0\x02\0\x04\0", 8, 1, fp), 1);
+	assert_int_equal(fclose(fp), 0);
+	{
+		PEO_OPTS(peo_perfdata_opts, po, .ordered = PEO_PERFDATA_TIME_ORDER);
+		int before = 0;
+
+		assert_int_equal(peo_perfdata_open(&f, dir, &po), 0);
+		while ((got = peo_perfdata_next(f, &rec)) == 1) {
+			assert_string_equal(peo_perfdata_source(f), "data");
+			before++;
+		}
+		assert_int_equal(got, -EPROTO);
+		assert_true(before > 0);
+		assert_error_contains("data.0000000000000000000000000000000001: perf.data: record at offset 0");
+		peo_perfdata_close(f);
+	}
 	assert_int_equal(peo_test_remove_tree(dir), 0);
 	if (!tool)
 		PEO_SKIP("PEO_TOOL is not set (run through ctest): peo script's message not checked");
