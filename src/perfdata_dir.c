@@ -195,10 +195,10 @@ static struct pd_heap_slot key_of(const struct pd_dir *d, size_t i)
 	return (struct pd_heap_slot){ s->time, (s->turn + 1) * d->n + i, i };
 }
 
-/* Whether the heap's top is a record without a time (it goes at once). */
-static int top_has_no_time(const struct pd_dir *d)
+/* The stream on top of the heap, or NULL when it is empty. */
+static struct pd_stream *heap_top(const struct pd_dir *d)
 {
-	return d->heap.n && !d->s[d->heap.v[0].stream].has_time;
+	return d->heap.n ? &d->s[d->heap.v[0].stream] : NULL;
 }
 
 /*
@@ -209,20 +209,19 @@ static int top_has_no_time(const struct pd_dir *d)
  */
 static int next_by_time(struct pd_dir *d, struct pd_stream **best)
 {
+	struct pd_stream *top = heap_top(d);
 	int got;
 
 	*best = NULL;
-	if (d->heap.n && !d->s[d->heap.v[0].stream].have) { /* the top's record went out */
-		size_t top = d->heap.v[0].stream;
-
-		if ((got = fill(&d->s[top])))
+	if (top && !top->have) { /* its record went out */
+		if ((got = fill(top)))
 			return got;
-		if (d->s[top].have)
-			pd_heap_top_moved(&d->heap, key_of(d, top));
+		if (top->have)
+			pd_heap_top_moved(&d->heap, key_of(d, (size_t)(top - d->s)));
 		else
 			pd_heap_pop(&d->heap);
 	}
-	while (d->heap_filled < d->n && !top_has_no_time(d)) {
+	while (d->heap_filled < d->n && !((top = heap_top(d)) && !top->has_time)) {
 		struct pd_stream *s = &d->s[d->heap_filled];
 
 		if ((got = fill(s))) /* retried from this stream on the next call */
@@ -231,8 +230,7 @@ static int next_by_time(struct pd_dir *d, struct pd_stream **best)
 			pd_heap_add(&d->heap, key_of(d, d->heap_filled));
 		d->heap_filled++;
 	}
-	if (d->heap.n)
-		*best = &d->s[d->heap.v[0].stream];
+	*best = heap_top(d);
 	return 0;
 }
 

@@ -8,25 +8,16 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <peo/peo.h>
 
-/* A sample of IP|TID|TIME|PERIOD: 40 bytes. */
-static int put_sample(struct peo_perfdata_writer *w, uint64_t ip, uint32_t tid, uint64_t time)
-{
-	unsigned char b[40];
-	uint32_t head[2] = { PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER | (uint32_t)sizeof(b) << 16 };
-	uint32_t pid_tid[2] = { 500, tid };
-	uint64_t period = 1000;
-
-	memcpy(b, head, 8);
-	memcpy(b + 8, &ip, 8);
-	memcpy(b + 16, pid_tid, 8);
-	memcpy(b + 24, &time, 8);
-	memcpy(b + 32, &period, 8);
-	return peo_perfdata_writer_record(w, b, sizeof(b));
-}
+/* A sample of IP|TID|TIME|PERIOD. */
+struct sample {
+	struct peo_event_header h;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time, period;
+};
 
 int main(int argc, char **argv)
 {
@@ -54,19 +45,24 @@ int main(int argc, char **argv)
 			uint64_t t = 1000000000ull * (uint64_t)r; /* a second a round */
 
 			for (long i = 0; i < per; i++) {
+				struct sample smp = { { PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER, sizeof(smp) },
+						      0x400000 + n++, 500, (uint32_t)ring, 0, 1000 };
+
 				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 				t += x % (1000000000ull / (uint64_t)per); /* within the round */
-				if (put_sample(w, 0x400000 + n++, (uint32_t)ring, t))
+				smp.time = t;
+				if (peo_perfdata_writer_record(w, &smp, sizeof(smp)))
 					goto fail;
 			}
 		}
 		if (peo_perfdata_writer_finished_round(w))
 			goto fail;
 	}
-	if (peo_perfdata_writer_close(w))
-		goto fail;
-	return 0;
+	if (!peo_perfdata_writer_close(w))
+		return 0;
+	w = NULL; /* close freed it, failing too */
 fail:
 	fprintf(stderr, "rings_synth: %s\n", peo_last_error());
+	peo_perfdata_writer_abandon(w);
 	return 1;
 }

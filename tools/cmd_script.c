@@ -1060,7 +1060,7 @@ static int send_record(struct script *s, const struct peo_perfdata_record *pr)
 	ev = t == PEO_RECORD_SAMPLE ? sample_event(s, r) : NULL;
 	if (ev && !ev->sample_known)
 		sample_decided(s, ev, r->attr);
-	fl = ev ? ev->sample_fields : fields_for(&s->a, r->attr);
+	fl = ev ? ev->sample_fields : t == PEO_RECORD_SAMPLE ? fields_for(&s->a, r->attr) : 0;
 	if (t != PEO_RECORD_SAMPLE || !(s->a.json || (fl & F_EVENT))) {
 		/* no event column */
 	} else if (ev && ev->label) { /* kept: passed as it is */
