@@ -376,6 +376,7 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			return 0;
 		if (f->whole && f->pos >= f->advance_at)
 			whole_advance(f, f->pos, f->order ? peo_pd_order_keep(f, f->pos) : f->pos);
+		f->stable = f->whole;
 		/* The window usually holds the next record whole: no call to fill(). */
 		if (f->pos - f->buf_pos + sizeof(h) > f->len || f->pos < f->buf_pos) {
 			got = fill(f, sizeof(h), "a record header");
@@ -398,7 +399,6 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 				return got ? got : peo_fail(EPROTO, "perf.data: the stream ends inside a record");
 		}
 		at = f->win + (f->pos - f->buf_pos);
-		f->stable = f->whole; /* after fill(): the first record's maps the file whole */
 		err = parse(f, at, h.size, offset, out);
 		if (err)
 			return err;
@@ -452,17 +452,4 @@ const char *peo_user_record_type_name(uint32_t type)
 	if (type >= PEO_RECORD_HEADER_ATTR && type < PEO_RECORD_USER_MAX)
 		return names[type - PEO_RECORD_HEADER_ATTR];
 	return peo_record_type_name(type);
-}
-
-int peo_perfdata_record_lasts(const struct peo_perfdata *f, const struct peo_perfdata_record *rec)
-{
-	uintptr_t b, m;
-
-	if (!f || !rec || f->dir || !f->whole || !rec->rec.bytes)
-		return 0;
-	/* The mapping stays until peo_perfdata_close(); pages dropped behind
-	 * the reader come back from the page cache when read. */
-	b = (uintptr_t)rec->rec.bytes;
-	m = (uintptr_t)f->map;
-	return b >= m && b - m <= f->map_len && rec->rec.header.size <= f->map_len - (b - m);
 }

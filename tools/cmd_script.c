@@ -10,12 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <peo/peo.h>
 
 #include "commands.h"
-#include "script_fetch.h"
 #include "script_maps.h"
 #include "script_log.h"
 #include "script_out.h"
@@ -96,8 +94,7 @@ struct script {
 	/* The reading thread's (and, before and after the records, the only one's). */
 	struct script_args a;
 	struct peo_perfdata *f;
-	int name_width; /* the longest event name, for the event column, */
-	int name_width_known; /* once worked out */
+	int name_width; /* the longest event name, for the event column */
 	struct per_event {
 		char *label; /* its column of a sample line, made on first use */
 		size_t label_len;
@@ -269,9 +266,9 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 
 /* ---------------------------------------------------------------- text */
 
-/* Event @i's name (i < 0: a record of no known event). */
-static const char *event_name(struct script *s, int i, char *buf, size_t cap)
+static const char *event_name(struct script *s, const struct peo_record *r, char *buf, size_t cap)
 {
+	int i = peo_perfdata_event_of(s->f, r->attr);
 	const char *name = i >= 0 ? peo_perfdata_event_name(s->f, (size_t)i) : NULL;
 
 	if (name)
@@ -282,27 +279,29 @@ static const char *event_name(struct script *s, int i, char *buf, size_t cap)
 
 static int name_width(struct script *s)
 {
-	if (!s->name_width_known)
+	if (!s->name_width)
 		for (size_t i = 0; i < peo_perfdata_attr_count(s->f); i++) {
 			const char *n = peo_perfdata_event_name(s->f, i);
 			int len = n ? (int)strlen(n) : 5;
 
 			s->name_width = len > s->name_width ? len : s->name_width;
 		}
-	s->name_width_known = 1;
 	return s->name_width;
 }
 
-/* What is kept for event @i, made room for on first sight; NULL when
- * memory ran out. */
-static struct per_event *event_at(struct script *s, size_t i)
+/* What is kept for @r's event, made room for on first sight; NULL when
+ * the event has no index or memory ran out. */
+static struct per_event *event_of(struct script *s, const struct peo_record *r)
 {
+	int i = peo_perfdata_event_of(s->f, r->attr);
 	struct per_event *more;
 	size_t want;
 
-	if (i < s->nevents)
+	if (i < 0)
+		return NULL;
+	if ((size_t)i < s->nevents)
 		return &s->events[i];
-	want = i + 1;
+	want = (size_t)i + 1;
 	more = realloc(s->events, want * sizeof(*more));
 	if (!more)
 		return NULL;
@@ -310,15 +309,6 @@ static struct per_event *event_at(struct script *s, size_t i)
 	s->events = more;
 	s->nevents = want;
 	return &s->events[i];
-}
-
-/* What is kept for @r's event; NULL when the event has no index or memory
- * ran out. */
-static struct per_event *event_of(struct script *s, const struct peo_record *r)
-{
-	int i = peo_perfdata_event_of(s->f, r->attr);
-
-	return i < 0 ? NULL : event_at(s, (size_t)i);
 }
 
 /* A sample's event, kept for the run of samples of one event that follow
@@ -335,12 +325,12 @@ static struct per_event *sample_event(struct script *s, const struct peo_record 
 	return s->last_event;
 }
 
-/* The sample column of event @i (text: right-aligned and ": "; JSON: the
- * quoted name), made in @buf (@cap bytes).  Returns its length. */
-static size_t label_now(struct script *s, int i, char *buf, size_t cap)
+/* A sample's event column (text: right-aligned and ": "; JSON: the quoted
+ * name), made in @buf (@cap bytes).  Returns its length. */
+static size_t label_now(struct script *s, const struct peo_record *r, char *buf, size_t cap)
 {
 	char name[64];
-	const char *n = event_name(s, i, name, sizeof(name));
+	const char *n = event_name(s, r, name, sizeof(name));
 	size_t len = strlen(n);
 	int made;
 
@@ -356,14 +346,15 @@ static size_t label_now(struct script *s, int i, char *buf, size_t cap)
 /* The event's column of a sample line (text: right-aligned and ": "; JSON:
  * the quoted name), made once per event; NULL when the event has no index
  * or memory ran out. */
-static const char *event_label(struct script *s, struct per_event *e, size_t *len)
+static const char *event_label(struct script *s, struct per_event *e, const struct peo_record *r,
+			       size_t *len)
 {
 	if (!e)
 		return NULL;
 	if (!e->label) {
 		char text[LABEL_MAX];
 
-		e->label_len = label_now(s, (int)(e - s->events), text, sizeof(text));
+		e->label_len = label_now(s, r, text, sizeof(text));
 		e->label = strndup(text, e->label_len);
 	}
 	*len = e->label_len;
@@ -375,11 +366,11 @@ static const char *event_label(struct script *s, struct per_event *e, size_t *le
 static const char *sample_column(struct script *s, struct per_event *e, const struct peo_record *r,
 				 size_t *len)
 {
-	const char *label = event_label(s, e, len);
+	const char *label = event_label(s, e, r, len);
 
 	if (label)
 		return label;
-	*len = label_now(s, peo_perfdata_event_of(s->f, r->attr), s->pad, sizeof(s->pad));
+	*len = label_now(s, r, s->pad, sizeof(s->pad));
 	return s->pad;
 }
 
@@ -1336,67 +1327,16 @@ static int workers_start(struct script *s)
 	return s->solo ? 0 : -ENOMEM;
 }
 
-/*
- * Whether the records are read on a thread of their own (script_fetch.h):
- * with two workers or more, so that there are cores to spare, and for a
- * single file, whose reader's state changes under the records only for
- * what this thread no longer reads once fetch_prepare() took it.  A pipe's
- * records add events, names and formats; a directory's name their file.
- */
-static int fetch_worth(const struct script *s)
-{
-	struct stat st;
-
-	return s->pool && s->nfmts >= 2 && !peo_perfdata_is_pipe(s->f) &&
-	       (!strcmp(s->a.input, "-") || (stat(s->a.input, &st) == 0 && !S_ISDIR(st.st_mode)));
-}
-
-/*
- * Before another thread reads the records: what this one would take from
- * the reader on the way (the parser; each event's fields, tracepoint
- * format and column; the column's width) taken now, so that it never reads
- * the reader's state while the other thread changes it (a file's
- * HEADER_FEATURE or EVENT_UPDATE records would).  Returns 0, or non-zero
- * when something could not be had: then nothing is read ahead, and the
- * records go as they would without (a refusal said at the first).
- */
-static int fetch_prepare(struct script *s)
-{
-	size_t n = peo_perfdata_attr_count(s->f), len;
-
-	if (fields_refused(s, 0) || send_parser(s))
-		return -1;
-	name_width(s);
-	for (size_t i = 0; i < n; i++) {
-		struct per_event *e = event_at(s, i);
-
-		if (!e)
-			return -1;
-		sample_decided(s, e, peo_perfdata_attr(s->f, i));
-		if (!event_label(s, e, &len))
-			return -1;
-	}
-	return 0;
-}
-
 /* Every record to the workers (or formatted here).  Returns 0, or -1 said. */
 static int run_records(struct script *s)
 {
 	struct peo_perfdata_record rec;
-	struct script_fetch *fetch = NULL;
 	unsigned stopper = 0;
 	int got = 0, ended, oom, started = workers_start(s), sent = started;
-	char fetch_error[1024] = "";
 
-	if (!sent && fetch_worth(s) && !fetch_prepare(s))
-		script_fetch_start(&fetch, s->f); /* else (NULL) this thread reads */
 	/* sent: 0, -ENOMEM, or -EINVAL (refused) */
-	while (!sent && !s->stop &&
-	       (got = fetch ? script_fetch_next(fetch, &rec) : peo_perfdata_next(s->f, &rec)) == 1)
+	while (!sent && !s->stop && (got = peo_perfdata_next(s->f, &rec)) == 1)
 		sent = send_record(s, &rec);
-	if (fetch && got < 0) /* its sentence is the reading thread's */
-		snprintf(fetch_error, sizeof(fetch_error), "%s", script_fetch_error(fetch));
-	script_fetch_end(fetch); /* stopped, where the records stopped short */
 	oom = sent == -ENOMEM;
 	if (s->pool) /* every line printed, up to a record that does not parse */
 		ended = script_pool_finish(s->pool, s->batch_used, &stopper);
@@ -1415,7 +1355,7 @@ static int run_records(struct script *s)
 	else if (sent < 0)
 		fprintf(stderr, "peo script: %s\n", s->refused);
 	else if (got < 0)
-		fprintf(stderr, "peo script: %s\n", fetch_error[0] ? fetch_error : peo_last_error());
+		fprintf(stderr, "peo script: %s\n", peo_last_error());
 	for (unsigned i = 0; s->fmts && i < s->nfmts; i++)
 		fmt_free(&s->fmts[i], s->log.count);
 	free(s->fmts);

@@ -463,22 +463,6 @@ PEO_API int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record
  */
 PEO_API const char *peo_perfdata_source(const struct peo_perfdata *f);
 
-/**
- * peo_perfdata_record_lasts() - whether a record's bytes stay readable
- * until peo_perfdata_close(), not only until the next peo_perfdata_next():
- * so for records read straight from a file whose data section is mapped
- * whole (a single file on a 64-bit machine), not for those a COMPRESSED
- * record held, nor a pipe's, a directory's or a read window's.  Another
- * thread may read such bytes while this one reads on (the file must not
- * shrink meanwhile, as for any mapping).
- * @f: the reader.
- * @rec: a record peo_perfdata_next() gave from @f.
- * Returns 1 when its bytes last, 0 when they must be copied to be kept
- * (and for a NULL argument).
- */
-PEO_API int peo_perfdata_record_lasts(const struct peo_perfdata *f,
-				      const struct peo_perfdata_record *rec);
-
 /* What peo_perfdata_count() found.  by_type has a fixed size, not
  * PEO_RECORD_USER_MAX, so the struct keeps its layout as types are added. */
 #define PEO_PERFDATA_COUNT_TYPES 128
