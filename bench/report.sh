@@ -18,6 +18,7 @@ run "$build/bench/bench_counter"
 run bash bench/stat_vs_perf.sh "$build/peo"
 run "$build/bench/bench_ring" "$build/tests/workload"
 run "$build/bench/bench_record"
+run "$build/bench/bench_output"
 run bash bench/record_vs_perf.sh "$build/peo" "$build/tests/workload"
 run bash bench/script_vs_perf.sh "$build/peo" "$build/tests/workload" "$build/tests/rings_synth"
 

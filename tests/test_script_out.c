@@ -425,19 +425,20 @@ static int lines_count_up(const char *text, size_t len, uint32_t n)
 
 /* With one worker or several, every batch's lines come out in batch order,
  * and every worker takes batches.  Into a regular file several workers
- * write their batches at their places (pwrite): after what the file's
- * offset had, and the offset left at the end, as sequential writes leave
- * it; a file opened to append is written in order by the writer (pwrite
- * would append there). */
+ * write their batches at their places (pwrite), asked to: after what the
+ * file's offset had, and the offset left at the end, as sequential writes
+ * leave it; a file opened to append (pwrite would append there), or one
+ * not asked to, is written in order by the writer.  Each count of workers
+ * in these three ways (k % 3). */
 static void pool_writes_in_batch_order(void **state)
 {
 	static const unsigned counts[] = { 1, 3, 5 };
 	uint32_t n = 60000;
 
 	(void)state;
-	for (size_t k = 0; k < 2 * sizeof(counts) / sizeof(counts[0]); k++) {
+	for (size_t k = 0; k < 3 * sizeof(counts) / sizeof(counts[0]); k++) {
 		struct numbered nb = { .stop_at = UINT32_MAX };
-		unsigned workers = counts[k / 2], stopper = 99;
+		unsigned workers = counts[k / 3], stopper = 99;
 		struct script_pool *p;
 		struct capture c;
 		size_t len;
@@ -445,9 +446,9 @@ static void pool_writes_in_batch_order(void **state)
 
 		capture_open(&c, 0);
 		assert_int_equal(write(c.fd, "head\n", 5), 5);
-		if (k % 2) /* to append */
+		if (k % 3 == 1) /* to append */
 			assert_int_equal(fcntl(c.fd, F_SETFL, fcntl(c.fd, F_GETFL) | O_APPEND), 0);
-		assert_int_equal(script_pool_start(&p, workers, c.fd, print_numbers, &nb), 0);
+		assert_int_equal(script_pool_start(&p, workers, c.fd, k % 3 != 2, print_numbers, &nb), 0);
 		assert_int_equal(fill_pool(p, n, &stopper, 0, NULL, NULL), 0);
 		assert_int_equal(stopper, 99);
 		assert_int_equal(write(c.fd, "tail\n", 5), 5); /* where the offset was left */
@@ -477,7 +478,7 @@ static void pool_reports_a_failed_positioned_write(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
 	small.rlim_max = old.rlim_max;
-	assert_int_equal(script_pool_start(&p, 3, fd, print_numbers, &nb), 0);
+	assert_int_equal(script_pool_start(&p, 3, fd, 1, print_numbers, &nb), 0);
 	/* the limit only around the writes: restored before any assertion can fail */
 	got = setrlimit(RLIMIT_FSIZE, &small) ? -100 : fill_pool(p, 60000, &stopper, 0, NULL, NULL);
 	err = errno;
@@ -519,7 +520,7 @@ static void pool_stops_after_the_batch_that_asks(void **state)
 
 	(void)state;
 	capture_open(&c, 0);
-	assert_int_equal(script_pool_start(&p, 3, c.fd, print_numbers, &nb), 0);
+	assert_int_equal(script_pool_start(&p, 3, c.fd, 1, print_numbers, &nb), 0);
 	assert_int_equal(fill_pool(p, 60000, &stopper, nb.stop_at, &batch_end, &batch_no), -2);
 	assert_int_equal(stopper, batch_no % 3); /* batch g goes to worker g % 3 */
 	text = capture_text(&c, &len);
@@ -545,7 +546,7 @@ static void pool_reports_a_failed_write(void **state)
 	(void)state;
 	if (fd < 0)
 		PEO_SKIP("/dev/full cannot be opened: %m");
-	assert_int_equal(script_pool_start(&p, 2, fd, print_numbers, &nb), 0);
+	assert_int_equal(script_pool_start(&p, 2, fd, 1, print_numbers, &nb), 0);
 	assert_int_equal(fill_pool(p, 20000, &stopper, 0, NULL, NULL), -1);
 	assert_int_equal(errno, ENOSPC);
 	close(fd);

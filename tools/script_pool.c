@@ -3,11 +3,13 @@
  * One lock guards the counters; batches are large (thousands of lines),
  * so it is taken a few times per millisecond at most.
  *
- * Into a regular file, with two workers or more, the writer thread copies
- * nothing: each batch's place in the file follows from the sizes of those
- * before it, so a worker takes its batch's place in batch order and
- * writes it there itself (pwrite), beside the others' writes.  One thread
- * copying all the text into the page cache had bounded JSON on many cores.
+ * Positioned (asked for, a regular file, two workers or more), the writer
+ * thread copies nothing: each batch's place in the file follows from the
+ * sizes of those before it, so a worker takes its batch's place in batch
+ * order and writes it there itself (pwrite).  The kernel still copies one
+ * write to a file at a time (the inode's lock: bench/bench_output.c), so
+ * what this saves is the writer thread's copy on few cores, while the
+ * workers wait on each other's writes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -234,8 +236,8 @@ static void free_pool(struct script_pool *p)
 	release(p);
 }
 
-int script_pool_start(struct script_pool **out, unsigned workers, int fd, script_pool_fn fn,
-		      void *ctx)
+int script_pool_start(struct script_pool **out, unsigned workers, int fd, int positioned,
+		      script_pool_fn fn, void *ctx)
 {
 	struct script_pool *p = calloc(1, sizeof(*p));
 
@@ -249,7 +251,7 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, script
 	p->fd = fd;
 	p->nworkers = workers;
 	/* with one worker, the writer thread's copying overlaps its formatting */
-	p->positioned = workers >= 2 && positioned_file(fd, &p->end);
+	p->positioned = positioned && workers >= 2 && positioned_file(fd, &p->end);
 	p->nslots = p->nworkers * SLOTS_PER_WORKER;
 	p->slots = calloc(p->nslots, sizeof(*p->slots));
 	p->workers = calloc(p->nworkers, sizeof(*p->workers));

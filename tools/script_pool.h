@@ -2,8 +2,8 @@
  * script_pool.h - peo script's formatting on several cores: the reading
  * thread fills batches of entries; batch g goes to worker g % workers,
  * which formats it into a buffer of its own; a writer thread writes the
- * buffers in batch order (into a regular file with two workers or more,
- * each worker writes its own at its place instead).  The output is the
+ * buffers in batch order (or, asked to, into a regular file with two
+ * workers or more, each worker writes its own at its place).  The output is the
  * same whatever the number of workers, and reading, formatting and
  * writing overlap.
  */
@@ -30,11 +30,14 @@ typedef int (*script_pool_fn)(void *ctx, unsigned worker, const unsigned char *b
 /*
  * Start @workers (1 or more) worker threads calling @fn(@ctx, ...) and a
  * writer thread writing to @fd from its offset on; @fd's offset is left
- * after the text, however it was written.  Returns 0, or -1 when threads
- * or memory could not be had (*@out NULL: the caller does the work itself).
+ * after the text, however it was written.  With @positioned, two workers
+ * or more and a regular file (not appended to), each worker writes its own
+ * batches at their places instead; else the writer thread writes them all.
+ * Returns 0, or -1 when threads or memory could not be had (*@out NULL:
+ * the caller does the work itself).
  */
-int script_pool_start(struct script_pool **out, unsigned workers, int fd, script_pool_fn fn,
-		      void *ctx);
+int script_pool_start(struct script_pool **out, unsigned workers, int fd, int positioned,
+		      script_pool_fn fn, void *ctx);
 
 /*
  * Hand the batch being filled (its first @used bytes: entries) to its
