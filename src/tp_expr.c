@@ -18,45 +18,28 @@
 
 #include "internal.h"
 #include "tp_expr.h"
+#include "tp_expr_internal.h"
 
-struct parser {
-	const struct peo_tp_format *f;
-	const struct peo_record *rec;
-	const void *raw;
-	size_t raw_size;
-	const char *p, *end;
-	char *scratch; /* text made by __print_flags/__print_symbolic */
-	size_t scratch_cap, scratch_used;
-	int depth; /* nesting of unary operators and parentheses */
-	int err;
-	/* Above 0: in an operand C does not evaluate (the branch of ?: not
-	 * taken, the right of && or || once the left decides): parsed only, so
-	 * its division by zero or field past the payload is no error. */
-	int dead;
-};
 
-/* Deeper nesting than any kernel format has is refused before the stack is. */
-#define MAX_DEPTH 200
-
-static int fail(struct parser *ps, int err, const char *what)
+int tpx_fail(struct parser *ps, int err, const char *what)
 {
 	if (!ps->err)
 		ps->err = peo_fail(err, "print fmt: %s at '%.40s'", what, ps->p);
 	return ps->err;
 }
 
-static void skip_space(struct parser *ps)
+void tpx_skip_space(struct parser *ps)
 {
 	while (ps->p < ps->end && isspace((unsigned char)*ps->p))
 		ps->p++;
 }
 
 /* The next token is @tok (punctuation): consume it and say so. */
-static int accept(struct parser *ps, const char *tok)
+int tpx_accept(struct parser *ps, const char *tok)
 {
 	size_t n = strlen(tok);
 
-	skip_space(ps);
+	tpx_skip_space(ps);
 	if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, tok, n))
 		return 0;
 	/* "<" is not "<<" nor "<=", "&" is not "&&", "|" is not "||"... */
@@ -69,35 +52,35 @@ static int accept(struct parser *ps, const char *tok)
 	return 1;
 }
 
-static int expect(struct parser *ps, const char *tok)
+int tpx_expect(struct parser *ps, const char *tok)
 {
-	if (accept(ps, tok))
+	if (tpx_accept(ps, tok))
 		return 0;
 	char what[32];
 
 	snprintf(what, sizeof(what), "'%s' expected", tok);
-	return fail(ps, ENOTSUP, what);
+	return tpx_fail(ps, ENOTSUP, what);
 }
 
 /* An identifier at the cursor (not consumed): its length, 0 if none. */
-static size_t ident_len(struct parser *ps)
+size_t tpx_ident_len(struct parser *ps)
 {
 	size_t n = 0;
 
-	skip_space(ps);
+	tpx_skip_space(ps);
 	while (ps->p + n < ps->end && (isalnum((unsigned char)ps->p[n]) || ps->p[n] == '_'))
 		n++;
 	return n && !isdigit((unsigned char)ps->p[0]) ? n : 0;
 }
 
-static int ident_is(struct parser *ps, const char *name)
+int tpx_ident_is(struct parser *ps, const char *name)
 {
-	size_t n = ident_len(ps);
+	size_t n = tpx_ident_len(ps);
 
 	return n == strlen(name) && !memcmp(ps->p, name, n);
 }
 
-static int is_true(const struct tp_value *v)
+int tpx_is_true(const struct tp_value *v)
 {
 	return v->is_string ? 1 : v->num != 0;
 }
@@ -106,7 +89,7 @@ static int is_true(const struct tp_value *v)
 
 /* The bytes and signedness of a cast's type words; 0: not a type (then
  * the parenthesis is an expression's). */
-static int type_of(const char *words, size_t len, int *bytes, int *uns)
+int tpx_type_of(const char *words, size_t len, int *bytes, int *uns)
 {
 	static const struct {
 		const char *word;
@@ -177,7 +160,7 @@ static int type_of(const char *words, size_t len, int *bytes, int *uns)
 	return *bytes != 0;
 }
 
-static void apply_cast(struct tp_value *v, int bytes, int uns)
+void tpx_apply_cast(struct tp_value *v, int bytes, int uns)
 {
 	if (v->is_string || bytes >= 8) {
 		v->uns = v->is_string ? 0 : uns;
@@ -195,7 +178,7 @@ static void apply_cast(struct tp_value *v, int bytes, int uns)
 
 /* The @len bytes written at the scratch space's free end become *@out, a
  * string (NUL-terminated there), and that space is taken. */
-static void take_scratch(struct parser *ps, size_t len, struct tp_value *out)
+void tpx_take_scratch(struct parser *ps, size_t len, struct tp_value *out)
 {
 	char *text = ps->scratch + ps->scratch_used;
 
@@ -208,7 +191,7 @@ static void take_scratch(struct parser *ps, size_t len, struct tp_value *out)
 
 static int conditional(struct parser *ps, struct tp_value *out);
 
-static int string_literal(struct parser *ps, struct tp_value *out)
+int tpx_string_literal(struct parser *ps, struct tp_value *out)
 {
 	char *dst = ps->scratch + ps->scratch_used;
 	size_t n = 0;
@@ -221,23 +204,23 @@ static int string_literal(struct parser *ps, struct tp_value *out)
 			c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
 		}
 		if (ps->scratch_used + n + 1 >= ps->scratch_cap)
-			return fail(ps, ENOSPC, "strings longer than the scratch space");
+			return tpx_fail(ps, ENOSPC, "strings longer than the scratch space");
 		dst[n++] = c;
 	}
 	if (ps->p >= ps->end)
-		return fail(ps, ENOTSUP, "a string without its closing quote");
+		return tpx_fail(ps, ENOTSUP, "a string without its closing quote");
 	ps->p++;
-	take_scratch(ps, n, out);
+	tpx_take_scratch(ps, n, out);
 	return 0;
 }
 
-static int number_literal(struct parser *ps, struct tp_value *out)
+int tpx_number_literal(struct parser *ps, struct tp_value *out)
 {
 	char *end;
 	uint64_t v = strtoull(ps->p, &end, 0);
 
 	if (end == ps->p || end > ps->end)
-		return fail(ps, ENOTSUP, "a number expected");
+		return tpx_fail(ps, ENOTSUP, "a number expected");
 	ps->p = end;
 	out->num = (int64_t)v;
 	out->uns = v > INT64_MAX;
@@ -258,12 +241,12 @@ static const struct peo_tp_field *find_field(struct parser *ps, const char *name
 	if ((fld = peo_tp_format_find(ps->f, buf)))
 		return fld;
 	snprintf(what, sizeof(what), "no field '%s' in the format", buf);
-	fail(ps, ENOTSUP, what);
+	tpx_fail(ps, ENOTSUP, what);
 	return NULL;
 }
 
 /* Field @fld's bytes (a string's, a __data_loc's data, an array's elements). */
-static int field_bytes(struct parser *ps, const struct peo_tp_field *fld, struct tp_value *out)
+int tpx_field_bytes(struct parser *ps, const struct peo_tp_field *fld, struct tp_value *out)
 {
 	const void *b;
 
@@ -287,7 +270,7 @@ static int field_value(struct parser *ps, const char *name, size_t n, int want_s
 	if (!fld)
 		return ps->err;
 	if (want_string || fld->data_loc || fld->is_text)
-		return field_bytes(ps, fld, out);
+		return tpx_field_bytes(ps, fld, out);
 	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, 0, &out->num)) {
 		if (!ps->dead)
 			return ps->err = -EPROTO;
@@ -303,7 +286,7 @@ static int field_value(struct parser *ps, const char *name, size_t n, int want_s
  * any other (an enum constant the format leaves undefined) is no value,
  * and its entry never matches.  Returns 1 with *@v, or 0.
  */
-static int name_value(const char *name, size_t n, int64_t *v)
+int tpx_name_value(const char *name, size_t n, int64_t *v)
 {
 	static const struct {
 		const char *name;
@@ -324,7 +307,7 @@ static int name_value(const char *name, size_t n, int64_t *v)
 }
 
 /* The name [@s, @e) is alone (spaces and parentheses around it): its length, else 0. */
-static size_t lone_name(const char *s, const char *e, const char **name)
+size_t tpx_lone_name(const char *s, const char *e, const char **name)
 {
 	size_t n = 0;
 
@@ -346,10 +329,10 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 	struct tp_value index;
 	const struct peo_tp_field *fld;
 
-	if (conditional(ps, &index) || expect(ps, "]") || !(fld = find_field(ps, name, n)))
+	if (conditional(ps, &index) || tpx_expect(ps, "]") || !(fld = find_field(ps, name, n)))
 		return ps->err;
 	if (!fld->array_len)
-		return fail(ps, ENOTSUP, "a subscript of a field that is no array");
+		return tpx_fail(ps, ENOTSUP, "a subscript of a field that is no array");
 	if (index.is_string || index.num < 0 || (uint64_t)index.num >= fld->array_len) {
 		char what[192];
 
@@ -357,7 +340,7 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 			return 0;
 		snprintf(what, sizeof(what), "subscript %lld past the %u elements of '%s'",
 			 (long long)index.num, fld->array_len, fld->name);
-		return fail(ps, ENOTSUP, what);
+		return tpx_fail(ps, ENOTSUP, what);
 	}
 	if (ps->dead) /* not evaluated: its field is not read */
 		return 0;
@@ -371,14 +354,14 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 /* "(name)" after a helper's name (__get_str...): the field's name in *@name, *@n bytes. */
 static int field_arg(struct parser *ps, const char **name, size_t *n)
 {
-	if (expect(ps, "("))
+	if (tpx_expect(ps, "("))
 		return ps->err;
-	*n = ident_len(ps);
+	*n = tpx_ident_len(ps);
 	*name = ps->p;
 	ps->p += *n;
 	if (!*n)
-		return fail(ps, ENOTSUP, "a helper of no field name");
-	return expect(ps, ")");
+		return tpx_fail(ps, ENOTSUP, "a helper of no field name");
+	return tpx_expect(ps, ")");
 }
 
 /*
@@ -398,24 +381,24 @@ static int print_bytes(struct parser *ps, char kind, struct tp_value *out)
 	const char *arg_end;
 	const struct peo_tp_field *fld;
 
-	if (expect(ps, "("))
+	if (tpx_expect(ps, "("))
 		return ps->err;
 	arg_end = peo_tp_arg_end(ps->p, ps->end);
 	if ((fld = peo_tp_arg_field(ps->f, ps->p, arg_end))) { /* a field alone: its bytes */
-		if (field_bytes(ps, fld, &buf))
+		if (tpx_field_bytes(ps, fld, &buf))
 			return ps->err;
 		ps->p = arg_end;
 	} else if (conditional(ps, &buf)) {
 		return ps->err;
 	}
 	if (!buf.is_string)
-		return fail(ps, ENOTSUP, "a hex or array print of no bytes");
-	if (expect(ps, ",") || conditional(ps, &count) ||
-	    (kind == 'a' && (expect(ps, ",") || conditional(ps, &size))) || expect(ps, ")"))
+		return tpx_fail(ps, ENOTSUP, "a hex or array print of no bytes");
+	if (tpx_expect(ps, ",") || conditional(ps, &count) ||
+	    (kind == 'a' && (tpx_expect(ps, ",") || conditional(ps, &size))) || tpx_expect(ps, ")"))
 		return ps->err;
 	if (count.is_string || size.is_string || (size.num != 1 && size.num != 2 && size.num != 4 &&
 						    size.num != 8))
-		return fail(ps, ENOTSUP, "a hex or array print's count or element size");
+		return tpx_fail(ps, ENOTSUP, "a hex or array print's count or element size");
 	b = (const unsigned char *)buf.str;
 	n = count.num < 0 ? 0 : (uint64_t)count.num; /* elements (bytes for hex) */
 	if (n > buf.len / (size_t)size.num)
@@ -438,8 +421,8 @@ static int print_bytes(struct parser *ps, char kind, struct tp_value *out)
 					(unsigned long long)v);
 	}
 	if (len + 24 >= room && n)
-		return fail(ps, ENOSPC, "a hex or array print longer than the scratch space");
-	take_scratch(ps, len, out);
+		return tpx_fail(ps, ENOSPC, "a hex or array print longer than the scratch space");
+	tpx_take_scratch(ps, len, out);
 	return 0;
 }
 
@@ -466,7 +449,7 @@ static int print_bitmask(struct parser *ps, struct tp_value *out)
 	word = buf.len % 8 ? 4 : 8;
 	bits = (uint64_t)(buf.len / word * word) * 8; /* whole words: a multiple of 32 */
 	if (bits / 32 * 9 + 9 >= room)
-		return fail(ps, ENOSPC, "a bitmask longer than the scratch space");
+		return tpx_fail(ps, ENOSPC, "a bitmask longer than the scratch space");
 	for (uint64_t at = bits; at >= 32; at -= 32) {
 		uint64_t bit = at - 32, w = bit / (word * 8), group;
 		int swap = ps->rec && ps->rec->swapped; /* no record: host order */
@@ -476,7 +459,7 @@ static int print_bitmask(struct parser *ps, struct tp_value *out)
 		len += (size_t)snprintf(text + len, room - len, "%s%08llx", len ? "," : "",
 					(unsigned long long)(uint32_t)group);
 	}
-	take_scratch(ps, len, out);
+	tpx_take_scratch(ps, len, out);
 	return 0;
 }
 
@@ -493,25 +476,22 @@ static int print_bitmask(struct parser *ps, struct tp_value *out)
 static int print_table(struct parser *ps, int flags, struct tp_value *out)
 {
 	struct tp_value v = { 0 }, delim = { 0 }, key, name;
-	char text[512];
-	size_t len = 0;
-	int printed = 0, matched = 0;
-	uint64_t left;
+	struct tpx_table t;
 
-	if (expect(ps, "(") || conditional(ps, &v) || expect(ps, ","))
+	if (tpx_expect(ps, "(") || conditional(ps, &v) || tpx_expect(ps, ","))
 		return ps->err;
 	if (v.is_string)
-		return fail(ps, ENOTSUP, "a table's value is a string");
-	if (flags && (conditional(ps, &delim) || expect(ps, ",")))
+		return tpx_fail(ps, ENOTSUP, "a table's value is a string");
+	if (flags && (conditional(ps, &delim) || tpx_expect(ps, ",")))
 		return ps->err;
 	if (flags && !delim.is_string)
-		return fail(ps, ENOTSUP, "__print_flags' delimiter is not a string");
-	left = (uint64_t)v.num;
-	while (accept(ps, "{")) {
+		return tpx_fail(ps, ENOTSUP, "__print_flags' delimiter is not a string");
+	tpx_table_start(&t, &v);
+	while (tpx_accept(ps, "{")) {
 		const char *entry = ps->p;
 		size_t mark = ps->scratch_used;
 		const char *key_end = peo_tp_arg_end(entry, ps->end), *lone;
-		size_t lone_n = lone_name(entry, key_end, &lone);
+		size_t lone_n = tpx_lone_name(entry, key_end, &lone);
 		int known, unknown = 0;
 
 		/* a value the format cannot evaluate is passed over; a name alone
@@ -522,7 +502,7 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 		if (lone_n) {
 			memset(&key, 0, sizeof(key));
 			known = 1;
-			unknown = !name_value(lone, lone_n, &key.num);
+			unknown = !tpx_name_value(lone, lone_n, &key.num);
 			ps->p = key_end;
 		} else {
 			known = !conditional(ps, &key) && !key.is_string;
@@ -531,45 +511,66 @@ static int print_table(struct parser *ps, int flags, struct tp_value *out)
 				ps->p = key_end;
 			}
 		}
-		if (expect(ps, ",") || conditional(ps, &name) || expect(ps, "}"))
+		if (tpx_expect(ps, ",") || conditional(ps, &name) || tpx_expect(ps, "}"))
 			return ps->err;
 		if (!name.is_string && name.num) /* a NULL name ends the table */
-			return fail(ps, ENOTSUP, "a table entry's name is not a string");
-		known &= name.is_string;
-		if (known && !matched) {
-			uint64_t k = (uint64_t)key.num;
-			int take = !unknown && (flags ? k && (left & k) == k : k == (uint64_t)v.num);
-
-			if (take && flags && printed)
-				len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s",
-							(int)delim.len, delim.str);
-			if (take && len < sizeof(text))
-				len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s",
-							(int)name.len, name.str);
-			matched = take && !flags;
-			printed |= take;
-			if (take && flags)
-				left &= ~k;
-		}
+			return tpx_fail(ps, ENOTSUP, "a table entry's name is not a string");
+		tpx_table_entry(&t, flags, &v, &delim, known, unknown, &key, &name);
 		ps->scratch_used = mark; /* the name's literal is copied: its space is free */
-		if (len >= sizeof(text))
-			len = sizeof(text) - 1;
-		if (!accept(ps, ","))
+		if (!tpx_accept(ps, ","))
 			break;
 	}
-	if (expect(ps, ")"))
+	if (tpx_expect(ps, ")"))
 		return ps->err;
-	if (!matched && (!flags || left) && len < sizeof(text))
+	return tpx_table_end(ps, &t, flags, &v, &delim, out);
+}
+
+void tpx_table_start(struct tpx_table *t, const struct tp_value *v)
+{
+	t->len = 0;
+	t->printed = t->matched = 0;
+	t->left = (uint64_t)v->num;
+}
+
+void tpx_table_entry(struct tpx_table *t, int flags, const struct tp_value *v,
+		     const struct tp_value *delim, int known, int unknown,
+		     const struct tp_value *key, const struct tp_value *name)
+{
+	known &= name->is_string;
+	if (known && !t->matched) {
+		uint64_t k = (uint64_t)key->num;
+		int take = !unknown && (flags ? k && (t->left & k) == k : k == (uint64_t)v->num);
+
+		if (take && flags && t->printed)
+			t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len, "%.*s",
+						   (int)delim->len, delim->str);
+		if (take && t->len < sizeof(t->text))
+			t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len, "%.*s",
+						   (int)name->len, name->str);
+		t->matched = take && !flags;
+		t->printed |= take;
+		if (take && flags)
+			t->left &= ~k;
+	}
+	if (t->len >= sizeof(t->text))
+		t->len = sizeof(t->text) - 1;
+}
+
+int tpx_table_end(struct parser *ps, struct tpx_table *t, int flags, const struct tp_value *v,
+		  const struct tp_value *delim, struct tp_value *out)
+{
+	if (!t->matched && (!flags || t->left) && t->len < sizeof(t->text))
 		/* what no entry names, in hex (after the delimiter when flags came before) */
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "%.*s0x%" PRIx64,
-					flags && printed ? (int)delim.len : 0, flags ? delim.str : "",
-					flags ? left : (uint64_t)v.num);
-	if (len >= sizeof(text))
-		len = sizeof(text) - 1;
-	if (ps->scratch_used + len + 1 > ps->scratch_cap)
-		return fail(ps, ENOSPC, "a table's text longer than the scratch space");
-	memcpy(ps->scratch + ps->scratch_used, text, len);
-	take_scratch(ps, len, out);
+		t->len += (size_t)snprintf(t->text + t->len, sizeof(t->text) - t->len,
+					   "%.*s0x%" PRIx64,
+					   flags && t->printed ? (int)delim->len : 0,
+					   flags ? delim->str : "", flags ? t->left : (uint64_t)v->num);
+	if (t->len >= sizeof(t->text))
+		t->len = sizeof(t->text) - 1;
+	if (ps->scratch_used + t->len + 1 > ps->scratch_cap)
+		return tpx_fail(ps, ENOSPC, "a table's text longer than the scratch space");
+	memcpy(ps->scratch + ps->scratch_used, t->text, t->len);
+	tpx_take_scratch(ps, t->len, out);
 	return 0;
 }
 
@@ -579,47 +580,47 @@ static int primary(struct parser *ps, struct tp_value *out)
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
-	skip_space(ps);
+	tpx_skip_space(ps);
 	if (ps->p >= ps->end)
-		return fail(ps, ENOTSUP, "an argument ends early");
+		return tpx_fail(ps, ENOTSUP, "an argument ends early");
 	if (*ps->p == '"')
-		return string_literal(ps, out);
+		return tpx_string_literal(ps, out);
 	if (isdigit((unsigned char)*ps->p))
-		return number_literal(ps, out);
-	if (accept(ps, "(")) {
+		return tpx_number_literal(ps, out);
+	if (tpx_accept(ps, "(")) {
 		if (conditional(ps, out))
 			return ps->err;
-		return expect(ps, ")");
+		return tpx_expect(ps, ")");
 	}
-	n = ident_len(ps);
+	n = tpx_ident_len(ps);
 	if (n == 3 && !memcmp(ps->p, "REC", 3)) {
 		ps->p += 3;
-		if (expect(ps, "->"))
+		if (tpx_expect(ps, "->"))
 			return ps->err;
-		n = ident_len(ps);
+		n = tpx_ident_len(ps);
 		if (!n)
-			return fail(ps, ENOTSUP, "a field name expected after REC->");
+			return tpx_fail(ps, ENOTSUP, "a field name expected after REC->");
 		ps->p += n;
 		name = ps->p - n;
-		if (accept(ps, "["))
+		if (tpx_accept(ps, "["))
 			return element(ps, name, n, out);
 		return field_value(ps, name, n, 0, out);
 	}
-	if (ident_is(ps, "__builtin_expect")) { /* (value, expected): the value */
+	if (tpx_ident_is(ps, "__builtin_expect")) { /* (value, expected): the value */
 		struct tp_value expected;
 
 		ps->p += n;
-		if (expect(ps, "(") || conditional(ps, out) || expect(ps, ",") ||
+		if (tpx_expect(ps, "(") || conditional(ps, out) || tpx_expect(ps, ",") ||
 		    conditional(ps, &expected))
 			return ps->err;
-		return expect(ps, ")");
+		return tpx_expect(ps, ")");
 	}
-	if (ident_is(ps, "__get_str") || ident_is(ps, "__get_rel_str") ||
-	    ident_is(ps, "__get_dynamic_array") || ident_is(ps, "__get_rel_dynamic_array") ||
-	    ident_is(ps, "__get_dynamic_array_len") || ident_is(ps, "__get_rel_dynamic_array_len")) {
+	if (tpx_ident_is(ps, "__get_str") || tpx_ident_is(ps, "__get_rel_str") ||
+	    tpx_ident_is(ps, "__get_dynamic_array") || tpx_ident_is(ps, "__get_rel_dynamic_array") ||
+	    tpx_ident_is(ps, "__get_dynamic_array_len") || tpx_ident_is(ps, "__get_rel_dynamic_array_len")) {
 		/* the field's bytes; the _len forms their count */
-		int len_only = ident_is(ps, "__get_dynamic_array_len") ||
-			       ident_is(ps, "__get_rel_dynamic_array_len");
+		int len_only = tpx_ident_is(ps, "__get_dynamic_array_len") ||
+			       tpx_ident_is(ps, "__get_rel_dynamic_array_len");
 
 		ps->p += n;
 		if (field_arg(ps, &name, &n) || field_value(ps, name, n, 1, out))
@@ -631,20 +632,20 @@ static int primary(struct parser *ps, struct tp_value *out)
 		}
 		return 0;
 	}
-	if (ident_is(ps, "__get_bitmask") || ident_is(ps, "__get_rel_bitmask") ||
-	    ident_is(ps, "__get_cpumask") || ident_is(ps, "__get_rel_cpumask")) {
+	if (tpx_ident_is(ps, "__get_bitmask") || tpx_ident_is(ps, "__get_rel_bitmask") ||
+	    tpx_ident_is(ps, "__get_cpumask") || tpx_ident_is(ps, "__get_rel_cpumask")) {
 		ps->p += n;
 		return print_bitmask(ps, out);
 	}
-	if (ident_is(ps, "__print_flags") || ident_is(ps, "__print_symbolic")) {
-		int flags = ident_is(ps, "__print_flags");
+	if (tpx_ident_is(ps, "__print_flags") || tpx_ident_is(ps, "__print_symbolic")) {
+		int flags = tpx_ident_is(ps, "__print_flags");
 
 		ps->p += n;
 		return print_table(ps, flags, out);
 	}
-	if (ident_is(ps, "__print_hex") || ident_is(ps, "__print_hex_str") ||
-	    ident_is(ps, "__print_array")) {
-		char kind = ident_is(ps, "__print_hex") ? 'h' : ident_is(ps, "__print_hex_str") ? 's' : 'a';
+	if (tpx_ident_is(ps, "__print_hex") || tpx_ident_is(ps, "__print_hex_str") ||
+	    tpx_ident_is(ps, "__print_array")) {
+		char kind = tpx_ident_is(ps, "__print_hex") ? 'h' : tpx_ident_is(ps, "__print_hex_str") ? 's' : 'a';
 
 		ps->p += n;
 		return print_bytes(ps, kind, out);
@@ -655,20 +656,20 @@ static int primary(struct parser *ps, struct tp_value *out)
 		while (after < ps->end && isspace((unsigned char)*after))
 			after++;
 		if (after < ps->end && *after == '(') /* __print_hex(...), a helper: no name */
-			return fail(ps, ENOTSUP, "a helper peo does not evaluate");
+			return tpx_fail(ps, ENOTSUP, "a helper peo does not evaluate");
 		out->num = 0;
 		ps->p += n;
 		return 0;
 	}
-	return fail(ps, ENOTSUP, "an operand expected");
+	return tpx_fail(ps, ENOTSUP, "an operand expected");
 }
 
 /*
- * Whether "(@s..@close)" is a cast to a typedef type_of() does not know:
+ * Whether "(@s..@close)" is a cast to a typedef tpx_type_of() does not know:
  * one name, then an operand (a name, a number, a parenthesis), as in
  * "(loff_t)REC->index"; "(x) - 1" stays an expression.
  */
-static int typedef_cast(const char *s, const char *close)
+int tpx_typedef_cast(const char *s, const char *close)
 {
 	const char *after = close + 1;
 
@@ -694,7 +695,7 @@ static int unary(struct parser *ps, struct tp_value *out)
 	int err;
 
 	if (++ps->depth > MAX_DEPTH)
-		return fail(ps, ENOTSUP, "expressions nested more than 200 deep");
+		return tpx_fail(ps, ENOTSUP, "expressions nested more than 200 deep");
 	err = unary_inner(ps, out);
 	ps->depth--;
 	return err;
@@ -702,21 +703,21 @@ static int unary(struct parser *ps, struct tp_value *out)
 
 static int unary_inner(struct parser *ps, struct tp_value *out)
 {
-	skip_space(ps);
-	if (accept(ps, "!")) {
+	tpx_skip_space(ps);
+	if (tpx_accept(ps, "!")) {
 		if (unary(ps, out))
 			return ps->err;
-		out->num = !is_true(out);
+		out->num = !tpx_is_true(out);
 		out->is_string = out->uns = 0;
 		return 0;
 	}
-	if (accept(ps, "~") || accept(ps, "-") || accept(ps, "+")) {
+	if (tpx_accept(ps, "~") || tpx_accept(ps, "-") || tpx_accept(ps, "+")) {
 		char op = ps->p[-1];
 
 		if (unary(ps, out))
 			return ps->err;
 		if (out->is_string)
-			return fail(ps, ENOTSUP, "arithmetic on a string");
+			return tpx_fail(ps, ENOTSUP, "arithmetic on a string");
 		out->num = op == '~' ? ~out->num : op == '-' ? (int64_t)(0 - (uint64_t)out->num) : out->num;
 		return 0;
 	}
@@ -727,46 +728,45 @@ static int unary_inner(struct parser *ps, struct tp_value *out)
 		while (close < ps->end && *close != ')' && *close != '(')
 			close++;
 		if (close < ps->end && *close == ')' &&
-		    ((known = type_of(ps->p + 1, (size_t)(close - ps->p - 1), &bytes, &uns)) ||
-		     typedef_cast(ps->p + 1, close))) {
+		    ((known = tpx_type_of(ps->p + 1, (size_t)(close - ps->p - 1), &bytes, &uns)) ||
+		     tpx_typedef_cast(ps->p + 1, close))) {
 			ps->p = close + 1;
 			if (unary(ps, out))
 				return ps->err;
 			if (known) /* a typedef this does not know leaves the value as it is */
-				apply_cast(out, bytes, uns);
+				tpx_apply_cast(out, bytes, uns);
 			return 0;
 		}
 	}
 	return primary(ps, out);
 }
 
-/* Binary operators by precedence, loosest last: each level calls the next. */
-static const char *const levels[][5] = {
+
+const char *const tpx_levels[TPX_LEVELS][5] = {
 	{ "*", "/", "%" }, { "+", "-" }, { "<<", ">>" }, { "<=", ">=", "<", ">" },
 	{ "==", "!=" },    { "&" },      { "^" },        { "|" },
 	{ "&&" },          { "||" },
 };
-enum { NLEVELS = sizeof(levels) / sizeof(levels[0]) };
 
-static int apply(struct parser *ps, const char *op, struct tp_value *l, const struct tp_value *r)
+int tpx_apply(struct parser *ps, const char *op, struct tp_value *l, const struct tp_value *r)
 {
 	uint64_t a = (uint64_t)l->num, b = (uint64_t)r->num;
 	int uns = l->uns || r->uns;
 
 	if (!strcmp(op, "&&") || !strcmp(op, "||")) {
-		l->num = !strcmp(op, "&&") ? is_true(l) && is_true(r) : is_true(l) || is_true(r);
+		l->num = !strcmp(op, "&&") ? tpx_is_true(l) && tpx_is_true(r) : tpx_is_true(l) || tpx_is_true(r);
 		l->is_string = l->uns = 0;
 		return 0;
 	}
 	if (l->is_string || r->is_string)
-		return fail(ps, ENOTSUP, "arithmetic on a string");
+		return tpx_fail(ps, ENOTSUP, "arithmetic on a string");
 	if (ps->dead) { /* not evaluated: any value does, and none may trap */
 		l->num = 0;
 		l->uns = uns;
 		return 0;
 	}
 	if ((*op == '/' || *op == '%') && !b)
-		return fail(ps, EDOM, "a division by zero");
+		return tpx_fail(ps, EDOM, "a division by zero");
 	if ((*op == '/' || *op == '%') && !uns && r->num == -1) { /* INT64_MIN / -1 wraps, not traps */
 		l->num = *op == '/' ? (int64_t)(0 - a) : 0;
 		l->uns = 0;
@@ -806,17 +806,17 @@ static int binary(struct parser *ps, int level, struct tp_value *out)
 		struct tp_value r;
 		int skip, err;
 
-		for (int i = 0; i < 5 && levels[level][i] && !op; i++)
-			if (accept(ps, levels[level][i]))
-				op = levels[level][i];
+		for (int i = 0; i < 5 && tpx_levels[level][i] && !op; i++)
+			if (tpx_accept(ps, tpx_levels[level][i]))
+				op = tpx_levels[level][i];
 		if (!op)
 			return 0;
 		/* && and || leave their right side unevaluated once the left decides */
-		skip = (!strcmp(op, "&&") && !is_true(out)) || (!strcmp(op, "||") && is_true(out));
+		skip = (!strcmp(op, "&&") && !tpx_is_true(out)) || (!strcmp(op, "||") && tpx_is_true(out));
 		ps->dead += skip;
 		err = binary(ps, level - 1, &r);
 		ps->dead -= skip;
-		if (err || apply(ps, op, out, &r))
+		if (err || tpx_apply(ps, op, out, &r))
 			return ps->err;
 	}
 }
@@ -826,16 +826,16 @@ static int conditional(struct parser *ps, struct tp_value *out)
 	struct tp_value yes, no;
 	int taken, err;
 
-	if (binary(ps, NLEVELS - 1, out))
+	if (binary(ps, TPX_LEVELS - 1, out))
 		return ps->err;
-	if (!accept(ps, "?"))
+	if (!tpx_accept(ps, "?"))
 		return 0;
 	/* both branches are parsed (the cursor must pass them); one is evaluated */
-	taken = is_true(out);
+	taken = tpx_is_true(out);
 	ps->dead += !taken;
 	err = conditional(ps, &yes);
 	ps->dead += 2 * taken - 1; /* now dead for the other branch */
-	err = err || expect(ps, ":") || conditional(ps, &no);
+	err = err || tpx_expect(ps, ":") || conditional(ps, &no);
 	ps->dead -= taken;
 	if (err)
 		return ps->err;
@@ -869,7 +869,7 @@ const struct peo_tp_field *peo_tp_arg_field(const struct peo_tp_format *f, const
 
 	while (s < e && isspace((unsigned char)*s))
 		s++;
-	if (e - s <= 5 || memcmp(s, "REC->", 5) || !(n = lone_name(s + 5, e, &name)) ||
+	if (e - s <= 5 || memcmp(s, "REC->", 5) || !(n = tpx_lone_name(s + 5, e, &name)) ||
 	    name != s + 5)
 		return NULL;
 	snprintf(buf, sizeof(buf), "%.*s", (int)n, name);
@@ -887,8 +887,8 @@ int peo_tp_expr_eval(const struct peo_tp_format *f, const struct peo_record *rec
 	scratch[0] = '\0';
 	if (conditional(&ps, out))
 		return ps.err;
-	skip_space(&ps);
+	tpx_skip_space(&ps);
 	if (ps.p != ps.end)
-		return fail(&ps, ENOTSUP, "text after the expression");
+		return tpx_fail(&ps, ENOTSUP, "text after the expression");
 	return 0;
 }
