@@ -209,6 +209,8 @@ int tpx_string_literal(struct parser *ps, struct tp_value *out)
 	}
 	if (ps->p >= ps->end)
 		return tpx_fail(ps, ENOTSUP, "a string without its closing quote");
+	if (ps->scratch_used + n >= ps->scratch_cap) /* "" with the space full: no room for its NUL */
+		return tpx_fail(ps, ENOSPC, "strings longer than the scratch space");
 	ps->p++;
 	tpx_take_scratch(ps, n, out);
 	return 0;
@@ -267,8 +269,12 @@ static int field_value(struct parser *ps, const char *name, size_t n, int want_s
 {
 	const struct peo_tp_field *fld = find_field(ps, name, n);
 
-	if (!fld)
-		return ps->err;
+	return fld ? tpx_field(ps, fld, want_string, out) : ps->err;
+}
+
+int tpx_field(struct parser *ps, const struct peo_tp_field *fld, int want_string,
+	      struct tp_value *out)
+{
 	if (want_string || fld->data_loc || fld->is_text)
 		return tpx_field_bytes(ps, fld, out);
 	if (peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, 0, &out->num)) {

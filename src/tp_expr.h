@@ -34,6 +34,44 @@ PEO_HIDDEN const char *peo_tp_arg_end(const char *p, const char *e);
 PEO_HIDDEN const struct peo_tp_field *peo_tp_arg_field(const struct peo_tp_format *f,
 						       const char *s, const char *e);
 
+/*
+ * tp_prog.c: a print fmt argument [@s, @e) of @f compiled once, or NULL
+ * when it uses what only peo_tp_expr_eval() evaluates (or memory ran out).
+ */
+struct tp_prog;
+PEO_HIDDEN struct tp_prog *peo_tp_prog_compile(const struct peo_tp_format *f, const char *s,
+					       const char *e);
+PEO_HIDDEN void peo_tp_prog_free(struct tp_prog *pg);
+
+/* peo_tp_prog_eval() could not do exactly what peo_tp_expr_eval() does
+ * (a string the scratch space would not hold): that evaluates it. */
+#define TP_PROG_INTERPRET (-4097)
+
+/*
+ * Evaluate @pg over one payload, as peo_tp_expr_eval() evaluates its
+ * text: the same value, failures and sentences.  Returns 0, a negative
+ * errno, or TP_PROG_INTERPRET.
+ */
+PEO_HIDDEN int peo_tp_prog_eval(const struct tp_prog *pg, const struct peo_tp_format *f,
+				const struct peo_record *rec, const void *raw, size_t raw_size,
+				char *scratch, size_t scratch_cap, struct tp_value *out);
+
+/* A print fmt's argument: its text, and its compiled form or NULL. */
+struct tp_arg {
+	const char *s, *e;
+	struct tp_prog *prog;
+};
+
+/* tp_format.c: @f's print fmt arguments, in order (*@args; their count returned). */
+PEO_HIDDEN size_t peo_tp_format_args(const struct peo_tp_format *f, const struct tp_arg **args);
+
+/* peo_tp_format_print(), its compiled arguments evaluated as they are
+ * (@interpret 0), or every argument by the interpreter (1: for tests that
+ * hold the two to the same text). */
+PEO_HIDDEN int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_record *rec,
+				      const void *raw, size_t raw_size, char *buf, size_t cap,
+				      int interpret);
+
 /* tp_format.c: whether @rec's payload is big-endian. */
 PEO_HIDDEN int peo_tp_raw_is_big(const struct peo_record *rec);
 

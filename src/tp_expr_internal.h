@@ -57,6 +57,10 @@ PEO_HIDDEN int tpx_number_literal(struct parser *ps, struct tp_value *out);
 /* Field @fld's bytes as a string (none, in dead code, when past the payload). */
 PEO_HIDDEN int tpx_field_bytes(struct parser *ps, const struct peo_tp_field *fld,
 			       struct tp_value *out);
+/* Field @fld's value: its bytes for text, __data_loc (or @want_string),
+ * else its integer (0, in dead code, when past the payload). */
+PEO_HIDDEN int tpx_field(struct parser *ps, const struct peo_tp_field *fld, int want_string,
+			 struct tp_value *out);
 /* A table entry's value that is a name alone: 1 with *@v when known. */
 PEO_HIDDEN int tpx_name_value(const char *name, size_t n, int64_t *v);
 /* The name [@s, @e) is alone (spaces and parentheses around it): its length, else 0. */

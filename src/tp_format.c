@@ -18,6 +18,8 @@ struct peo_tp_format {
 	struct peo_tp_field *fields; /* their name and type strings are ours */
 	size_t n;
 	char *print; /* what follows "print fmt: " */
+	struct tp_arg *args; /* its arguments, each compiled when it can be */
+	size_t nargs;
 	struct tp_strings *strings; /* the kernel strings its %s of a pointer names, or NULL */
 };
 
@@ -36,6 +38,9 @@ void peo_tp_format_free(struct peo_tp_format *f)
 	free(f->fields);
 	free(f->name);
 	free(f->print);
+	for (size_t i = 0; i < f->nargs; i++)
+		peo_tp_prog_free(f->args[i].prog);
+	free(f->args);
 	peo_tp_strings_free(f->strings);
 	free(f);
 }
@@ -132,6 +137,49 @@ static int parse_field_line(struct peo_tp_format *f, const char *line, size_t li
 	return 0;
 }
 
+/*
+ * The print fmt's arguments after its string, comma-separated at
+ * parenthesis depth 0, each compiled once (tp_prog.c) where it can be
+ * (else the interpreter reads its text each time).  Returns 0 or -ENOMEM.
+ */
+static int compile_args(struct peo_tp_format *f)
+{
+	const char *p = f->print, *end;
+	size_t cap = 0;
+
+	if (*p != '"')
+		return 0;
+	for (p++; *p && !(*p == '"' && p[-1] != '\\'); p++)
+		;
+	if (!*p)
+		return 0;
+	end = p + strlen(p);
+	for (p++;;) {
+		const char *a;
+		struct tp_arg *more;
+
+		while (p < end && (*p == ',' || isspace((unsigned char)*p)))
+			p++;
+		a = p;
+		p = peo_tp_arg_end(p, end);
+		if (a == p)
+			return 0;
+		if (f->nargs == cap) {
+			cap = cap ? 2 * cap : 8;
+			if (!(more = realloc(f->args, cap * sizeof(*more))))
+				return peo_fail(ENOMEM, "out of memory for a print format's arguments");
+			f->args = more;
+		}
+		f->args[f->nargs++] = (struct tp_arg){ a, p, peo_tp_prog_compile(f, a, p) };
+	}
+}
+
+size_t peo_tp_format_args(const struct peo_tp_format *f, const struct tp_arg **args)
+{
+	*args = f->args;
+	return f->nargs;
+}
+
 int peo_tp_format_parse(struct peo_tp_format **out, const char *text)
 {
 	struct peo_tp_format *f;
@@ -165,6 +213,8 @@ int peo_tp_format_parse(struct peo_tp_format **out, const char *text)
 	}
 	if (!err && !f->n)
 		err = peo_fail(EPROTO, "tracepoint format: no 'field:' line in %zu lines", lineno);
+	if (!err && f->print)
+		err = compile_args(f);
 	if (err) {
 		peo_tp_format_free(f);
 		return err;

@@ -13,16 +13,6 @@
 #include "internal.h"
 #include "tp_expr.h"
 
-/* The next argument after @p, before @e (comma-separated, at parenthesis depth 0). */
-static const char *next_arg(const char *p, const char *e, const char **start, const char **end)
-{
-	while (p < e && (*p == ',' || isspace((unsigned char)*p)))
-		p++;
-	*start = p;
-	*end = peo_tp_arg_end(p, e);
-	return *end;
-}
-
 /*
  * snprintf with a conversion spec built from the print fmt: only flags,
  * digits, '.', '*', "ll" and one conversion letter go into it, so the
@@ -56,8 +46,15 @@ static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *rec,
 			const void *raw, size_t raw_size, char *buf, size_t cap)
 {
-	const char *p = peo_tp_format_print_fmt(f), *args, *args_end, *fmt_end;
-	size_t len = 0;
+	return peo_tp_format_print_as(f, rec, raw, raw_size, buf, cap, 0);
+}
+
+int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_record *rec,
+			   const void *raw, size_t raw_size, char *buf, size_t cap, int interpret)
+{
+	const char *p = peo_tp_format_print_fmt(f), *fmt_end;
+	const struct tp_arg *args;
+	size_t len = 0, nargs, next = 0;
 
 	if (!f || !raw || !buf || !cap)
 		return peo_fail(EINVAL, "peo_tp_format_print: a NULL argument or no room");
@@ -66,8 +63,7 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 		return peo_fail(ENOTSUP, "print fmt: '%.40s' does not start with a string", p);
 	for (fmt_end = p + 1; *fmt_end && !(*fmt_end == '"' && fmt_end[-1] != '\\'); fmt_end++)
 		;
-	args = *fmt_end ? fmt_end + 1 : fmt_end;
-	args_end = args + strlen(args); /* measured once: each argument scans only itself */
+	nargs = peo_tp_format_args(f, &args); /* split, and compiled, with the format */
 	for (const char *c = p + 1; c < fmt_end; c++) {
 		char spec[32], out[512], scratch[1024];
 		const char *a, *ae;
@@ -99,10 +95,16 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 			c++;
 		if (c >= fmt_end)
 			break;
-		args = next_arg(args, args_end, &a, &ae);
-		if (a == ae)
+		if (next == nargs)
 			return peo_fail(ENOTSUP, "print fmt: conversion '%c' has no argument", *c);
-		err = peo_tp_expr_eval(f, rec, raw, raw_size, a, ae, scratch, sizeof(scratch), &v);
+		a = args[next].s;
+		ae = args[next].e;
+		err = args[next].prog && !interpret ? peo_tp_prog_eval(args[next].prog, f, rec, raw, raw_size, scratch,
+							 sizeof(scratch), &v)
+				      : TP_PROG_INTERPRET;
+		if (err == TP_PROG_INTERPRET)
+			err = peo_tp_expr_eval(f, rec, raw, raw_size, a, ae, scratch, sizeof(scratch), &v);
+		next++;
 		if (err)
 			return err;
 		if (*c == 's') {

@@ -1,0 +1,496 @@
+/*
+ * tp_prog.c - print fmt arguments compiled once per format into a tree,
+ * then evaluated for each payload without reading their text again.
+ * tp_expr.c's interpreter parses an argument each time it evaluates it:
+ * sched_switch's prev_state, ~150 tokens, cost 246,000 instructions a
+ * sample.
+ *
+ * The tree takes what most formats use (numbers, strings, REC->field,
+ * unary and binary operators, casts, ?:, __builtin_expect(),
+ * __print_flags() and __print_symbolic()); an argument with anything else
+ * stays the interpreter's.  Evaluation follows the interpreter step for
+ * step, its dead operands, failures and their sentences included, sharing
+ * its helpers (tp_expr_internal.h); where the scratch space would not
+ * hold what the interpreter puts there, it hands the argument back to the
+ * interpreter (TP_PROG_INTERPRET).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_expr_internal.h"
+
+enum kind {
+	K_VALUE,  /* a number or a string literal: v */
+	K_FIELD,  /* REC->field: its integer, or its bytes for text and __data_loc */
+	K_NOT,    /* !a */
+	K_ARITH,  /* ~a, -a, +a: op */
+	K_CAST,   /* (type)a: bytes and uns when known (else a's value as it is) */
+	K_BINARY, /* a op b */
+	K_COND,   /* a ? b : c */
+	K_EXPECT, /* __builtin_expect(a, b): a, b evaluated too */
+	K_TABLE,  /* __print_flags / __print_symbolic: tables[table] */
+};
+
+struct node {
+	enum kind kind;
+	char op;          /* K_ARITH */
+	const char *bin;  /* K_BINARY: tpx_levels' string */
+	const char *at;   /* where the interpreter's cursor is when this fails */
+	int known, bytes, uns; /* K_CAST */
+	struct tp_value v;
+	const struct peo_tp_field *fld;
+	int a, b, c;      /* operands (node indices) */
+	int table;
+};
+
+struct entry {
+	int key;          /* node, or -1: a name alone */
+	int unknown;      /* that name has no value */
+	int64_t value;    /* its value */
+	int name;         /* node */
+	const char *at;   /* after its '}' */
+};
+
+struct table {
+	int flags, value, delim; /* delim: -1 for __print_symbolic */
+	const char *value_at, *delim_at, *end_at;
+	size_t first, n; /* its entries */
+};
+
+struct tp_prog {
+	struct node *nodes;
+	size_t nnodes, cap_nodes;
+	struct entry *entries;
+	size_t nentries, cap_entries;
+	struct table *tables;
+	size_t ntables, cap_tables;
+	char **strings; /* the literals' text, decoded */
+	size_t nstrings, cap_strings;
+	int root;
+};
+
+/* ------------------------------------------------------------- compiling */
+
+/* Grow *@v (of @size-byte elements, *@n used of *@cap) by one; its index or -1. */
+static int grow(void **v, size_t size, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		size_t more = *cap ? 2 * *cap : 16;
+		void *m = realloc(*v, more * size);
+
+		if (!m)
+			return -1;
+		*v = m;
+		*cap = more;
+	}
+	return (int)(*n)++;
+}
+
+static int new_node(struct tp_prog *pg, enum kind kind)
+{
+	int i = grow((void **)&pg->nodes, sizeof(*pg->nodes), &pg->nnodes, &pg->cap_nodes);
+
+	if (i >= 0) {
+		memset(&pg->nodes[i], 0, sizeof(pg->nodes[i]));
+		pg->nodes[i].kind = kind;
+		pg->nodes[i].a = pg->nodes[i].b = pg->nodes[i].c = -1;
+	}
+	return i;
+}
+
+static int compile_cond(struct parser *ps, struct tp_prog *pg);
+
+/* A string literal at the cursor, decoded into the program's own text. */
+static int compile_string(struct parser *ps, struct tp_prog *pg)
+{
+	struct tp_value v;
+	char *copy;
+	int i;
+
+	ps->scratch_used = 0; /* decoded into the compile's scratch, then copied */
+	if (tpx_string_literal(ps, &v) || !(copy = malloc(v.len + 1)))
+		return -1;
+	memcpy(copy, v.str, v.len + 1);
+	if (grow((void **)&pg->strings, sizeof(*pg->strings), &pg->nstrings, &pg->cap_strings) < 0 ||
+	    (i = new_node(pg, K_VALUE)) < 0) {
+		free(copy);
+		return -1;
+	}
+	pg->strings[pg->nstrings - 1] = copy;
+	pg->nodes[i].v = (struct tp_value){ .is_string = 1, .str = copy, .len = v.len };
+	return i;
+}
+
+static int compile_field(struct parser *ps, struct tp_prog *pg)
+{
+	char name[128];
+	size_t n;
+	int i;
+
+	ps->p += 3; /* REC */
+	if (tpx_expect(ps, "->") || !(n = tpx_ident_len(ps)) || n >= sizeof(name))
+		return -1;
+	memcpy(name, ps->p, n);
+	name[n] = '\0';
+	ps->p += n;
+	if (tpx_accept(ps, "[")) /* an element: the interpreter's */
+		return -1;
+	if ((i = new_node(pg, K_FIELD)) < 0 || !(pg->nodes[i].fld = peo_tp_format_find(ps->f, name)))
+		return -1;
+	return i;
+}
+
+static int compile_table(struct parser *ps, struct tp_prog *pg, int flags)
+{
+	int ti = grow((void **)&pg->tables, sizeof(*pg->tables), &pg->ntables, &pg->cap_tables);
+	struct table t = { .flags = flags, .delim = -1 };
+
+	if (ti < 0 || tpx_expect(ps, "(") || (t.value = compile_cond(ps, pg)) < 0 ||
+	    tpx_expect(ps, ","))
+		return -1;
+	t.value_at = ps->p;
+	if (flags && ((t.delim = compile_cond(ps, pg)) < 0 || tpx_expect(ps, ",")))
+		return -1;
+	t.delim_at = ps->p;
+	t.first = pg->nentries;
+	while (tpx_accept(ps, "{")) {
+		const char *key_end = peo_tp_arg_end(ps->p, ps->end), *lone;
+		size_t lone_n = tpx_lone_name(ps->p, key_end, &lone);
+		struct entry e = { .key = -1 };
+		int ei;
+
+		if (lone_n) {
+			e.unknown = !tpx_name_value(lone, lone_n, &e.value);
+			ps->p = key_end;
+		} else if ((e.key = compile_cond(ps, pg)) < 0) {
+			return -1;
+		}
+		if (tpx_expect(ps, ",") || (e.name = compile_cond(ps, pg)) < 0 || tpx_expect(ps, "}"))
+			return -1;
+		e.at = ps->p;
+		if ((ei = grow((void **)&pg->entries, sizeof(*pg->entries), &pg->nentries,
+			       &pg->cap_entries)) < 0)
+			return -1;
+		pg->entries[ei] = e;
+		t.n++;
+		if (!tpx_accept(ps, ","))
+			break;
+	}
+	if (tpx_expect(ps, ")"))
+		return -1;
+	t.end_at = ps->p;
+	pg->tables[ti] = t;
+	if ((ti = new_node(pg, K_TABLE)) >= 0)
+		pg->nodes[ti].table = (int)(pg->ntables - 1);
+	return ti;
+}
+
+static int compile_primary(struct parser *ps, struct tp_prog *pg)
+{
+	size_t n;
+	int i;
+
+	tpx_skip_space(ps);
+	if (ps->p >= ps->end)
+		return -1;
+	if (*ps->p == '"')
+		return compile_string(ps, pg);
+	if (*ps->p >= '0' && *ps->p <= '9') {
+		struct tp_value v = { 0 };
+
+		if (tpx_number_literal(ps, &v) || (i = new_node(pg, K_VALUE)) < 0)
+			return -1;
+		pg->nodes[i].v = v;
+		return i;
+	}
+	if (tpx_accept(ps, "(")) {
+		i = compile_cond(ps, pg);
+		return i < 0 || tpx_expect(ps, ")") ? -1 : i;
+	}
+	n = tpx_ident_len(ps);
+	if (n == 3 && !memcmp(ps->p, "REC", 3))
+		return compile_field(ps, pg);
+	if (tpx_ident_is(ps, "__builtin_expect")) {
+		if ((i = new_node(pg, K_EXPECT)) < 0)
+			return -1;
+		ps->p += n;
+		if (tpx_expect(ps, "(") || (pg->nodes[i].a = compile_cond(ps, pg)) < 0 ||
+		    tpx_expect(ps, ",") || (pg->nodes[i].b = compile_cond(ps, pg)) < 0 ||
+		    tpx_expect(ps, ")"))
+			return -1;
+		return i;
+	}
+	if (tpx_ident_is(ps, "__print_flags") || tpx_ident_is(ps, "__print_symbolic")) {
+		int flags = tpx_ident_is(ps, "__print_flags");
+
+		ps->p += n;
+		return compile_table(ps, pg, flags);
+	}
+	if (n && !strncmp(ps->p, "__", 2)) /* __get_str(), __print_hex()...: the interpreter's */
+		return -1;
+	if (n) { /* a kernel variable or enum constant: 0, unless a call */
+		const char *after = ps->p + n;
+
+		while (after < ps->end && isspace((unsigned char)*after))
+			after++;
+		if (after < ps->end && *after == '(')
+			return -1;
+		ps->p += n;
+		return new_node(pg, K_VALUE); /* zeroed: 0 */
+	}
+	return -1;
+}
+
+static int compile_unary(struct parser *ps, struct tp_prog *pg)
+{
+	int i = -1, u;
+
+	if (++ps->depth > MAX_DEPTH)
+		return -1;
+	tpx_skip_space(ps);
+	if (tpx_accept(ps, "!") || tpx_accept(ps, "~") || tpx_accept(ps, "-") || tpx_accept(ps, "+")) {
+		char op = ps->p[-1];
+
+		if ((i = new_node(pg, op == '!' ? K_NOT : K_ARITH)) < 0 ||
+		    (u = compile_unary(ps, pg)) < 0)
+			return -1;
+		pg->nodes[i].op = op;
+		pg->nodes[i].a = u;
+		pg->nodes[i].at = ps->p;
+	} else if (ps->p < ps->end && *ps->p == '(') { /* a cast, or a parenthesized expression */
+		const char *close = ps->p + 1;
+		int bytes = 0, uns = 0, known = 0;
+
+		while (close < ps->end && *close != ')' && *close != '(')
+			close++;
+		if (close < ps->end && *close == ')' &&
+		    ((known = tpx_type_of(ps->p + 1, (size_t)(close - ps->p - 1), &bytes, &uns)) ||
+		     tpx_typedef_cast(ps->p + 1, close))) {
+			ps->p = close + 1;
+			if ((i = new_node(pg, K_CAST)) < 0 || (u = compile_unary(ps, pg)) < 0)
+				return -1;
+			pg->nodes[i] = (struct node){ .kind = K_CAST, .known = known, .bytes = bytes,
+						      .uns = uns, .a = u, .b = -1, .c = -1 };
+		}
+	}
+	if (i < 0)
+		i = compile_primary(ps, pg);
+	ps->depth--;
+	return i;
+}
+
+static int compile_binary(struct parser *ps, struct tp_prog *pg, int level)
+{
+	int l;
+
+	if (level < 0)
+		return compile_unary(ps, pg);
+	if ((l = compile_binary(ps, pg, level - 1)) < 0)
+		return -1;
+	for (;;) {
+		const char *op = NULL;
+		int i, r;
+
+		for (int k = 0; k < 5 && tpx_levels[level][k] && !op; k++)
+			if (tpx_accept(ps, tpx_levels[level][k]))
+				op = tpx_levels[level][k];
+		if (!op)
+			return l;
+		if ((r = compile_binary(ps, pg, level - 1)) < 0 || (i = new_node(pg, K_BINARY)) < 0)
+			return -1;
+		pg->nodes[i].bin = op;
+		pg->nodes[i].a = l;
+		pg->nodes[i].b = r;
+		pg->nodes[i].at = ps->p;
+		l = i;
+	}
+}
+
+static int compile_cond(struct parser *ps, struct tp_prog *pg)
+{
+	int c, yes, no, i;
+
+	if ((c = compile_binary(ps, pg, TPX_LEVELS - 1)) < 0)
+		return -1;
+	if (!tpx_accept(ps, "?"))
+		return c;
+	if ((yes = compile_cond(ps, pg)) < 0 || tpx_expect(ps, ":") ||
+	    (no = compile_cond(ps, pg)) < 0 || (i = new_node(pg, K_COND)) < 0)
+		return -1;
+	pg->nodes[i].a = c;
+	pg->nodes[i].b = yes;
+	pg->nodes[i].c = no;
+	return i;
+}
+
+void peo_tp_prog_free(struct tp_prog *pg)
+{
+	if (!pg)
+		return;
+	for (size_t i = 0; i < pg->nstrings; i++)
+		free(pg->strings[i]);
+	free(pg->strings);
+	free(pg->nodes);
+	free(pg->entries);
+	free(pg->tables);
+	free(pg);
+}
+
+struct tp_prog *peo_tp_prog_compile(const struct peo_tp_format *f, const char *s, const char *e)
+{
+	char scratch[4096];
+	struct parser ps = { .f = f, .p = s, .end = e, .scratch = scratch,
+			     .scratch_cap = sizeof(scratch) };
+	struct tp_prog *pg = calloc(1, sizeof(*pg));
+
+	if (!pg)
+		return NULL;
+	peo_error_quiet(1); /* what it cannot compile is the interpreter's to tell */
+	pg->root = compile_cond(&ps, pg);
+	tpx_skip_space(&ps);
+	peo_error_quiet(0);
+	if (pg->root < 0 || ps.p != ps.end) {
+		peo_tp_prog_free(pg);
+		return NULL;
+	}
+	return pg;
+}
+
+/* ------------------------------------------------------------ evaluating */
+
+static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_value *out);
+
+/* A failure where the interpreter's cursor would be. */
+static int fail_at(struct parser *ps, const char *at, int err, const char *what)
+{
+	ps->p = at;
+	return tpx_fail(ps, err, what);
+}
+
+static int eval_table(const struct tp_prog *pg, struct parser *ps, const struct table *t,
+		      struct tp_value *out)
+{
+	struct tp_value v = { 0 }, delim = { 0 }, key, name;
+	struct tpx_table text;
+
+	if (eval(pg, ps, t->value, &v))
+		return ps->err;
+	if (v.is_string)
+		return fail_at(ps, t->value_at, ENOTSUP, "a table's value is a string");
+	if (t->flags && eval(pg, ps, t->delim, &delim))
+		return ps->err;
+	if (t->flags && !delim.is_string)
+		return fail_at(ps, t->delim_at, ENOTSUP, "__print_flags' delimiter is not a string");
+	tpx_table_start(&text, &v);
+	for (size_t k = t->first; k < t->first + t->n; k++) {
+		const struct entry *e = &pg->entries[k];
+		size_t mark = ps->scratch_used;
+		int known = 1;
+
+		memset(&key, 0, sizeof(key));
+		if (e->key < 0) {
+			key.num = e->value;
+		} else {
+			known = !eval(pg, ps, e->key, &key) && !key.is_string;
+			if (ps->err == TP_PROG_INTERPRET)
+				return ps->err;
+			if (!known) /* passed over, as the interpreter passes it */
+				ps->err = 0;
+		}
+		if (eval(pg, ps, e->name, &name))
+			return ps->err;
+		if (!name.is_string && name.num)
+			return fail_at(ps, e->at, ENOTSUP, "a table entry's name is not a string");
+		tpx_table_entry(&text, t->flags, &v, &delim, known, e->key < 0 && e->unknown, &key,
+				&name);
+		ps->scratch_used = mark;
+	}
+	ps->p = t->end_at;
+	return tpx_table_end(ps, &text, t->flags, &v, &delim, out);
+}
+
+static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_value *out)
+{
+	const struct node *n = &pg->nodes[i];
+	struct tp_value r;
+	int taken, skip, err;
+
+	switch (n->kind) {
+	case K_VALUE:
+		*out = n->v;
+		/* a literal takes the scratch space the interpreter copies it into */
+		if (n->v.is_string && ps->scratch_used + n->v.len >= ps->scratch_cap)
+			return ps->err = TP_PROG_INTERPRET;
+		ps->scratch_used += n->v.is_string ? n->v.len + 1 : 0;
+		return 0;
+	case K_FIELD:
+		memset(out, 0, sizeof(*out));
+		return tpx_field(ps, n->fld, 0, out);
+	case K_NOT:
+		if (eval(pg, ps, n->a, out))
+			return ps->err;
+		out->num = !tpx_is_true(out);
+		out->is_string = out->uns = 0;
+		return 0;
+	case K_ARITH:
+		if (eval(pg, ps, n->a, out))
+			return ps->err;
+		if (out->is_string)
+			return fail_at(ps, n->at, ENOTSUP, "arithmetic on a string");
+		out->num = n->op == '~' ? ~out->num
+			   : n->op == '-' ? (int64_t)(0 - (uint64_t)out->num) : out->num;
+		return 0;
+	case K_CAST:
+		if (eval(pg, ps, n->a, out))
+			return ps->err;
+		if (n->known)
+			tpx_apply_cast(out, n->bytes, n->uns);
+		return 0;
+	case K_BINARY:
+		if (eval(pg, ps, n->a, out))
+			return ps->err;
+		skip = (n->bin[0] == '&' && n->bin[1] == '&' && !tpx_is_true(out)) ||
+		       (n->bin[0] == '|' && n->bin[1] == '|' && tpx_is_true(out));
+		ps->dead += skip;
+		err = eval(pg, ps, n->b, &r);
+		ps->dead -= skip;
+		if (err)
+			return ps->err;
+		ps->p = n->at;
+		return tpx_apply(ps, n->bin, out, &r);
+	case K_COND:
+		if (eval(pg, ps, n->a, out))
+			return ps->err;
+		taken = tpx_is_true(out);
+		ps->dead += !taken;
+		err = eval(pg, ps, n->b, out);
+		if (!err) {
+			ps->dead += 2 * taken - 1;
+			err = eval(pg, ps, n->c, taken ? &r : out);
+			ps->dead -= taken;
+		}
+		return err ? ps->err : 0;
+	case K_EXPECT:
+		return eval(pg, ps, n->a, out) || eval(pg, ps, n->b, &r) ? ps->err : 0;
+	case K_TABLE:
+		return eval_table(pg, ps, &pg->tables[n->table], out);
+	}
+	return ps->err = TP_PROG_INTERPRET;
+}
+
+int peo_tp_prog_eval(const struct tp_prog *pg, const struct peo_tp_format *f,
+		     const struct peo_record *rec, const void *raw, size_t raw_size, char *scratch,
+		     size_t scratch_cap, struct tp_value *out)
+{
+	struct parser ps = { .f = f, .rec = rec, .raw = raw, .raw_size = raw_size,
+			     .scratch = scratch, .scratch_cap = scratch_cap };
+
+	if (!scratch_cap)
+		return peo_fail(EINVAL, "print fmt: no scratch space");
+	scratch[0] = '\0';
+	if (eval(pg, &ps, pg->root, out))
+		return ps.err;
+	return 0;
+}
