@@ -65,12 +65,12 @@ struct tp_arg {
 /* tp_format.c: @f's print fmt arguments, in order (*@args; their count returned). */
 PEO_HIDDEN size_t peo_tp_format_args(const struct peo_tp_format *f, const struct tp_arg **args);
 
-/* peo_tp_format_print(), its compiled arguments evaluated as they are
- * (@interpret 0), or every argument by the interpreter (1: for tests that
- * hold the two to the same text). */
+/* peo_tp_format_print() as it is (@reference 0), or with every argument
+ * evaluated by the interpreter and every conversion by snprintf (1: for
+ * tests that hold the fast paths to the same text). */
 PEO_HIDDEN int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_record *rec,
 				      const void *raw, size_t raw_size, char *buf, size_t cap,
-				      int interpret);
+				      int reference);
 
 /* tp_format.c: whether @rec's payload is big-endian. */
 PEO_HIDDEN int peo_tp_raw_is_big(const struct peo_record *rec);

@@ -31,6 +31,27 @@ static int format_number(char *out, size_t cap, const char *spec, long long v)
 }
 #pragma GCC diagnostic pop
 
+/* A plain %lld, %lli, %llu or %llx (@conv) of @v into @out, as snprintf
+ * writes it; its length.  Most conversions have no flags or width. */
+static int plain_number(char *out, long long v, char conv)
+{
+	char digits[24];
+	int n = 0, len = 0, neg = (conv == 'd' || conv == 'i') && v < 0;
+	unsigned long long m = neg ? 0 - (unsigned long long)v : (unsigned long long)v;
+	unsigned base = conv == 'x' ? 16 : 10;
+
+	do {
+		digits[n++] = "0123456789abcdef"[m % base];
+		m /= base;
+	} while (m);
+	if (neg)
+		out[len++] = '-';
+	while (n)
+		out[len++] = digits[--n];
+	out[len] = '\0';
+	return len;
+}
+
 /* Append to @buf, keeping it NUL-terminated; the length counts what would fit. */
 static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 {
@@ -50,7 +71,7 @@ int peo_tp_format_print(const struct peo_tp_format *f, const struct peo_record *
 }
 
 int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_record *rec,
-			   const void *raw, size_t raw_size, char *buf, size_t cap, int interpret)
+			   const void *raw, size_t raw_size, char *buf, size_t cap, int reference)
 {
 	const char *p = peo_tp_format_print_fmt(f), *fmt_end;
 	const struct tp_arg *args;
@@ -76,8 +97,12 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 			put(buf, cap, &len, *c == 'n' ? "\n" : *c == 't' ? "\t" : c, 1);
 			continue;
 		}
-		if (*c != '%') {
-			put(buf, cap, &len, c, 1);
+		if (*c != '%') { /* a run of text, to the next conversion or escape */
+			const char *run = c;
+
+			while (c + 1 < fmt_end && c[1] != '%' && c[1] != '\\')
+				c++;
+			put(buf, cap, &len, run, (size_t)(c - run + 1));
 			continue;
 		}
 		if (c[1] == '%') {
@@ -99,9 +124,10 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 			return peo_fail(ENOTSUP, "print fmt: conversion '%c' has no argument", *c);
 		a = args[next].s;
 		ae = args[next].e;
-		err = args[next].prog && !interpret ? peo_tp_prog_eval(args[next].prog, f, rec, raw, raw_size, scratch,
-							 sizeof(scratch), &v)
-				      : TP_PROG_INTERPRET;
+		err = args[next].prog && !reference
+			      ? peo_tp_prog_eval(args[next].prog, f, rec, raw, raw_size, scratch,
+						 sizeof(scratch), &v)
+			      : TP_PROG_INTERPRET;
 		if (err == TP_PROG_INTERPRET)
 			err = peo_tp_expr_eval(f, rec, raw, raw_size, a, ae, scratch, sizeof(scratch), &v);
 		next++;
@@ -123,6 +149,12 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 			}
 			char *dot = memchr(spec, '.', k);
 
+			if (k == 1 && !reference) { /* a plain %s: to its NUL, as snprintf's would be */
+				size_t m = strnlen(v.str, v.len);
+
+				put(buf, cap, &len, v.str, m < sizeof(out) ? m : sizeof(out) - 1);
+				continue;
+			}
 			if (dot) { /* "%.3s": the precision cuts the length; the spec takes '*' */
 				size_t prec = (size_t)strtoul(dot + 1, NULL, 10);
 
@@ -171,6 +203,8 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 					  : snprintf(out, sizeof(out), "(nil)");
 			} else if (*c == 'c') {
 				n = snprintf(out, sizeof(out), "%c", (int)v.num);
+			} else if (k == 1 && !reference && strchr("diux", *c)) {
+				n = plain_number(out, (long long)v.num, *c);
 			} else {
 				spec[k++] = 'l';
 				spec[k++] = 'l';

@@ -325,6 +325,50 @@ static int compile_cond(struct parser *ps, struct tp_prog *pg)
 	return i;
 }
 
+static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_value *out);
+
+static int is_number(const struct tp_prog *pg, int i)
+{
+	return i < 0 || (pg->nodes[i].kind == K_VALUE && !pg->nodes[i].v.is_string);
+}
+
+/*
+ * An operator on numbers alone becomes its value (sched_switch's masks
+ * are a dozen operators on constants).  Live, that is the value the
+ * interpreter computes; in a dead operand it computes 0 instead, but no
+ * dead value is ever seen (only a table's text in the scratch space
+ * could differ in length: eval_table() then hands back).  One that fails
+ * (a division by zero) stays, for the evaluation to report.
+ */
+static void fold(struct tp_prog *pg, int i)
+{
+	struct parser ps = { 0 };
+	struct tp_value v;
+	struct node *n;
+
+	if (i < 0)
+		return;
+	n = &pg->nodes[i];
+	fold(pg, n->a);
+	fold(pg, n->b);
+	fold(pg, n->c);
+	if (n->kind == K_TABLE) {
+		const struct table *t = &pg->tables[n->table];
+
+		fold(pg, t->value);
+		fold(pg, t->delim);
+		for (size_t k = t->first; k < t->first + t->n; k++) {
+			fold(pg, pg->entries[k].key);
+			fold(pg, pg->entries[k].name);
+		}
+	}
+	if ((n->kind == K_NOT || n->kind == K_ARITH || n->kind == K_CAST || n->kind == K_BINARY) &&
+	    is_number(pg, n->a) && is_number(pg, n->b) && !eval(pg, &ps, i, &v)) {
+		n->kind = K_VALUE;
+		n->v = v;
+	}
+}
+
 void peo_tp_prog_free(struct tp_prog *pg)
 {
 	if (!pg)
@@ -350,6 +394,8 @@ struct tp_prog *peo_tp_prog_compile(const struct peo_tp_format *f, const char *s
 	peo_error_quiet(1); /* what it cannot compile is the interpreter's to tell */
 	pg->root = compile_cond(&ps, pg);
 	tpx_skip_space(&ps);
+	if (pg->root >= 0 && ps.p == ps.end)
+		fold(pg, pg->root);
 	peo_error_quiet(0);
 	if (pg->root < 0 || ps.p != ps.end) {
 		peo_tp_prog_free(pg);
@@ -359,8 +405,6 @@ struct tp_prog *peo_tp_prog_compile(const struct peo_tp_format *f, const char *s
 }
 
 /* ------------------------------------------------------------ evaluating */
-
-static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_value *out);
 
 /* A failure where the interpreter's cursor would be. */
 static int fail_at(struct parser *ps, const char *at, int err, const char *what)
@@ -407,6 +451,10 @@ static int eval_table(const struct tp_prog *pg, struct parser *ps, const struct 
 				&name);
 		ps->scratch_used = mark;
 	}
+	/* the interpreter's space may differ (a dead table's text, folded
+	 * values): where it might not hold the text, the interpreter says */
+	if (ps->scratch_used + text.len + 1 > ps->scratch_cap)
+		return ps->err = TP_PROG_INTERPRET;
 	ps->p = t->end_at;
 	return tpx_table_end(ps, &text, t->flags, &v, &delim, out);
 }
