@@ -12,8 +12,9 @@
 # writing the same text, or peo's JSON, the kernel's share that no reader
 # can go below.  Then a made-up file as perf record -a writes on 64 CPUs
 # (RINGS_SYNTH, tests/rings_synth: 64 rings a round to merge by time),
-# text against perf script.  The outputs are compared too: a benchmark of
-# wrong output is worthless.
+# text against perf script; and sched_switch's long print fmt, default
+# fields.  The outputs are compared too: a benchmark of wrong output is
+# worthless.
 set -uo pipefail
 peo=${1:-build/peo}
 W=${2:-build/tests/workload}
@@ -134,6 +135,23 @@ if [ -x "$rings_synth" ] && "$rings_synth" "$tmp/rings.data" 20 64 1000; then
 	rm -f "$tmp/rings.data"
 else
 	echo "# 64 rings a round: skipped: $rings_synth could not write the file (built? pass its path third)"
+fi
+
+# A tracepoint whose print fmt is long: sched_switch (prev_state's mask and
+# flags table, ~150 tokens), every switch of perf bench sched pipe on every
+# CPU, printed by both by default (its fields as the print fmt says).
+sw=$tmp/sched_switch.data
+if perf record -q -m 1024 -a -o "$sw" -e sched:sched_switch -- \
+	perf bench sched pipe -l "${SWITCHES:-150000}" >/dev/null 2>&1; then
+	big_size=$size big_records=$records
+	size=$(stat -c %s "$sw")
+	records=$(records_in "$sw")
+	echo "# sched:sched_switch of perf bench sched pipe: $(( size / 1000000 )) MB, $records records"
+	compare "text, sched_switch's print fmt: default fields" script -i "$sw" -- script -i "$sw"
+	size=$big_size records=$big_records
+	rm -f "$sw"
+else
+	echo "# sched_switch: skipped: perf record -a -e sched:sched_switch fails here"
 fi
 
 # Peak memory against file size: a file a quarter the size, read the same ways.
