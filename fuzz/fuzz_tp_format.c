@@ -7,7 +7,10 @@
  * result, an error has its sentence and a printed text is NUL-terminated
  * within the buffer.  The format text is read as a printk formats list
  * too (mostly lines it passes over), the kernel strings %s of a pointer
- * names.
+ * names.  The print is held to its reference (every argument by the
+ * interpreter, every conversion by snprintf: tp_prog.c's compiled
+ * arguments and tp_print.c's fast paths must print the same text, or fail
+ * with the same sentence).
  *
  * Seeds: real format files from tracefs with payloads (make fuzz).
  */
@@ -25,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *nul = memchr(data, '\0', size);
 	size_t text_len = nul ? (size_t)(nul - data) : size;
-	char *text = malloc(text_len + 1), out[512];
+	char *text = malloc(text_len + 1), out[512], ref[512], error[1100];
 	const uint8_t *raw = nul ? nul + 1 : data + size;
 	size_t raw_size = nul ? size - text_len - 1 : 0;
 	struct peo_record rec = { .swapped = raw_size && (raw[0] & 1) };
@@ -62,6 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(peo_last_error()[0]);
 	else
 		CHECK(strlen(out) < sizeof(out) && strlen(out) <= (size_t)n);
+	snprintf(error, sizeof(error), "%s", n < 0 ? peo_last_error() : "");
+	CHECK(peo_tp_format_print_as(f, &rec, raw_size ? raw : (const void *)"", raw_size, ref,
+				     sizeof(ref), 1) == n);
+	CHECK(!strcmp(out, ref) && (n >= 0 || !strcmp(error, peo_last_error())));
 	peo_tp_format_free(f);
 	free(text);
 	return 0;
