@@ -6,7 +6,8 @@
  * sample.
  *
  * The tree takes what most formats use (numbers, strings, REC->field,
- * unary and binary operators, casts, ?:, __builtin_expect(),
+ * unary and binary operators, casts, ?:, __builtin_expect(), __get_str()
+ * and __get_dynamic_array() with their _rel and _len forms,
  * __print_flags() and __print_symbolic()); an argument with anything else
  * stays the interpreter's.  Evaluation follows the interpreter step for
  * step, its dead operands, failures and their sentences included, sharing
@@ -23,7 +24,8 @@
 
 enum kind {
 	K_VALUE,  /* a number or a string literal: v */
-	K_FIELD,  /* REC->field: its integer, or its bytes for text and __data_loc */
+	K_FIELD,  /* REC->field: its integer, or its bytes for text and __data_loc;
+		   * __get_str(field) and the like (bytes): their bytes, or count */
 	K_NOT,    /* !a */
 	K_ARITH,  /* ~a, -a, +a: op */
 	K_CAST,   /* (type)a: bytes and uns when known (else a's value as it is) */
@@ -39,6 +41,7 @@ struct node {
 	const char *bin;  /* K_BINARY: tpx_levels' string */
 	const char *at;   /* where the interpreter's cursor is when this fails */
 	int known, bytes, uns; /* K_CAST */
+	int bytes_wanted, count; /* K_FIELD: __get_str() and the like; the _len forms */
 	struct tp_value v;
 	const struct peo_tp_field *fld;
 	int a, b, c;      /* operands (node indices) */
@@ -142,6 +145,28 @@ static int compile_field(struct parser *ps, struct tp_prog *pg)
 	return i;
 }
 
+/* __get_str(field) and the other helpers of a field's bytes, the cursor at
+ * the name (@n bytes); the _len forms give their count. */
+static int compile_get(struct parser *ps, struct tp_prog *pg, size_t n)
+{
+	int count = n > 4 && !memcmp(ps->p + n - 4, "_len", 4), i;
+	char name[128];
+	size_t k;
+
+	ps->p += n;
+	if (tpx_expect(ps, "(") || !(k = tpx_ident_len(ps)) || k >= sizeof(name))
+		return -1;
+	memcpy(name, ps->p, k);
+	name[k] = '\0';
+	ps->p += k;
+	if (tpx_expect(ps, ")") || (i = new_node(pg, K_FIELD)) < 0 ||
+	    !(pg->nodes[i].fld = peo_tp_format_find(ps->f, name)))
+		return -1;
+	pg->nodes[i].bytes_wanted = 1;
+	pg->nodes[i].count = count;
+	return i;
+}
+
 static int compile_table(struct parser *ps, struct tp_prog *pg, int flags)
 {
 	int ti = grow((void **)&pg->tables, sizeof(*pg->tables), &pg->ntables, &pg->cap_tables);
@@ -228,7 +253,12 @@ static int compile_primary(struct parser *ps, struct tp_prog *pg)
 		ps->p += n;
 		return compile_table(ps, pg, flags);
 	}
-	if (n && !strncmp(ps->p, "__", 2)) /* __get_str(), __print_hex()...: the interpreter's */
+	if (tpx_ident_is(ps, "__get_str") || tpx_ident_is(ps, "__get_rel_str") ||
+	    tpx_ident_is(ps, "__get_dynamic_array") || tpx_ident_is(ps, "__get_rel_dynamic_array") ||
+	    tpx_ident_is(ps, "__get_dynamic_array_len") ||
+	    tpx_ident_is(ps, "__get_rel_dynamic_array_len"))
+		return compile_get(ps, pg, n);
+	if (n && !strncmp(ps->p, "__", 2)) /* __print_hex(), __get_bitmask()...: the interpreter's */
 		return -1;
 	if (n) { /* a kernel variable or enum constant: 0, unless a call */
 		const char *after = ps->p + n;
@@ -475,7 +505,14 @@ static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_va
 		return 0;
 	case K_FIELD:
 		memset(out, 0, sizeof(*out));
-		return tpx_field(ps, n->fld, 0, out);
+		if (tpx_field(ps, n->fld, n->bytes_wanted, out))
+			return ps->err;
+		if (n->count) { /* the bytes' count */
+			out->num = (int64_t)out->len;
+			out->is_string = 0;
+			out->uns = 1;
+		}
+		return 0;
 	case K_NOT:
 		if (eval(pg, ps, n->a, out))
 			return ps->err;

@@ -174,8 +174,8 @@ static void made_up_formats_print_the_same(void **state)
 		"\"%d %s\", REC->b && REC->a / 0, REC->a ? \"yes\" : \"no\"",
 		"\"%d %d\", REC->a || 1 / REC->zero, (u8)REC->a + (s16)REC->b",
 		"\"%s\", __print_flags(REC->a, \"|\", { 1, \"A\" }, { 2, \"B\" }, { 4, \"C\" })",
-		"\"%s\", __print_symbolic(REC->b, { 0, \"zero\" }, { 1, \"one\" }, "
-		"{ HRTIMER_RESTART, \"r\" }, { NO_SUCH, \"n\" }, { 1 / REC->zero, \"z\" })",
+		("\"%s\", __print_symbolic(REC->b, { 0, \"zero\" }, { 1, \"one\" }, "
+		 "{ HRTIMER_RESTART, \"r\" }, { NO_SUCH, \"n\" }, { 1 / REC->zero, \"z\" })"),
 		"\"%s\", __print_flags(REC->a, REC->b, { 1, \"A\" })",
 		"\"%s\", __print_symbolic(\"x\", { 1, \"A\" })",
 		"\"%s\", __print_flags(REC->a, \"|\", { 1, 7 })",
@@ -189,6 +189,7 @@ static void made_up_formats_print_the_same(void **state)
 		"\"%d\", REC->missing",
 		"\"%d\", REC->arr[1]",
 		"\"%s\", __get_str(name)",
+		"\"%s %d %d\", __get_rel_str(name), __get_dynamic_array_len(name), __get_str(a)",
 		"\"%d\", f(REC->a)",
 		"\"%d %d\", REC->a REC->b",
 		"\"%d\"",
