@@ -76,16 +76,20 @@ struct tp_prog {
 
 /* ------------------------------------------------------------- compiling */
 
-/* Grow *@v (of @size-byte elements, *@n used of *@cap) by one; its index or -1. */
-static int grow(void **v, size_t size, size_t *n, size_t *cap)
+/* Room for one more @size-byte element at the end of the array whose
+ * pointer is at @slot (@n used of *@cap): its index, or -1.  The pointer
+ * is copied in and out as bytes: any array's, without a cast to void **. */
+static int grow(void *slot, size_t size, size_t *n, size_t *cap)
 {
+	void *v;
+
+	memcpy(&v, slot, sizeof(v));
 	if (*n == *cap) {
 		size_t more = *cap ? 2 * *cap : 16;
-		void *m = realloc(*v, more * size);
 
-		if (!m)
+		if (!(v = realloc(v, more * size)))
 			return -1;
-		*v = m;
+		memcpy(slot, &v, sizeof(v));
 		*cap = more;
 	}
 	return (int)(*n)++;
@@ -93,7 +97,7 @@ static int grow(void **v, size_t size, size_t *n, size_t *cap)
 
 static int new_node(struct tp_prog *pg, enum kind kind)
 {
-	int i = grow((void **)&pg->nodes, sizeof(*pg->nodes), &pg->nnodes, &pg->cap_nodes);
+	int i = grow(&pg->nodes, sizeof(*pg->nodes), &pg->nnodes, &pg->cap_nodes);
 
 	if (i >= 0) {
 		memset(&pg->nodes[i], 0, sizeof(pg->nodes[i]));
@@ -116,12 +120,13 @@ static int compile_string(struct parser *ps, struct tp_prog *pg)
 	if (tpx_string_literal(ps, &v) || !(copy = malloc(v.len + 1)))
 		return -1;
 	memcpy(copy, v.str, v.len + 1);
-	if (grow((void **)&pg->strings, sizeof(*pg->strings), &pg->nstrings, &pg->cap_strings) < 0 ||
-	    (i = new_node(pg, K_VALUE)) < 0) {
+	if ((i = grow(&pg->strings, sizeof(*pg->strings), &pg->nstrings, &pg->cap_strings)) < 0) {
 		free(copy);
 		return -1;
 	}
-	pg->strings[pg->nstrings - 1] = copy;
+	pg->strings[i] = copy; /* freed with the program from here on */
+	if ((i = new_node(pg, K_VALUE)) < 0)
+		return -1;
 	pg->nodes[i].v = (struct tp_value){ .is_string = 1, .str = copy, .len = v.len };
 	return i;
 }
@@ -169,7 +174,7 @@ static int compile_get(struct parser *ps, struct tp_prog *pg, size_t n)
 
 static int compile_table(struct parser *ps, struct tp_prog *pg, int flags)
 {
-	int ti = grow((void **)&pg->tables, sizeof(*pg->tables), &pg->ntables, &pg->cap_tables);
+	int ti = grow(&pg->tables, sizeof(*pg->tables), &pg->ntables, &pg->cap_tables), node;
 	struct table t = { .flags = flags, .delim = -1 };
 
 	if (ti < 0 || tpx_expect(ps, "(") || (t.value = compile_cond(ps, pg)) < 0 ||
@@ -195,7 +200,9 @@ static int compile_table(struct parser *ps, struct tp_prog *pg, int flags)
 		if (tpx_expect(ps, ",") || (e.name = compile_cond(ps, pg)) < 0 || tpx_expect(ps, "}"))
 			return -1;
 		e.at = ps->p;
-		if ((ei = grow((void **)&pg->entries, sizeof(*pg->entries), &pg->nentries,
+		if (pg->nentries != t.first + t.n) /* a table inside an entry: not contiguous */
+			return -1;
+		if ((ei = grow(&pg->entries, sizeof(*pg->entries), &pg->nentries,
 			       &pg->cap_entries)) < 0)
 			return -1;
 		pg->entries[ei] = e;
@@ -207,9 +214,9 @@ static int compile_table(struct parser *ps, struct tp_prog *pg, int flags)
 		return -1;
 	t.end_at = ps->p;
 	pg->tables[ti] = t;
-	if ((ti = new_node(pg, K_TABLE)) >= 0)
-		pg->nodes[ti].table = (int)(pg->ntables - 1);
-	return ti;
+	if ((node = new_node(pg, K_TABLE)) >= 0)
+		pg->nodes[node].table = ti; /* tables inside it came after it */
+	return node;
 }
 
 static int compile_primary(struct parser *ps, struct tp_prog *pg)

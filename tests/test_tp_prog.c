@@ -194,6 +194,11 @@ static void made_up_formats_print_the_same(void **state)
 		"\"%d %d\", REC->a REC->b",
 		"\"%d\"",
 		"\"%s\", (REC->a ? __print_flags(REC->a, \"|\", { 1, \"A\" }) : \"R\")",
+		("\"%s %s\", __print_symbolic(REC->a & 3, { 1, __print_flags(REC->b, \"|\", "
+		 "{ 1, \"A\" }, { 2, \"B\" }) }, { 2, \"two\" }), __print_symbolic(REC->b & 1, "
+		 "{ 0, \"z\" }, { (__print_flags(REC->a, \",\", { 4, \"C\" }), 1), \"o\" })"),
+		("\"%s\", __print_symbolic(__print_symbolic(REC->a & 1, { 1, \"x\" }) ? 1 : 0, "
+		 "{ 1, \"one\" })"),
 	};
 	struct tally t = { 0 };
 	uint64_t x = 12345;
