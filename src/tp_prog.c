@@ -364,6 +364,38 @@ static int compile_cond(struct parser *ps, struct tp_prog *pg)
 
 static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_value *out);
 
+/* Evaluation recurses once a level: a tree deeper than this is left to
+ * the interpreter (a chain a + b + c... is as deep as it is long there;
+ * the interpreter takes chains in a loop).  256 levels of the largest
+ * frame (a table's) fit a formatting thread's stack many times over. */
+#define MAX_TREE_DEPTH 256
+
+/* Whether the tree under node @i is deeper than @limit. */
+static int deeper_than(const struct tp_prog *pg, int i, int limit)
+{
+	const struct node *n;
+
+	if (i < 0)
+		return 0;
+	if (limit <= 0)
+		return 1;
+	n = &pg->nodes[i];
+	if (deeper_than(pg, n->a, limit - 1) || deeper_than(pg, n->b, limit - 1) ||
+	    deeper_than(pg, n->c, limit - 1))
+		return 1;
+	if (n->kind == K_TABLE) {
+		const struct table *t = &pg->tables[n->table];
+
+		if (deeper_than(pg, t->value, limit - 1) || deeper_than(pg, t->delim, limit - 1))
+			return 1;
+		for (size_t k = t->first; k < t->first + t->n; k++)
+			if (deeper_than(pg, pg->entries[k].key, limit - 1) ||
+			    deeper_than(pg, pg->entries[k].name, limit - 1))
+				return 1;
+	}
+	return 0;
+}
+
 static int is_number(const struct tp_prog *pg, int i)
 {
 	return i < 0 || (pg->nodes[i].kind == K_VALUE && !pg->nodes[i].v.is_string);
@@ -431,6 +463,8 @@ struct tp_prog *peo_tp_prog_compile(const struct peo_tp_format *f, const char *s
 	peo_error_quiet(1); /* what it cannot compile is the interpreter's to tell */
 	pg->root = compile_cond(&ps, pg);
 	tpx_skip_space(&ps);
+	if (pg->root >= 0 && ps.p == ps.end && deeper_than(pg, pg->root, MAX_TREE_DEPTH))
+		pg->root = -1;
 	if (pg->root >= 0 && ps.p == ps.end)
 		fold(pg, pg->root);
 	peo_error_quiet(0);

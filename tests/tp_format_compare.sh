@@ -130,6 +130,15 @@ compare idioms $'\tfield:unsigned long args[3];\toffset:8;\tsize:24;\tsigned:0;\
 	07000000000000000024000000000000ff00000000000000'0700000000000000' \
 	000000000000000000000000000000000000000000000000'ffffffffffffffff' \
 	000000000000000000000000000000000000000000000000'01f0ffffffffffff'
+# an argument nested 190 parentheses deep (the interpreter's, for its
+# subscript: it recursed past a formatting thread's 128 KiB musl stack and
+# crashed peo script), and a chain of 3,000 operators (too deep a tree to
+# compile: the interpreter's, which takes a chain in a loop)
+deep="$(printf '(%.0s' {1..190})REC->args[1]$(printf ')%.0s' {1..190})"
+chain="REC->args[1]$(printf ' + REC->args[0]%.0s' {1..3000})"
+compare deep $'\tfield:unsigned long args[3];\toffset:8;\tsize:24;\tsigned:0;' \
+	"\"%lu %lu\", $deep, $chain" \
+	010000000000000007000000000000000000000000000000 -- "7 3007"
 # kernel strings behind a `const char *` field: the writer copies tracefs'
 # printk formats into TRACING_DATA, as perf record does (a string's
 # trailing \n is not printed)
