@@ -6,10 +6,10 @@
  * sample.
  *
  * The tree takes what most formats use (numbers, strings, REC->field,
- * unary and binary operators, casts, ?:, __builtin_expect(), __get_str()
- * and __get_dynamic_array() with their _rel and _len forms,
- * __print_flags() and __print_symbolic()); an argument with anything else
- * stays the interpreter's.  Evaluation follows the interpreter step for
+ * REC->array[index], unary and binary operators, casts, ?:,
+ * __builtin_expect(), __get_str() and __get_dynamic_array() with their
+ * _rel and _len forms, __print_flags() and __print_symbolic()); an
+ * argument with anything else stays the interpreter's.  Evaluation follows the interpreter step for
  * step, its dead operands, failures and their sentences included, sharing
  * its helpers (tp_expr_internal.h); where the scratch space would not
  * hold what the interpreter puts there, it hands the argument back to the
@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ enum kind {
 	K_VALUE,  /* a number or a string literal: v */
 	K_FIELD,  /* REC->field: its integer, or its bytes for text and __data_loc;
 		   * __get_str(field) and the like (bytes): their bytes, or count */
+	K_ELEMENT, /* REC->field[a]: an element of an array field */
 	K_NOT,    /* !a */
 	K_ARITH,  /* ~a, -a, +a: op */
 	K_CAST,   /* (type)a: bytes and uns when known (else a's value as it is) */
@@ -143,8 +145,17 @@ static int compile_field(struct parser *ps, struct tp_prog *pg)
 	memcpy(name, ps->p, n);
 	name[n] = '\0';
 	ps->p += n;
-	if (tpx_accept(ps, "[")) /* an element: the interpreter's */
-		return -1;
+	if (tpx_accept(ps, "[")) { /* an element: its index first, then the field */
+		int index = compile_cond(ps, pg);
+
+		if (index < 0 || tpx_expect(ps, "]") || (i = new_node(pg, K_ELEMENT)) < 0 ||
+		    !(pg->nodes[i].fld = peo_tp_format_find(ps->f, name)) ||
+		    !pg->nodes[i].fld->array_len) /* no array: the interpreter's failure */
+			return -1;
+		pg->nodes[i].a = index;
+		pg->nodes[i].at = ps->p;
+		return i;
+	}
 	if ((i = new_node(pg, K_FIELD)) < 0 || !(pg->nodes[i].fld = peo_tp_format_find(ps->f, name)))
 		return -1;
 	return i;
@@ -484,6 +495,34 @@ static int fail_at(struct parser *ps, const char *at, int err, const char *what)
 	return tpx_fail(ps, err, what);
 }
 
+/* REC->field[index], as the interpreter reads it: no element read in a
+ * dead operand, one past the array a failure only when live. */
+static int eval_element(const struct tp_prog *pg, struct parser *ps, const struct node *n,
+			struct tp_value *out)
+{
+	const struct peo_tp_field *fld = n->fld;
+	struct tp_value index;
+
+	if (eval(pg, ps, n->a, &index))
+		return ps->err;
+	if (index.is_string || index.num < 0 || (uint64_t)index.num >= fld->array_len) {
+		char what[192];
+
+		if (ps->dead)
+			return 0;
+		snprintf(what, sizeof(what), "subscript %lld past the %u elements of '%s'",
+			 (long long)index.num, fld->array_len, fld->name);
+		return fail_at(ps, n->at, ENOTSUP, what);
+	}
+	if (ps->dead)
+		return 0;
+	if ((ps->err = peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, (size_t)index.num,
+					&out->num)))
+		return ps->err;
+	out->uns = !fld->is_signed;
+	return 0;
+}
+
 static int eval_table(const struct tp_prog *pg, struct parser *ps, const struct table *t,
 		      struct tp_value *out)
 {
@@ -554,6 +593,9 @@ static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_va
 			out->uns = 1;
 		}
 		return 0;
+	case K_ELEMENT:
+		memset(out, 0, sizeof(*out));
+		return eval_element(pg, ps, n, out);
 	case K_NOT:
 		if (eval(pg, ps, n->a, out))
 			return ps->err;
