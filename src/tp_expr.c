@@ -216,6 +216,26 @@ int tpx_string_literal(struct parser *ps, struct tp_value *out)
 	return 0;
 }
 
+int tpx_char_literal(struct parser *ps, struct tp_value *out)
+{
+	const char *p = ps->p + 1;
+	char c;
+
+	if (p < ps->end && *p == '\\' && p + 1 < ps->end) { /* the escapes formats use */
+		p++;
+		c = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p == '0' ? '\0' : *p;
+	} else if (p < ps->end) {
+		c = *p;
+	} else {
+		return tpx_fail(ps, ENOTSUP, "a character without its closing quote");
+	}
+	if (++p >= ps->end || *p != '\'')
+		return tpx_fail(ps, ENOTSUP, "a character without its closing quote");
+	ps->p = p + 1;
+	out->num = c; /* an int, as C's 'c' */
+	return 0;
+}
+
 int tpx_number_literal(struct parser *ps, struct tp_value *out)
 {
 	char *end;
@@ -591,6 +611,8 @@ static int primary(struct parser *ps, struct tp_value *out)
 		return tpx_fail(ps, ENOTSUP, "an argument ends early");
 	if (*ps->p == '"')
 		return tpx_string_literal(ps, out);
+	if (*ps->p == '\'')
+		return tpx_char_literal(ps, out);
 	if (isdigit((unsigned char)*ps->p))
 		return tpx_number_literal(ps, out);
 	if (tpx_accept(ps, "(")) {
@@ -859,6 +881,10 @@ const char *peo_tp_arg_end(const char *p, const char *e)
 			quote = !quote;
 		if (quote)
 			continue;
+		if (*p == '\'' && p + 2 < e) { /* a character: ',' or '(' inside is no separator */
+			p += p[1] == '\\' && p + 3 < e ? 3 : 2;
+			continue;
+		}
 		depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
 		if (*p == ',' && !depth)
 			break;

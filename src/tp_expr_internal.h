@@ -54,6 +54,8 @@ PEO_HIDDEN void tpx_take_scratch(struct parser *ps, size_t len, struct tp_value 
 /* A string literal (the cursor at its quote) into the scratch space. */
 PEO_HIDDEN int tpx_string_literal(struct parser *ps, struct tp_value *out);
 PEO_HIDDEN int tpx_number_literal(struct parser *ps, struct tp_value *out);
+/* A character literal ('c', '\n'...) at the cursor: its value. */
+PEO_HIDDEN int tpx_char_literal(struct parser *ps, struct tp_value *out);
 /* Field @fld's bytes as a string (none, in dead code, when past the payload). */
 PEO_HIDDEN int tpx_field_bytes(struct parser *ps, const struct peo_tp_field *fld,
 			       struct tp_value *out);

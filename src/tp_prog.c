@@ -240,10 +240,11 @@ static int compile_primary(struct parser *ps, struct tp_prog *pg)
 		return -1;
 	if (*ps->p == '"')
 		return compile_string(ps, pg);
-	if (*ps->p >= '0' && *ps->p <= '9') {
+	if ((*ps->p >= '0' && *ps->p <= '9') || *ps->p == '\'') {
 		struct tp_value v = { 0 };
 
-		if (tpx_number_literal(ps, &v) || (i = new_node(pg, K_VALUE)) < 0)
+		if ((*ps->p == '\'' ? tpx_char_literal(ps, &v) : tpx_number_literal(ps, &v)) ||
+		    (i = new_node(pg, K_VALUE)) < 0)
 			return -1;
 		pg->nodes[i].v = v;
 		return i;

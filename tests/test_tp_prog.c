@@ -181,6 +181,7 @@ static void made_up_formats_print_the_same(void **state)
 		"\"%s\", __print_flags(REC->a, \"|\", { 1, 7 })",
 		"\"%d %d\", __builtin_expect(REC->a, 1), __builtin_expect(!!REC->b, REC->a / REC->zero)",
 		"\"%d\", REC->a + \"s\"",
+		"\"%c%c %d\", REC->a ? 'S' : ' ', REC->b ? ',' : '\\n', 'A' + REC->a",
 		"\"%d %d\", -\"s\", jiffies + REC->a",
 		"\"%s %d\", REC->name, REC->a < REC->b ? REC->a <= 3 : REC->b >= 4 == 1 != 0",
 		"\"%d %d\", REC->a << 70, REC->a >> 3 ^ REC->b & 5 | 2",
