@@ -52,6 +52,16 @@ static int plain_number(char *out, long long v, char conv)
 	return len;
 }
 
+/* Whether @c (not NUL) is one of @set: strchr() inlined, a call into a
+ * small libc for each letter of each conversion had cost more than it. */
+static inline int one_of(char c, const char *set)
+{
+	for (; *set; set++)
+		if (*set == c)
+			return 1;
+	return 0;
+}
+
 /* Append to @buf, keeping it NUL-terminated; the length counts what would fit. */
 static void put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 {
@@ -112,11 +122,11 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 		}
 		/* %[flags][width][.prec][length]conv, rebuilt with ll for integers */
 		spec[k++] = '%';
-		for (c++; c < fmt_end && strchr("-+ #0", *c) && k < 8; c++)
+		for (c++; c < fmt_end && one_of(*c, "-+ #0") && k < 8; c++)
 			spec[k++] = *c;
 		for (; c < fmt_end && (isdigit((unsigned char)*c) || *c == '.') && k < 20; c++)
 			spec[k++] = *c;
-		while (c < fmt_end && strchr("hlLzjt", *c))
+		while (c < fmt_end && one_of(*c, "hlLzjt"))
 			c++;
 		if (c >= fmt_end)
 			break;
@@ -147,14 +157,14 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 					v.str = scratch;
 				}
 			}
-			char *dot = memchr(spec, '.', k);
-
 			if (k == 1 && !reference) { /* a plain %s: to its NUL, as snprintf's would be */
 				size_t m = strnlen(v.str, v.len);
 
 				put(buf, cap, &len, v.str, m < sizeof(out) ? m : sizeof(out) - 1);
 				continue;
 			}
+			char *dot = memchr(spec, '.', k);
+
 			if (dot) { /* "%.3s": the precision cuts the length; the spec takes '*' */
 				size_t prec = (size_t)strtoul(dot + 1, NULL, 10);
 
@@ -182,13 +192,13 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 			if (n < 0)
 				return n;
 			c += used;
-		} else if (strchr("diouxXcp", *c)) {
+		} else if (one_of(*c, "diouxXcp")) {
 			if (v.is_string)
 				return peo_fail(ENOTSUP, "print fmt: %%%c of a string", *c);
 			const char *sym;
 			uint64_t off;
 
-			if (*c == 'p' && c + 1 < fmt_end && strchr("SsFfB", c[1])) {
+			if (*c == 'p' && c + 1 < fmt_end && one_of(c[1], "SsFfB")) {
 				/* %pS: symbol+offset, %ps: symbol, from this machine's kallsyms */
 				int with_off = c[1] == 'S' || c[1] == 'F' || c[1] == 'B';
 
@@ -203,7 +213,7 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 					  : snprintf(out, sizeof(out), "(nil)");
 			} else if (*c == 'c') {
 				n = snprintf(out, sizeof(out), "%c", (int)v.num);
-			} else if (k == 1 && !reference && strchr("diux", *c)) {
+			} else if (k == 1 && !reference && one_of(*c, "diux")) {
 				n = plain_number(out, (long long)v.num, *c);
 			} else {
 				spec[k++] = 'l';
