@@ -359,18 +359,24 @@ static int element(struct parser *ps, const char *name, size_t n, struct tp_valu
 		return ps->err;
 	if (!fld->array_len)
 		return tpx_fail(ps, ENOTSUP, "a subscript of a field that is no array");
-	if (index.is_string || index.num < 0 || (uint64_t)index.num >= fld->array_len) {
+	return tpx_element(ps, fld, &index, out);
+}
+
+int tpx_element(struct parser *ps, const struct peo_tp_field *fld, const struct tp_value *index,
+		struct tp_value *out)
+{
+	if (index->is_string || index->num < 0 || (uint64_t)index->num >= fld->array_len) {
 		char what[192];
 
 		if (ps->dead)
 			return 0;
 		snprintf(what, sizeof(what), "subscript %lld past the %u elements of '%s'",
-			 (long long)index.num, fld->array_len, fld->name);
+			 (long long)index->num, fld->array_len, fld->name);
 		return tpx_fail(ps, ENOTSUP, what);
 	}
 	if (ps->dead) /* not evaluated: its field is not read */
 		return 0;
-	if ((ps->err = peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, (size_t)index.num,
+	if ((ps->err = peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, (size_t)index->num,
 					&out->num)))
 		return ps->err;
 	out->uns = !fld->is_signed;

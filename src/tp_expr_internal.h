@@ -63,6 +63,10 @@ PEO_HIDDEN int tpx_field_bytes(struct parser *ps, const struct peo_tp_field *fld
  * else its integer (0, in dead code, when past the payload). */
 PEO_HIDDEN int tpx_field(struct parser *ps, const struct peo_tp_field *fld, int want_string,
 			 struct tp_value *out);
+/* Element @index of array field @fld (none read in dead code; one past
+ * the array a failure only when live). */
+PEO_HIDDEN int tpx_element(struct parser *ps, const struct peo_tp_field *fld,
+			   const struct tp_value *index, struct tp_value *out);
 /* A table entry's value that is a name alone: 1 with *@v when known. */
 PEO_HIDDEN int tpx_name_value(const char *name, size_t n, int64_t *v);
 /* The name [@s, @e) is alone (spaces and parentheses around it): its length, else 0. */

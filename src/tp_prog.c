@@ -17,7 +17,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -496,34 +495,6 @@ static int fail_at(struct parser *ps, const char *at, int err, const char *what)
 	return tpx_fail(ps, err, what);
 }
 
-/* REC->field[index], as the interpreter reads it: no element read in a
- * dead operand, one past the array a failure only when live. */
-static int eval_element(const struct tp_prog *pg, struct parser *ps, const struct node *n,
-			struct tp_value *out)
-{
-	const struct peo_tp_field *fld = n->fld;
-	struct tp_value index;
-
-	if (eval(pg, ps, n->a, &index))
-		return ps->err;
-	if (index.is_string || index.num < 0 || (uint64_t)index.num >= fld->array_len) {
-		char what[192];
-
-		if (ps->dead)
-			return 0;
-		snprintf(what, sizeof(what), "subscript %lld past the %u elements of '%s'",
-			 (long long)index.num, fld->array_len, fld->name);
-		return fail_at(ps, n->at, ENOTSUP, what);
-	}
-	if (ps->dead)
-		return 0;
-	if ((ps->err = peo_tp_field_int(fld, ps->rec, ps->raw, ps->raw_size, (size_t)index.num,
-					&out->num)))
-		return ps->err;
-	out->uns = !fld->is_signed;
-	return 0;
-}
-
 static int eval_table(const struct tp_prog *pg, struct parser *ps, const struct table *t,
 		      struct tp_value *out)
 {
@@ -594,9 +565,12 @@ static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_va
 			out->uns = 1;
 		}
 		return 0;
-	case K_ELEMENT:
+	case K_ELEMENT: /* the index, then the element as the interpreter reads it */
 		memset(out, 0, sizeof(*out));
-		return eval_element(pg, ps, n, out);
+		if (eval(pg, ps, n->a, &r))
+			return ps->err;
+		ps->p = n->at;
+		return tpx_element(ps, n->fld, &r, out);
 	case K_NOT:
 		if (eval(pg, ps, n->a, out))
 			return ps->err;
