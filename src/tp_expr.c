@@ -735,44 +735,56 @@ static int unary(struct parser *ps, struct tp_value *out)
 	return err;
 }
 
-static int unary_inner(struct parser *ps, struct tp_value *out)
+int tpx_unary_op(struct parser *ps, char op, struct tp_value *v)
 {
-	tpx_skip_space(ps);
-	if (tpx_accept(ps, "!")) {
-		if (unary(ps, out))
-			return ps->err;
-		out->num = !tpx_is_true(out);
-		out->is_string = out->uns = 0;
+	if (op == '!') {
+		v->num = !tpx_is_true(v);
+		v->is_string = v->uns = 0;
 		return 0;
 	}
-	if (tpx_accept(ps, "~") || tpx_accept(ps, "-") || tpx_accept(ps, "+")) {
+	if (v->is_string)
+		return tpx_fail(ps, ENOTSUP, "arithmetic on a string");
+	v->num = op == '~' ? ~v->num : op == '-' ? (int64_t)(0 - (uint64_t)v->num) : v->num;
+	return 0;
+}
+
+static int unary_inner(struct parser *ps, struct tp_value *out)
+{
+	int bytes, uns, known;
+
+	tpx_skip_space(ps);
+	if (tpx_accept(ps, "!") || tpx_accept(ps, "~") || tpx_accept(ps, "-") || tpx_accept(ps, "+")) {
 		char op = ps->p[-1];
 
 		if (unary(ps, out))
 			return ps->err;
-		if (out->is_string)
-			return tpx_fail(ps, ENOTSUP, "arithmetic on a string");
-		out->num = op == '~' ? ~out->num : op == '-' ? (int64_t)(0 - (uint64_t)out->num) : out->num;
+		return tpx_unary_op(ps, op, out);
+	}
+	if (tpx_cast(ps, &known, &bytes, &uns)) {
+		if (unary(ps, out))
+			return ps->err;
+		if (known) /* a typedef this does not know leaves the value as it is */
+			tpx_apply_cast(out, bytes, uns);
 		return 0;
 	}
-	if (ps->p < ps->end && *ps->p == '(') { /* a cast, or a parenthesized expression */
-		const char *close = ps->p + 1;
-		int bytes, uns, known;
-
-		while (close < ps->end && *close != ')' && *close != '(')
-			close++;
-		if (close < ps->end && *close == ')' &&
-		    ((known = tpx_type_of(ps->p + 1, (size_t)(close - ps->p - 1), &bytes, &uns)) ||
-		     tpx_typedef_cast(ps->p + 1, close))) {
-			ps->p = close + 1;
-			if (unary(ps, out))
-				return ps->err;
-			if (known) /* a typedef this does not know leaves the value as it is */
-				tpx_apply_cast(out, bytes, uns);
-			return 0;
-		}
-	}
 	return primary(ps, out);
+}
+
+int tpx_cast(struct parser *ps, int *known, int *bytes, int *uns)
+{
+	const char *close = ps->p + 1;
+
+	*known = *bytes = *uns = 0;
+	if (ps->p >= ps->end || *ps->p != '(') /* else a parenthesized expression, or none */
+		return 0;
+	while (close < ps->end && *close != ')' && *close != '(')
+		close++;
+	if (close >= ps->end || *close != ')' ||
+	    !((*known = tpx_type_of(ps->p + 1, (size_t)(close - ps->p - 1), bytes, uns)) ||
+	      tpx_typedef_cast(ps->p + 1, close)))
+		return 0;
+	ps->p = close + 1;
+	return 1;
 }
 
 

@@ -62,8 +62,11 @@ struct tp_arg {
 	struct tp_prog *prog;
 };
 
-/* tp_format.c: @f's print fmt arguments, in order (*@args; their count returned). */
-PEO_HIDDEN size_t peo_tp_format_args(const struct peo_tp_format *f, const struct tp_arg **args);
+/* tp_format.c: @f's print fmt arguments, in order (*@args; their count
+ * returned), and where its format string ends (*@fmt_end unless NULL: its
+ * closing quote, or the text's end; NULL when it does not start with one). */
+PEO_HIDDEN size_t peo_tp_format_args(const struct peo_tp_format *f, const struct tp_arg **args,
+				     const char **fmt_end);
 
 /* peo_tp_format_print() as it is (@reference 0), or with every argument
  * evaluated by the interpreter and every conversion by snprintf (1: for

@@ -49,6 +49,12 @@ PEO_HIDDEN int tpx_type_of(const char *words, size_t len, int *bytes, int *uns);
 /* Whether "(@s..@close)" casts to a typedef tpx_type_of() does not know. */
 PEO_HIDDEN int tpx_typedef_cast(const char *s, const char *close);
 PEO_HIDDEN void tpx_apply_cast(struct tp_value *v, int bytes, int uns);
+/* Unary operator @op ('!', '~', '-', '+') on *@v, the cursor after its operand. */
+PEO_HIDDEN int tpx_unary_op(struct parser *ps, char op, struct tp_value *v);
+/* A cast at the cursor, "(type)": consumed, 1 with its type (*@known 0:
+ * a typedef tpx_type_of() does not know, the value left as it is); else
+ * 0, nothing consumed. */
+PEO_HIDDEN int tpx_cast(struct parser *ps, int *known, int *bytes, int *uns);
 /* The @len bytes at the scratch space's free end become *@out, a string. */
 PEO_HIDDEN void tpx_take_scratch(struct parser *ps, size_t len, struct tp_value *out);
 /* A string literal (the cursor at its quote) into the scratch space. */

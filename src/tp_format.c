@@ -18,6 +18,7 @@ struct peo_tp_format {
 	struct peo_tp_field *fields; /* their name and type strings are ours */
 	size_t n;
 	char *print; /* what follows "print fmt: " */
+	const char *fmt_end; /* the format string's closing quote (or the text's end) */
 	struct tp_arg *args; /* its arguments, each compiled when it can be */
 	size_t nargs;
 	struct tp_strings *strings; /* the kernel strings its %s of a pointer names, or NULL */
@@ -151,6 +152,7 @@ static int compile_args(struct peo_tp_format *f)
 		return 0;
 	for (p++; *p && !(*p == '"' && p[-1] != '\\'); p++)
 		;
+	f->fmt_end = p;
 	if (!*p)
 		return 0;
 	end = p + strlen(p);
@@ -174,8 +176,11 @@ static int compile_args(struct peo_tp_format *f)
 	}
 }
 
-size_t peo_tp_format_args(const struct peo_tp_format *f, const struct tp_arg **args)
+size_t peo_tp_format_args(const struct peo_tp_format *f, const struct tp_arg **args,
+			  const char **fmt_end)
 {
+	if (fmt_end)
+		*fmt_end = f->fmt_end;
 	*args = f->args;
 	return f->nargs;
 }

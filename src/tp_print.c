@@ -92,9 +92,7 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 	buf[0] = '\0';
 	if (*p != '"')
 		return peo_fail(ENOTSUP, "print fmt: '%.40s' does not start with a string", p);
-	for (fmt_end = p + 1; *fmt_end && !(*fmt_end == '"' && fmt_end[-1] != '\\'); fmt_end++)
-		;
-	nargs = peo_tp_format_args(f, &args); /* split, and compiled, with the format */
+	nargs = peo_tp_format_args(f, &args, &fmt_end); /* split, and compiled, with the format */
 	for (const char *c = p + 1; c < fmt_end; c++) {
 		char spec[32], out[512], scratch[1024];
 		const char *a, *ae;

@@ -27,8 +27,7 @@ enum kind {
 	K_FIELD,  /* REC->field: its integer, or its bytes for text and __data_loc;
 		   * __get_str(field) and the like (bytes): their bytes, or count */
 	K_ELEMENT, /* REC->field[a]: an element of an array field */
-	K_NOT,    /* !a */
-	K_ARITH,  /* ~a, -a, +a: op */
+	K_UNARY,  /* !a, ~a, -a, +a: op */
 	K_CAST,   /* (type)a: bytes and uns when known (else a's value as it is) */
 	K_BINARY, /* a op b */
 	K_COND,   /* a ? b : c */
@@ -38,7 +37,7 @@ enum kind {
 
 struct node {
 	enum kind kind;
-	char op;          /* K_ARITH */
+	char op;          /* K_UNARY */
 	const char *bin;  /* K_BINARY: tpx_levels' string */
 	const char *at;   /* where the interpreter's cursor is when this fails */
 	int known, bytes, uns; /* K_CAST */
@@ -293,7 +292,7 @@ static int compile_primary(struct parser *ps, struct tp_prog *pg)
 
 static int compile_unary(struct parser *ps, struct tp_prog *pg)
 {
-	int i = -1, u;
+	int i = -1, u, known, bytes, uns;
 
 	if (++ps->depth > MAX_DEPTH)
 		return -1;
@@ -301,27 +300,17 @@ static int compile_unary(struct parser *ps, struct tp_prog *pg)
 	if (tpx_accept(ps, "!") || tpx_accept(ps, "~") || tpx_accept(ps, "-") || tpx_accept(ps, "+")) {
 		char op = ps->p[-1];
 
-		if ((i = new_node(pg, op == '!' ? K_NOT : K_ARITH)) < 0 ||
+		if ((i = new_node(pg, K_UNARY)) < 0 ||
 		    (u = compile_unary(ps, pg)) < 0)
 			return -1;
 		pg->nodes[i].op = op;
 		pg->nodes[i].a = u;
 		pg->nodes[i].at = ps->p;
-	} else if (ps->p < ps->end && *ps->p == '(') { /* a cast, or a parenthesized expression */
-		const char *close = ps->p + 1;
-		int bytes = 0, uns = 0, known = 0;
-
-		while (close < ps->end && *close != ')' && *close != '(')
-			close++;
-		if (close < ps->end && *close == ')' &&
-		    ((known = tpx_type_of(ps->p + 1, (size_t)(close - ps->p - 1), &bytes, &uns)) ||
-		     tpx_typedef_cast(ps->p + 1, close))) {
-			ps->p = close + 1;
-			if ((i = new_node(pg, K_CAST)) < 0 || (u = compile_unary(ps, pg)) < 0)
-				return -1;
-			pg->nodes[i] = (struct node){ .kind = K_CAST, .known = known, .bytes = bytes,
-						      .uns = uns, .a = u, .b = -1, .c = -1 };
-		}
+	} else if (tpx_cast(ps, &known, &bytes, &uns)) {
+		if ((i = new_node(pg, K_CAST)) < 0 || (u = compile_unary(ps, pg)) < 0)
+			return -1;
+		pg->nodes[i] = (struct node){ .kind = K_CAST, .known = known, .bytes = bytes,
+					      .uns = uns, .a = u, .b = -1, .c = -1 };
 	}
 	if (i < 0)
 		i = compile_primary(ps, pg);
@@ -442,7 +431,7 @@ static void fold(struct tp_prog *pg, int i)
 			fold(pg, pg->entries[k].name);
 		}
 	}
-	if ((n->kind == K_NOT || n->kind == K_ARITH || n->kind == K_CAST || n->kind == K_BINARY) &&
+	if ((n->kind == K_UNARY || n->kind == K_CAST || n->kind == K_BINARY) &&
 	    is_number(pg, n->a) && is_number(pg, n->b) && !eval(pg, &ps, i, &v)) {
 		n->kind = K_VALUE;
 		n->v = v;
@@ -571,20 +560,11 @@ static int eval(const struct tp_prog *pg, struct parser *ps, int i, struct tp_va
 			return ps->err;
 		ps->p = n->at;
 		return tpx_element(ps, n->fld, &r, out);
-	case K_NOT:
+	case K_UNARY:
 		if (eval(pg, ps, n->a, out))
 			return ps->err;
-		out->num = !tpx_is_true(out);
-		out->is_string = out->uns = 0;
-		return 0;
-	case K_ARITH:
-		if (eval(pg, ps, n->a, out))
-			return ps->err;
-		if (out->is_string)
-			return fail_at(ps, n->at, ENOTSUP, "arithmetic on a string");
-		out->num = n->op == '~' ? ~out->num
-			   : n->op == '-' ? (int64_t)(0 - (uint64_t)out->num) : out->num;
-		return 0;
+		ps->p = n->at;
+		return tpx_unary_op(ps, n->op, out);
 	case K_CAST:
 		if (eval(pg, ps, n->a, out))
 			return ps->err;

@@ -94,7 +94,7 @@ static void same_both_ways(const struct peo_tp_format *f, const char *what, uint
 			   struct tally *t)
 {
 	const struct tp_arg *args;
-	size_t nargs = peo_tp_format_args(f, &args);
+	size_t nargs = peo_tp_format_args(f, &args, NULL);
 	static unsigned char raw[4096];
 	char a[8192], b[8192], ea[1100], eb[1100];
 
@@ -256,7 +256,7 @@ static void sched_switch_prev_state_is_compiled(void **state)
 	snprintf(text, sizeof(text), "name: sched_switch\nformat:\n"
 		 "\tfield:long prev_state;\toffset:8;\tsize:8;\tsigned:1;\n\n%s", print);
 	assert_int_equal(peo_tp_format_parse(&f, text), 0);
-	assert_int_equal(peo_tp_format_args(f, &args), 2);
+	assert_int_equal(peo_tp_format_args(f, &args, NULL), 2);
 	assert_non_null(args[0].prog);
 	assert_non_null(args[1].prog);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {

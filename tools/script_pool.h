@@ -3,9 +3,9 @@
  * thread fills batches of entries; batch g goes to worker g % workers,
  * which formats it into a buffer of its own; a writer thread writes the
  * buffers in batch order (or, asked to, into a regular file with two
- * workers or more, each worker writes its own at its place).  The output is the
- * same whatever the number of workers, and reading, formatting and
- * writing overlap.
+ * workers or more, each worker writes its own at its place).  The output
+ * is the same whatever the number of workers, and reading, formatting
+ * and writing overlap.
  */
 #ifndef PEO_TOOLS_SCRIPT_POOL_H
 #define PEO_TOOLS_SCRIPT_POOL_H

@@ -10,9 +10,9 @@
 #include <pthread.h>
 #include <signal.h>
 
-#define STACK_BYTES (4u << 20)
-
 #include "commands.h"
+
+#define STACK_BYTES (4u << 20)
 
 int thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
