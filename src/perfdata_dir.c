@@ -10,7 +10,9 @@
  * holds is read in its turn).  In file order that is the order records go
  * out in.  In time order the streams are merged by time, and equal times
  * keep perf's reading order: a tie goes to the record of the earlier turn,
- * then to the stream perf reads first.
+ * then to the stream perf reads first.  A data file's own records are not
+ * quite in time order, and perf sorts them all: each stream is put in
+ * time order first (perfdata_dir_sort.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "perfdata_dir_sort.h"
 #include "perfdata_heap.h"
 #include "perfdata_internal.h"
 
@@ -34,13 +37,21 @@ struct pd_stream {
 	uint64_t time;
 	uint64_t turn;       /* perf's reading turn of that record (ties go to the earlier) */
 	uint64_t turn_start; /* file offset where this turn began */
+	uint64_t idx, count; /* the peeked record's place among the stream's; how many were peeked */
 	int have, has_time, done, started;
+	/* Time order: the records held back, and the one that goes next: a
+	 * held one (cand), else the peeked one; ready once it is chosen. */
+	struct pd_dir_sort sort;
+	struct pd_held *cand;
+	int ready;
 };
 
 struct pd_dir {
 	struct pd_stream *s; /* s[0] is the header file's own data section (reader f) */
 	size_t n;
 	struct pd_stream *last; /* the stream whose record went out last: advance it next */
+	struct pd_held *gone;   /* the held record that went out last: freed at the next call */
+	int scanned;            /* time order: each stream's late records are known */
 	size_t cur;             /* file order: the stream whose turn it is, */
 	uint64_t turn;          /* and which of its turns */
 	struct pd_heap heap;    /* time order: the streams that have a record, by it (room for n) */
@@ -63,10 +74,14 @@ static int open_stream(struct peo_perfdata *f, int fd, uint64_t size, struct peo
 	struct peo_perfdata *r = calloc(1, sizeof(*r));
 
 	*out = r;
-	if (!r || !(r->buf = malloc(f->window)))
-		return peo_fail(ENOMEM, "out of memory for a data file's read window");
+	if (!r) {
+		close(fd);
+		return peo_fail(ENOMEM, "out of memory for a data file's reader");
+	}
 	r->fd = fd;
-	r->own_fd = fd;
+	r->own_fd = fd; /* closed with it, even when the window is not had */
+	if (!(r->buf = malloc(f->window)))
+		return peo_fail(ENOMEM, "out of memory for a data file's read window");
 	r->window = f->window;
 	r->map_whole = f->map_whole;
 	r->swap = f->swap;
@@ -136,8 +151,12 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 
 	if (!d)
 		return;
-	for (size_t i = 1; i < d->n; i++)
-		peo_perfdata_close(d->s[i].r);
+	for (size_t i = 0; i < d->n; i++) {
+		if (i)
+			peo_perfdata_close(d->s[i].r);
+		peo_pd_sort_free(&d->s[i].sort);
+	}
+	free(d->gone);
 	free(d->s);
 	free(d->heap.v);
 	free(d);
@@ -165,6 +184,7 @@ static int fill(struct pd_stream *s)
 		return 0;
 	}
 	s->have = 1;
+	s->idx = s->count++;
 	s->has_time = s->r->peek_has_time;
 	s->time = s->r->peek_time;
 	/* perf's turn ends after the record that fills 2 MiB; the records a
@@ -190,6 +210,8 @@ static struct pd_heap_slot key_of(const struct pd_dir *d, size_t i)
 {
 	const struct pd_stream *s = &d->s[i];
 
+	if (s->cand)
+		return (struct pd_heap_slot){ s->cand->time, (s->cand->turn + 1) * d->n + i, i };
 	if (!s->has_time)
 		return (struct pd_heap_slot){ 0, i, i };
 	return (struct pd_heap_slot){ s->time, (s->turn + 1) * d->n + i, i };
@@ -201,32 +223,98 @@ static struct pd_stream *heap_top(const struct pd_dir *d)
 	return d->heap.n ? &d->s[d->heap.v[0].stream] : NULL;
 }
 
+/* Each stream's late records, from a pass of a reader of its own. */
+static int scan_streams(struct peo_perfdata *f, struct pd_dir *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct peo_perfdata *own = d->s[i].r, *r;
+		int fd = fcntl(own->fd, F_DUPFD_CLOEXEC, 0), err;
+
+		if (fd < 0)
+			return peo_fail(errno, "%s: cannot read it twice: %s", d->s[i].name,
+					strerror(errno));
+		err = open_stream(f, fd, own->file_size, &r);
+		if (!err) {
+			r->pos = own->pos; /* the header file's data section */
+			r->end = own->end;
+			err = peo_pd_sort_scan(&d->s[i].sort, r);
+		}
+		peo_perfdata_close(r);
+		if (err)
+			return err;
+	}
+	d->scanned = 1;
+	return 0;
+}
+
+/*
+ * Time order: stream @s's next record, held back (copied) while a late
+ * record still to come goes before it.  A record without a time goes at once.
+ */
+static int settle(struct pd_stream *s)
+{
+	int got;
+
+	for (;;) {
+		struct pd_held *top = peo_pd_sort_top(&s->sort);
+		uint64_t bound;
+
+		if ((got = fill(s)))
+			return got;
+		s->cand = NULL;
+		s->ready = 1;
+		if (!s->have) {
+			s->cand = top;
+			s->ready = top != NULL;
+			return 0;
+		}
+		if (!s->has_time)
+			return 0;
+		bound = peo_pd_sort_bound(&s->sort, s->idx);
+		if (top && top->time <= s->time) { /* held earlier: first at a tie */
+			if (top->time <= bound) {
+				s->cand = top;
+				return 0;
+			}
+		} else if (s->time <= bound) {
+			return 0;
+		}
+		s->ready = 0;
+		if ((got = peo_pd_sort_hold(&s->sort, &s->rec, s->time, s->idx, s->turn)))
+			return stream_failed(s, got);
+		s->have = 0;
+	}
+}
+
 /*
  * Time order: the stream with the oldest next record, the top of the heap.
  * Streams are first peeked in perf's reading order, but only up to a
  * record without time: it goes at once, before a later stream is read
  * (whose first record may be broken), as perf sends it.
  */
-static int next_by_time(struct pd_dir *d, struct pd_stream **best)
+static int next_by_time(struct peo_perfdata *f, struct pd_dir *d, struct pd_stream **best)
 {
 	struct pd_stream *top = heap_top(d);
 	int got;
 
 	*best = NULL;
-	if (top && !top->have) { /* its record went out */
-		if ((got = fill(top)))
+	if (!d->scanned && (got = scan_streams(f, d)))
+		return got;
+	if (top && !top->ready) { /* its record went out */
+		if ((got = settle(top)))
 			return got;
-		if (top->have)
+		if (top->ready)
 			pd_heap_top_moved(&d->heap, key_of(d, (size_t)(top - d->s)));
 		else
 			pd_heap_pop(&d->heap);
 	}
-	while (d->heap_filled < d->n && !((top = heap_top(d)) && !top->has_time)) {
+	while (d->heap_filled < d->n &&
+	       !((top = heap_top(d)) && !top->cand && !top->has_time)) {
 		struct pd_stream *s = &d->s[d->heap_filled];
 
-		if ((got = fill(s))) /* retried from this stream on the next call */
+		if ((got = settle(s))) /* retried from this stream on the next call */
 			return got;
-		if (s->have)
+		if (s->ready)
 			pd_heap_add(&d->heap, key_of(d, d->heap_filled));
 		d->heap_filled++;
 	}
@@ -271,16 +359,25 @@ int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	struct pd_stream *best;
 	int got;
 
+	free(d->gone);
+	d->gone = NULL;
 	if (d->last) {
-		d->last->have = 0;
+		d->last->ready = 0;
 		d->last = NULL;
 	}
-	if ((got = f->order ? next_by_time(d, &best) : next_by_reading(d, &best)))
+	if ((got = f->order ? next_by_time(f, d, &best) : next_by_reading(d, &best)))
 		return got;
 	if (!best)
 		return 0;
 	d->last = best;
-	*out = best->rec;
+	if (best->cand) { /* out of the heap; freed at the next call */
+		d->gone = peo_pd_sort_pop(&best->sort);
+		*out = d->gone->rec;
+	} else {
+		*out = best->rec;
+		best->have = 0; /* its window holds it until the next peek */
+	}
+	best->cand = NULL;
 	if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
 	    (got = peo_pd_parse_fields(f, out->rec.bytes, out->rec.header.size, out->offset,
 				       &out->rec)))

@@ -1,8 +1,8 @@
 /*
  * dir_synth.c - `dir_synth [-z] [-s] DIR FILL NAME...`: tie_dir.h's
  * directory for script_compare.sh, whose samples tie in time: perf script
- * and peo script must print them in the same order.  FILL is none, turn or
- * inflated (enum tie_fill); -z compresses the data files; -s gives the
+ * and peo script must print them in the same order.  FILL is none, turn,
+ * inflated or unsorted (enum tie_fill); -z compresses the data files; -s gives the
  * event sample_id_all (perf then sorts by time).  Exits 3 when -z is asked
  * of a build without zstd.
  */
@@ -13,7 +13,7 @@
 
 int main(int argc, char **argv)
 {
-	static const char *const fills[] = { "none", "turn", "inflated" };
+	static const char *const fills[] = { "none", "turn", "inflated", "unsorted" };
 	struct tie_dir_opts o = { .fill = TIE_FILL_NONE };
 	int fill = -1;
 	char why[4400];
@@ -26,11 +26,11 @@ int main(int argc, char **argv)
 		else
 			break;
 	}
-	for (int i = 0; argc >= 4 && i < 3; i++)
+	for (int i = 0; argc >= 4 && i < 4; i++)
 		if (!strcmp(argv[2], fills[i]))
 			fill = i;
 	if (fill < 0) {
-		fprintf(stderr, "usage: dir_synth [-z] [-s] DIR none|turn|inflated NAME...\n");
+		fprintf(stderr, "usage: dir_synth [-z] [-s] DIR none|turn|inflated|unsorted NAME...\n");
 		return 2;
 	}
 	o.fill = (enum tie_fill)fill;

@@ -134,6 +134,7 @@ check threads-compressed pid,tid,time,ip,period,event -z --threads -e cpu-clock 
 # sorts by time, ties in that reading order; without, it prints in that
 # reading order (a sample older than the ties, read in a later turn, comes
 # after them).  Compressed, a turn counts the COMPRESSED records' bytes.
+# A data file out of time order is sorted whole (perf reads all first).
 synth=${3:-}
 if [ -x "$synth" ]; then
 	# NAME DIR_SYNTH-FLAGS FILL: three files whose samples tie; then the
@@ -164,6 +165,8 @@ if [ -x "$synth" ]; then
 		ties "tie-turn$sid" "$sid" turn
 		ties "tie-turn-z$sid" "-z $sid" turn
 		ties "tie-inflated-z$sid" "-z $sid" inflated
+		ties "tie-unsorted$sid" "$sid" unsorted
+		ties "tie-unsorted-z$sid" "-z $sid" unsorted
 	done
 	# --ordered and --no-ordered override perf's choice: each directory
 	# printed as perf prints its twin of the other sample_id_all

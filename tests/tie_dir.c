@@ -120,9 +120,15 @@ static void put_fill(struct sink *s, enum tie_fill fill, uint64_t ip)
 		}
 		flush(s);
 		put_sample(s, TIE_DIR_LATE_IP, time); /* the second turn's */
-	} else if (fill == TIE_FILL_INFLATED)
+	} else if (fill == TIE_FILL_INFLATED) {
 		for (uint64_t given = 0; given < INFLATED_BYTES; given += sizeof(struct sample))
 			put_sample(s, ip, time++);
+	} else if (fill == TIE_FILL_UNSORTED) {
+		/* span k of ring r: 100 samples 2 us apart from 200k us + r ns */
+		for (uint64_t span = 0; span < 8; span++)
+			for (uint64_t i = 0; i < 100; i++)
+				put_sample(s, ip, 2000 * (span / 2 * 100 + i) + span % 2 + 1);
+	}
 	flush(s); /* the tie starts a record of its own */
 }
 
@@ -178,6 +184,8 @@ static int data_file(const char *path, enum tie_fill fill, int compress, uint64_
 #endif
 	put_fill(s, fill, ip);
 	put_sample(s, ip, TIE_DIR_NS);
+	if (fill == TIE_FILL_UNSORTED)
+		put_sample(s, TIE_DIR_LATE_IP, TIE_DIR_NS - 1);
 	flush(s);
 	if (fclose(s->fp) && !s->bad)
 		s->bad = strerror(errno);
