@@ -95,7 +95,9 @@ enum peo_perfdata_order {
 	 * FINISHED_ROUND says every record up to the previous round's newest
 	 * time has arrived (memory: about two rounds); records without a time
 	 * and perf's own types (64 and up) pass at once.  A directory's
-	 * streams are merged by time; equal times go in perf's reading order. */
+	 * streams are sorted whole, as perf sorts them (each is read twice:
+	 * first for the records older than one before them; only those held
+	 * back for them take memory); equal times go in perf's reading order. */
 	PEO_PERFDATA_TIME_ORDER = 1,
 	/* As perf script and perf report choose: time order, unless the file
 	 * (not a pipe) has events whose first lacks sample_id_all; then only
