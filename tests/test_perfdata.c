@@ -1717,6 +1717,109 @@ static void directory_files_out_of_time_order_are_sorted(void **state)
 		}
 }
 
+/* A sample as the directory test below expects it: its time, ip and reading place. */
+struct expected_sample {
+	uint64_t time, ip, place;
+};
+
+static int by_time_then_place(const void *a, const void *b)
+{
+	const struct expected_sample *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->place < y->place ? -1 : x->place > y->place;
+}
+
+/* 40-byte samples: perf's reading turn (2 MiB of a file) ends every 52,429. */
+#define SAMPLES_A_TURN 52429u
+
+/*
+ * Made-up directories of up to four data files whose samples go back in
+ * time now and then and tie across files: time order is perf's, a stable
+ * sort of its reading order (each turn of 2 MiB from the files in the
+ * directory's listing order) by time.  One directory in four has files
+ * of more than one turn.
+ */
+static void directory_time_order_is_perfs_stable_sort(void **state)
+{
+	uint64_t x = 0x2545f4914f6cdd1du;
+
+	(void)state;
+	for (int round = 0; round < 40; round++) {
+		char dir[] = "/tmp/peo-dir-XXXXXX", names[4][16], made[4][16], why[4400];
+		const char *name_of[4];
+		uint64_t *times[4];
+		size_t counts[4], n, total = 0, k = 0;
+		struct expected_sample *want;
+		/* compressed, a turn counts the file's bytes: the model below holds
+		 * for plain files, so those of more than one turn are plain */
+		struct tie_dir_opts o = { .sample_id_all = 1, .compress = round % 4 == 1 };
+		PEO_OPTS(peo_perfdata_opts, po, .ordered = PEO_PERFDATA_TIME_ORDER);
+		struct peo_perfdata_record rec;
+		struct peo_perfdata *f;
+
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17)
+		n = 1 + NEXT() % 4;
+		for (size_t i = 0; i < n; i++) {
+			counts[i] = round % 4 == 3 ? SAMPLES_A_TURN + NEXT() % 20000 : NEXT() % 300;
+			assert_non_null(times[i] = calloc(counts[i] + 1, sizeof(**times)));
+			for (size_t j = 0; j < counts[i]; j++) { /* now and then back, by up to 40 */
+				uint64_t t = 100 + 3 * j, back = NEXT() % 5 ? 0 : NEXT() % 41;
+
+				times[i][j] = t - back;
+			}
+			snprintf(made[i], sizeof(made[i]), "data.%zu", i);
+			name_of[i] = made[i];
+			total += counts[i];
+		}
+#undef NEXT
+		assert_non_null(mkdtemp(dir));
+		if (tie_dir_write_times(dir, &o, name_of, n, (const uint64_t *const *)times, counts,
+					why, sizeof(why))) {
+			assert_true(!strncmp(why, "no zstd", 7));
+			o.compress = 0;
+			assert_int_equal(tie_dir_write_times(dir, &o, name_of, n,
+							     (const uint64_t *const *)times,
+							     counts, why, sizeof(why)), 0);
+		}
+		/* perf's reading order: turn by turn, each file in the listing's order */
+		assert_int_equal(listed(dir, names, 4), (int)n);
+		assert_non_null(want = calloc(total + 1, sizeof(*want)));
+		for (uint64_t turn = 0; k < total; turn++)
+			for (size_t l = 0; l < n; l++) {
+				size_t i = strtoull(names[l] + 5, NULL, 10);
+
+				for (size_t j = turn * SAMPLES_A_TURN;
+				     j < counts[i] && j < (turn + 1) * SAMPLES_A_TURN; j++, k++)
+					want[k] = (struct expected_sample){ times[i][j],
+						TIE_DIR_TIMES_IP(i, j), k };
+			}
+		qsort(want, total, sizeof(*want), by_time_then_place);
+		assert_int_equal(peo_perfdata_open(&f, dir, &po), 0);
+		k = 0;
+		while (peo_perfdata_next(f, &rec) == 1) {
+			if (rec.rec.header.type != PEO_RECORD_SAMPLE)
+				continue;
+			assert_true(k < total);
+			if (rec.rec.u.sample.ip != want[k].ip)
+				fail_msg("directory %d (%zu files, %s): sample %zu is ip %#llx at %llu, "
+					 "perf's is ip %#llx at %llu", round, n,
+					 o.compress ? "compressed" : "plain", k,
+					 (unsigned long long)rec.rec.u.sample.ip,
+					 (unsigned long long)rec.rec.u.sample.time,
+					 (unsigned long long)want[k].ip, (unsigned long long)want[k].time);
+			k++;
+		}
+		assert_int_equal(k, total);
+		peo_perfdata_close(f);
+		free(want);
+		for (size_t i = 0; i < n; i++)
+			free(times[i]);
+		assert_int_equal(peo_test_remove_tree(dir), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1736,6 +1839,7 @@ int main(void)
 		PERFDATA_TEST(directory_errors_name_the_data_file),
 		PERFDATA_TEST(compressed_directory_turns_count_the_files_bytes),
 		PERFDATA_TEST(directory_files_out_of_time_order_are_sorted),
+		PERFDATA_TEST(directory_time_order_is_perfs_stable_sort),
 	};
 
 	return PEO_TEST_MAIN("perfdata", tests);

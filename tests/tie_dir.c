@@ -166,36 +166,38 @@ failed:
 	return -1;
 }
 
-/* A data file: @fill's records, then the tie at TIE_DIR_NS. */
-static int data_file(const char *path, enum tie_fill fill, int compress, uint64_t ip,
-		     char *why, size_t cap)
+/* A data file's sink at @path, compressed or not; NULL with why in @why. */
+static struct sink *sink_open(const char *path, int compress, char *why, size_t cap)
 {
 	struct sink *s = calloc(1, sizeof(*s));
-	int err = -1;
 
 	if (!s || !(s->fp = fopen(path, "w"))) {
 		snprintf(why, cap, "%s: %s", path, strerror(s ? errno : ENOMEM));
 		free(s);
-		return -1;
+		return NULL;
 	}
 #ifdef PEO_HAVE_ZSTD
 	if (compress && !(s->z = ZSTD_createCCtx()))
 		s->bad = "out of memory for a zstd stream";
+#else
+	(void)compress;
 #endif
-	put_fill(s, fill, ip);
-	put_sample(s, ip, TIE_DIR_NS);
-	if (fill == TIE_FILL_UNSORTED)
-		put_sample(s, TIE_DIR_LATE_IP, TIE_DIR_NS - 1);
+	return s;
+}
+
+/* Flush and close @s (freed); its file's bytes in *@bytes.  0, or -1 with why. */
+static int sink_close(struct sink *s, const char *path, uint64_t *bytes, char *why, size_t cap)
+{
+	int err = 0;
+
 	flush(s);
 	if (fclose(s->fp) && !s->bad)
 		s->bad = strerror(errno);
-	if (s->bad)
+	if (s->bad) {
 		snprintf(why, cap, "%s: %s", path, s->bad);
-	else if (fill == TIE_FILL_INFLATED && s->bytes >= TURN_BYTES)
-		snprintf(why, cap, "%s: %llu bytes of samples that should have compressed under 2 MiB",
-			 path, (unsigned long long)s->bytes);
-	else
-		err = 0;
+		err = -1;
+	}
+	*bytes = s->bytes;
 #ifdef PEO_HAVE_ZSTD
 	ZSTD_freeCCtx(s->z);
 #endif
@@ -203,17 +205,73 @@ static int data_file(const char *path, enum tie_fill fill, int compress, uint64_
 	return err;
 }
 
-int tie_dir_write(const char *dir, const struct tie_dir_opts *o, const char *const *names,
-		  size_t n, char *why, size_t cap)
+/* A data file: @fill's records, then the tie at TIE_DIR_NS. */
+static int data_file(const char *path, enum tie_fill fill, int compress, uint64_t ip,
+		     char *why, size_t cap)
 {
-	char path[4096];
+	struct sink *s = sink_open(path, compress, why, cap);
+	uint64_t bytes;
 
+	if (!s)
+		return -1;
+	put_fill(s, fill, ip);
+	put_sample(s, ip, TIE_DIR_NS);
+	if (fill == TIE_FILL_UNSORTED)
+		put_sample(s, TIE_DIR_LATE_IP, TIE_DIR_NS - 1);
+	if (sink_close(s, path, &bytes, why, cap))
+		return -1;
+	if (fill == TIE_FILL_INFLATED && bytes >= TURN_BYTES) {
+		snprintf(why, cap, "%s: %llu bytes of samples that should have compressed under 2 MiB",
+			 path, (unsigned long long)bytes);
+		return -1;
+	}
+	return 0;
+}
+
+/* Compression asked of a build without zstd: refused, said so. */
+static int no_zstd(const struct tie_dir_opts *o, char *why, size_t cap)
+{
 #ifndef PEO_HAVE_ZSTD
 	if (o->compress) {
 		snprintf(why, cap, "no zstd: peo's tests were built without libzstd-dev");
 		return -1;
 	}
+#else
+	(void)o, (void)why, (void)cap;
 #endif
+	return 0;
+}
+
+int tie_dir_write_times(const char *dir, const struct tie_dir_opts *o, const char *const *names,
+			size_t n, const uint64_t *const *times, const size_t *counts, char *why,
+			size_t cap)
+{
+	char path[4096];
+
+	if (no_zstd(o, why, cap) || header_file(dir, o, why, cap))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct sink *s;
+		uint64_t bytes;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!(s = sink_open(path, o->compress, why, cap)))
+			return -1;
+		for (size_t j = 0; j < counts[i]; j++)
+			put_sample(s, TIE_DIR_TIMES_IP(i, j), times[i][j]);
+		if (sink_close(s, path, &bytes, why, cap))
+			return -1;
+	}
+	return 0;
+}
+
+int tie_dir_write(const char *dir, const struct tie_dir_opts *o, const char *const *names,
+		  size_t n, char *why, size_t cap)
+{
+	char path[4096];
+
+	if (no_zstd(o, why, cap))
+		return -1;
 	if (o->fill == TIE_FILL_INFLATED && !o->compress) {
 		snprintf(why, cap, "TIE_FILL_INFLATED is for compressed files");
 		return -1;

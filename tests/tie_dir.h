@@ -8,6 +8,7 @@
 #define PEO_TESTS_TIE_DIR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define TIE_DIR_NS 5000000u /* every stream's tying sample, at 5 ms */
 #define TIE_DIR_IP 0x100u   /* its ip: this plus the number in its file's name */
@@ -44,5 +45,17 @@ struct tie_dir_opts {
  */
 int tie_dir_write(const char *dir, const struct tie_dir_opts *o, const char *const *names,
 		  size_t n, char *why, size_t cap);
+
+/* tie_dir_write_times()'s sample @j of name @i: its ip. */
+#define TIE_DIR_TIMES_IP(i, j) (((uint64_t)(i) + 1) << 32 | (uint64_t)(j))
+
+/*
+ * As tie_dir_write(), but DIR/NAME's samples are at the times given:
+ * @counts[i] of them in @names[i], at @times[i][0...], with ips
+ * TIE_DIR_TIMES_IP(i, j) (no fill, no tie).
+ */
+int tie_dir_write_times(const char *dir, const struct tie_dir_opts *o, const char *const *names,
+			size_t n, const uint64_t *const *times, const size_t *counts, char *why,
+			size_t cap);
 
 #endif
