@@ -1,7 +1,10 @@
 /*
  * perfdata_order.c - records in time order, by perf's FINISHED_ROUND rule:
  * a round's end means no record older than the newest one of the round
- * before it is still to come, so those can go out.
+ * before it is still to come, so those can go out.  Where a file breaks
+ * that promise, peo goes as perf's queue goes: a record older than a
+ * flush waits for the next round's, and the newest time is that of the
+ * records held (the first after all went out sets it).
  *
  * Held records are copied into large chunks (reused once every record in
  * them is out) and kept in sorted runs: a ring's records arrive in time
@@ -49,7 +52,7 @@ struct pd_order {
 	struct chunk *chunks;
 	size_t nchunks, cur;
 	uint64_t seq, held;
-	uint64_t max_time;   /* newest time held */
+	uint64_t max_time;   /* newest time held (since none was) */
 	uint64_t next_flush; /* the newest time as of the last round's end */
 	uint64_t limit;      /* records up to this time may go out */
 	int draining;        /* the data ended: everything may go out */
@@ -223,8 +226,9 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 		}
 		copy_record(h->bytes, r->rec.bytes, h->len);
 	}
-	o->held++;
-	if (time > o->max_time)
+	/* perf's newest time is of the records it holds: the first after all
+	 * went out sets it, even when older than those were */
+	if (!o->held++ || time > o->max_time)
 		o->max_time = time;
 	if (run->n - run->head == 1) /* it was empty: into the heap */
 		pd_heap_add(&o->heap, head_of(o, (size_t)(run - o->runs)));
@@ -314,7 +318,7 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			o->held--;
 			return deliver(f, h, out);
 		}
-		o->may_out = 0; /* until the limit moves or a record at or under it comes */
+		o->may_out = 0; /* until the limit moves (a round ends) or the data does */
 		if (o->draining)
 			return 0;
 		got = peo_pd_next_raw(f, out);
@@ -337,8 +341,9 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 				return got;
 			return 1;
 		}
+		/* One older than the last round's flush waits for the next, as in
+		 * perf: then it goes out sorted among that round's records. */
 		if ((got = hold(f, out, t)))
 			return got;
-		o->may_out |= t <= o->limit;
 	}
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# script_compare.sh PEO WORKLOAD - peo script against perf script and perf
-# report --stats, on files perf record really writes here.
+# script_compare.sh PEO WORKLOAD [DIR_SYNTH [ORDER_SYNTH]] - peo script
+# against perf script and perf report --stats, on files perf record really
+# writes here, and on made-up ones (tests/dir_synth, tests/order_synth).
 #
 # For each recording below (perf record with one set of options, on the
 # bundled workload; --threads writes a directory), two checks:
@@ -180,6 +181,32 @@ if [ -x "$synth" ]; then
 	done
 else
 	skip "ties in a --threads directory: no dir_synth given (argument 3)"
+fi
+# A file whose samples go back in time, under a round's flush now and then
+# (order_synth, kinds 0-2: rings a little apart, some far back, rings that
+# drift apart): perf delivers such a sample at the next round's flush,
+# sorted among that round's; peo script prints the same order.
+order_synth=${4:-}
+if [ -x "$order_synth" ]; then
+	for kind in 0 1 2; do
+		for seed in 1 2 3; do
+			f=$tmp/order-$kind-$seed.data
+			"$order_synth" "$f" $kind $seed || { fail "order_synth could not write $f"; continue; }
+			"$peo" script -i "$f" -F ip,time >"$f.peo" 2>&1
+			perf script -i "$f" -F ip,time >"$f.perf" 2>/dev/null
+			same "order (kind $kind, seed $seed)" "-F ip,time" "$f.peo" "$f.perf"
+		done
+	done
+	# peo check names where drifting rings first break a round's promise
+	if out=$("$peo" check "$tmp/order-2-1.data" 2>&1); then
+		fail "check order-2-1.data: OK, though its rings drift apart: $out"
+	elif echo "$out" | grep -q "BAD: SAMPLE record at offset [0-9]* has time [0-9]*, older than"; then
+		pass "check order-2-1.data: $out"
+	else
+		fail "check order-2-1.data: $out"
+	fi
+else
+	skip "samples under a round's flush: no order_synth given (argument 4)"
 fi
 defaults system-wide # cpu shows when sampled
 defaults system-wide --show-task-events --show-mmap-events
@@ -475,7 +502,8 @@ fi
 
 # peo check: every file above is OK; a record whose size is under its header is BAD at its offset.
 for f in "$tmp"/*.data; do
-	case $f in */probe.data | */tp.data) continue ;; esac
+	# order_synth's break rounds' promise on purpose (checked where written)
+	case $f in */probe.data | */tp.data | */order-*.data) continue ;; esac
 	if out=$("$peo" check "$f" 2>&1); then
 		pass "check $(basename "$f"): $out"
 	else

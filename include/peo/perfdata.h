@@ -93,7 +93,9 @@ enum peo_perfdata_order {
 	PEO_PERFDATA_FILE_ORDER = 0,
 	/* Sorted by time as perf does: records are held until a
 	 * FINISHED_ROUND says every record up to the previous round's newest
-	 * time has arrived (memory: about two rounds); records without a time
+	 * time has arrived (memory: about two rounds); one older than that,
+	 * in a file that breaks the promise, waits for the next round, as in
+	 * perf (which warns of "out of order events"); records without a time
 	 * and perf's own types (64 and up) pass at once.  A directory's
 	 * streams are sorted whole, as perf sorts them (each is read twice:
 	 * first for the records older than one before them; only those held

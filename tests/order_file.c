@@ -1,0 +1,83 @@
+/*
+ * order_file.c - order_file.h's perf.data of samples that go back in time.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "peo/peo.h"
+#include "order_file.h"
+
+struct sample { /* IP|TID|TIME|PERIOD */
+	struct peo_event_header h;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time, period;
+};
+
+static uint64_t next(uint64_t *x)
+{
+	*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+	return *x;
+}
+
+/* The next sample's time in a file of @kind. */
+static uint64_t time_of(enum order_kind kind, uint64_t *x, uint64_t *clock, uint64_t rings[4])
+{
+	uint64_t t;
+
+	*clock += next(x) % 3;
+	t = 100 + *clock - next(x) % 3;
+	if (kind == ORDER_FAR_BACK && next(x) % 50 == 0)
+		t -= next(x) % 60;
+	if (kind == ORDER_RINGS_DRIFT) {
+		uint64_t *ring = &rings[next(x) % 4];
+
+		*ring += 1 + next(x) % 3 + (ring == &rings[0]); /* ring 0 runs ahead */
+		t = *ring;
+	}
+	return t;
+}
+
+long order_file_write(const char *path, enum order_kind kind, uint64_t seed, size_t most,
+		      const struct order_file_calls *calls, char *why, size_t cap)
+{
+	struct peo_attr a = { .size = sizeof(a), .type = PEO_TYPE_SOFTWARE };
+	struct peo_perfdata_writer *w;
+	uint64_t id = 7, x = seed * 0x9e3779b97f4a7c15u | 1, clock = 0, rings[4] = { 0 };
+	size_t n;
+
+	a.config = PEO_COUNT_SW_CPU_CLOCK;
+	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	a.sample_period = 1000;
+	a.sample_id_all = 1;
+	if (most < 200 || peo_perfdata_writer_open(&w, path))
+		goto failed;
+	if (peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"))
+		goto abandon;
+	n = 200 + next(&x) % (most - 199);
+	for (size_t i = 0; i < n; i++) {
+		/* times in microseconds: perf script's shows them apart */
+		struct sample s = { { PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER, sizeof(s) },
+				    0x1000 + i, 1, 1, 1000 * time_of(kind, &x, &clock, rings), 1 };
+
+		if (peo_perfdata_writer_record(w, &s, sizeof(s)))
+			goto abandon;
+		if (calls && calls->sample)
+			calls->sample(calls->arg, s.time, s.ip);
+		if (next(&x) % 40)
+			continue;
+		if (peo_perfdata_writer_finished_round(w))
+			goto abandon;
+		if (calls && calls->round)
+			calls->round(calls->arg);
+	}
+	if (peo_perfdata_writer_close(w))
+		goto failed;
+	return (long)n;
+abandon:
+	peo_perfdata_writer_abandon(w);
+failed:
+	snprintf(why, cap, "%s: %s", path, most < 200 ? "asked for under 200 samples"
+						       : peo_last_error());
+	return -1;
+}
