@@ -50,7 +50,7 @@ struct pd_dir {
 	struct pd_stream *s; /* s[0] is the header file's own data section (reader f) */
 	size_t n;
 	struct pd_stream *last; /* the stream whose record went out last: advance it next */
-	struct pd_held *gone;   /* the held record that went out last: freed at the next call */
+	struct pd_held *gone;   /* the held record that went out last: released at the next call */
 	int scanned;            /* time order: each stream's late records are known */
 	size_t cur;             /* file order: the stream whose turn it is, */
 	uint64_t turn;          /* and which of its turns */
@@ -359,7 +359,8 @@ int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	struct pd_stream *best;
 	int got;
 
-	free(d->gone);
+	if (d->gone) /* d->last's */
+		peo_pd_sort_release(&d->last->sort, d->gone);
 	d->gone = NULL;
 	if (d->last) {
 		d->last->ready = 0;

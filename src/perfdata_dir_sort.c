@@ -8,27 +8,82 @@
 
 #include "perfdata_dir_sort.h"
 
+size_t peo_pd_late_most = 65536; /* 1 MiB of late records a file */
+
+/*
+ * Late records are noted in groups: an entry stands for up to @group of
+ * them in a row, at the last one's place with the oldest one's time.  A
+ * bound read from it is never newer than the true one (before the group's
+ * first place it is the same; inside the group it may be older), so the
+ * reading holds a few records more, never too few.  When the entries fill
+ * peo_pd_late_most, pairs merge and groups double: each entry then stands
+ * for as many late records, wherever in the file they are.
+ */
+struct late_notes {
+	uint64_t group; /* late records an entry stands for, at most */
+	uint64_t in_last; /* those the last entry stands for */
+};
+
+static void halve_late(struct pd_dir_sort *s, struct late_notes *g)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i + 1 < s->nlate; i += 2) {
+		uint64_t a = s->late[i].min, b = s->late[i + 1].min;
+
+		s->late[k++] = (struct pd_late){ s->late[i + 1].idx, a < b ? a : b };
+	}
+	if (s->nlate % 2)
+		s->late[k++] = s->late[s->nlate - 1];
+	else
+		g->in_last += g->group; /* the last pair: a full entry and the last */
+	s->nlate = k;
+	g->group *= 2;
+}
+
+/* Late record @idx at time @t: into the last entry, or a new one. */
+static int note_late(struct pd_dir_sort *s, struct late_notes *g, uint64_t idx, uint64_t t)
+{
+	struct pd_late *last = s->nlate ? &s->late[s->nlate - 1] : NULL;
+
+	if (last && g->in_last < g->group) {
+		last->idx = idx;
+		last->min = t < last->min ? t : last->min;
+		g->in_last++;
+		return 0;
+	}
+	if (s->nlate >= peo_pd_late_most && s->nlate >= 2) {
+		halve_late(s, g);
+		return note_late(s, g, idx, t);
+	}
+	if (s->nlate == s->late_cap) {
+		size_t cap = s->late_cap ? s->late_cap * 2 : 16;
+		struct pd_late *more = realloc(s->late, cap * sizeof(*more));
+
+		if (!more)
+			return peo_fail(ENOMEM, "out of memory for the late records of a data file");
+		s->late = more;
+		s->late_cap = cap;
+	}
+	s->late[s->nlate++] = (struct pd_late){ idx, t };
+	g->in_last = 1;
+	return 0;
+}
+
 int peo_pd_sort_scan(struct pd_dir_sort *s, struct peo_perfdata *r)
 {
 	struct peo_perfdata_record rec;
+	struct late_notes g = { 1, 0 };
 	uint64_t idx = 0, newest = 0;
+	int err;
 
 	s->nlate = s->next_late = 0; /* a pass again, after one that failed */
 	while (peo_pd_next_raw(r, &rec) > 0) {
 		uint64_t t = r->peek_time;
 
 		if (r->peek_has_time && t < newest) {
-			if (s->nlate == s->late_cap) {
-				size_t cap = s->late_cap ? s->late_cap * 2 : 16;
-				struct pd_late *more = realloc(s->late, cap * sizeof(*more));
-
-				if (!more)
-					return peo_fail(ENOMEM, "out of memory for the late records "
-						       "of a data file");
-				s->late = more;
-				s->late_cap = cap;
-			}
-			s->late[s->nlate++] = (struct pd_late){ idx, t };
+			if ((err = note_late(s, &g, idx, t)))
+				return err;
 		} else if (r->peek_has_time) {
 			newest = t;
 		}
@@ -52,6 +107,7 @@ int peo_pd_sort_hold(struct pd_dir_sort *s, const struct peo_perfdata_record *re
 {
 	uint32_t len = rec->rec.header.size;
 	struct pd_held *h;
+	unsigned room;
 
 	if (s->held.n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
@@ -62,9 +118,15 @@ int peo_pd_sort_hold(struct pd_dir_sort *s, const struct peo_perfdata_record *re
 		s->held.v = more;
 		s->cap = cap;
 	}
-	h = malloc(sizeof(*h) + len);
-	if (!h)
-		goto oom;
+	for (room = 0; (64u << room) < len; room++)
+		;
+	if ((h = s->spare[room])) {
+		s->spare[room] = h->next_spare;
+	} else {
+		if (!(h = malloc(sizeof(*h) + (64u << room))))
+			goto oom;
+		h->room = room;
+	}
 	h->time = time;
 	h->turn = turn;
 	h->rec = *rec;
@@ -86,10 +148,23 @@ struct pd_held *peo_pd_sort_pop(struct pd_dir_sort *s)
 	return top;
 }
 
+void peo_pd_sort_release(struct pd_dir_sort *s, struct pd_held *h)
+{
+	h->next_spare = s->spare[h->room];
+	s->spare[h->room] = h;
+}
+
 void peo_pd_sort_free(struct pd_dir_sort *s)
 {
 	for (size_t i = 0; i < s->held.n; i++)
 		free((struct pd_held *)(uintptr_t)s->held.v[i].stream);
+	for (unsigned room = 0; room < PD_HELD_ROOMS; room++)
+		while (s->spare[room]) {
+			struct pd_held *h = s->spare[room];
+
+			s->spare[room] = h->next_spare;
+			free(h);
+		}
 	free(s->held.v);
 	free(s->late);
 	memset(s, 0, sizeof(*s));

@@ -25,8 +25,13 @@
 struct pd_held {
 	uint64_t time, turn;
 	struct peo_perfdata_record rec; /* rec.bytes point at bytes */
+	struct pd_held *next_spare;     /* on a spare list, once out */
+	unsigned room;                  /* bytes has 64 << room */
 	unsigned char bytes[];
 };
+
+/* A record's size class: 64 bytes to 64 KiB, the largest record. */
+#define PD_HELD_ROOMS 11
 
 struct pd_late {
 	uint64_t idx; /* a late record's place */
@@ -41,13 +46,18 @@ struct pd_dir_sort {
 	 * its struct pd_held's address */
 	struct pd_heap held;
 	size_t cap;
+	/* held records that went out, by room: reused, as a small libc's
+	 * malloc maps and unmaps each block of a few KiB */
+	struct pd_held *spare[PD_HELD_ROOMS];
 };
 
 /*
  * Read @r, a reader of its own over the file, to the end and note the late
  * records; an error there ends the pass (the reading meets it in its turn).
- * Returns 0, or -ENOMEM.
+ * Past peo_pd_late_most of them, pairs merge into one that bounds both
+ * (memory stays flat; a few more records are held).  Returns 0, or -ENOMEM.
  */
+PEO_HIDDEN extern size_t peo_pd_late_most; /* a variable: tests make it small */
 PEO_HIDDEN int peo_pd_sort_scan(struct pd_dir_sort *s, struct peo_perfdata *r);
 /* The oldest time of the late records after place @idx; UINT64_MAX when none. */
 PEO_HIDDEN uint64_t peo_pd_sort_bound(struct pd_dir_sort *s, uint64_t idx);
@@ -59,8 +69,10 @@ static inline struct pd_held *peo_pd_sort_top(const struct pd_dir_sort *s)
 {
 	return s->held.n ? (struct pd_held *)(uintptr_t)s->held.v[0].stream : NULL;
 }
-/* Take the top out of the heap; the caller frees it. */
+/* Take the top out of the heap; the caller gives it back with
+ * peo_pd_sort_release() once done with its record. */
 PEO_HIDDEN struct pd_held *peo_pd_sort_pop(struct pd_dir_sort *s);
+PEO_HIDDEN void peo_pd_sort_release(struct pd_dir_sort *s, struct pd_held *h);
 PEO_HIDDEN void peo_pd_sort_free(struct pd_dir_sort *s);
 
 #endif

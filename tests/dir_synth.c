@@ -2,9 +2,9 @@
  * dir_synth.c - `dir_synth [-z] [-s] DIR FILL NAME...`: tie_dir.h's
  * directory for script_compare.sh, whose samples tie in time: perf script
  * and peo script must print them in the same order.  FILL is none, turn,
- * inflated or unsorted (enum tie_fill); -z compresses the data files; -s gives the
- * event sample_id_all (perf then sorts by time).  Exits 3 when -z is asked
- * of a build without zstd.
+ * inflated or unsorted (enum tie_fill); -z compresses the data files; -s
+ * gives the event sample_id_all (perf then sorts by time).  Exits 3 when
+ * -z is asked of a build without zstd.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +26,7 @@ int main(int argc, char **argv)
 		else
 			break;
 	}
-	for (int i = 0; argc >= 4 && i < 4; i++)
+	for (int i = 0; argc >= 4 && i < (int)(sizeof(fills) / sizeof(fills[0])); i++)
 		if (!strcmp(argv[2], fills[i]))
 			fill = i;
 	if (fill < 0) {

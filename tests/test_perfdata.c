@@ -18,6 +18,7 @@
 #include "test_util.h"
 
 #include "json_out.h"
+#include "perfdata_dir_sort.h" /* peo_pd_late_most */
 #include "script_json.h" /* peo script --json of the user records built here */
 #include "tie_dir.h"
 
@@ -1739,7 +1740,8 @@ static int by_time_then_place(const void *a, const void *b)
  * time now and then and tie across files: time order is perf's, a stable
  * sort of its reading order (each turn of 2 MiB from the files in the
  * directory's listing order) by time.  One directory in four has files
- * of more than one turn.
+ * of more than one turn.  Every other one is read with room for 4 late
+ * records a file, so that they merge into bounds of many.
  */
 static void directory_time_order_is_perfs_stable_sort(void **state)
 {
@@ -1758,6 +1760,7 @@ static void directory_time_order_is_perfs_stable_sort(void **state)
 		PEO_OPTS(peo_perfdata_opts, po, .ordered = PEO_PERFDATA_TIME_ORDER);
 		struct peo_perfdata_record rec;
 		struct peo_perfdata *f;
+		size_t late_most = peo_pd_late_most;
 
 #define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17)
 		n = 1 + NEXT() % 4;
@@ -1796,6 +1799,8 @@ static void directory_time_order_is_perfs_stable_sort(void **state)
 						TIE_DIR_TIMES_IP(i, j), k };
 			}
 		qsort(want, total, sizeof(*want), by_time_then_place);
+		if (round % 2)
+			peo_pd_late_most = 4;
 		assert_int_equal(peo_perfdata_open(&f, dir, &po), 0);
 		k = 0;
 		while (peo_perfdata_next(f, &rec) == 1) {
@@ -1813,6 +1818,7 @@ static void directory_time_order_is_perfs_stable_sort(void **state)
 		}
 		assert_int_equal(k, total);
 		peo_perfdata_close(f);
+		peo_pd_late_most = late_most;
 		free(want);
 		for (size_t i = 0; i < n; i++)
 			free(times[i]);
