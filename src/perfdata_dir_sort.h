@@ -2,9 +2,10 @@
  * perfdata_dir_sort.h - one data file of a --threads directory in time
  * order.  perf reads such a directory whole before it sorts (it holds no
  * FINISHED_ROUND), so a record goes before the records its file holds
- * ahead of it with later times.  A ring has some: the kernel stamps a COMM,
- * FORK or MMAP2, then a timer's sample is written before it; and a file
- * that one thread fills from several rings has many.
+ * ahead of it with later times.  perf record writes one ring a file, and
+ * a ring has a few: the kernel stamps a COMM, FORK or MMAP2, then a
+ * timer's sample is written before it.  Any other writer's file may have
+ * many, and is sorted as perf sorts it too.
  *
  * A first pass over the file finds its late records (those older than one
  * before them); the reading then holds back, copied, only the records that

@@ -1700,9 +1700,9 @@ static void compressed_directory_turns_count_the_files_bytes(void **state)
 }
 
 /*
- * A data file out of time order (rings read in turn, a record stamped
- * before one written ahead of it): perf reads the directory whole, then
- * sorts, so its older records go first, plain or compressed.
+ * A data file out of time order (spans of two series in turn, a record
+ * stamped before one written ahead of it): perf reads the directory whole,
+ * then sorts, so its older records go first, plain or compressed.
  */
 static void directory_files_out_of_time_order_are_sorted(void **state)
 {

@@ -124,7 +124,7 @@ static void put_fill(struct sink *s, enum tie_fill fill, uint64_t ip)
 		for (uint64_t given = 0; given < INFLATED_BYTES; given += sizeof(struct sample))
 			put_sample(s, ip, time++);
 	} else if (fill == TIE_FILL_UNSORTED) {
-		/* span k of ring r: 100 samples 2 us apart from 200k us + r ns */
+		/* span k of series r: 100 samples 2 us apart from 200k us + r ns */
 		for (uint64_t span = 0; span < 8; span++)
 			for (uint64_t i = 0; i < 100; i++)
 				put_sample(s, ip, 2000 * (span / 2 * 100 + i) + span % 2 + 1);

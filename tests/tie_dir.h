@@ -21,10 +21,11 @@ enum tie_fill {
 			    * TIE_DIR_LATE_IP: perf reads it and the tie in its second turn */
 	TIE_FILL_INFLATED, /* compressed only: 3 MiB of samples once inflated, far under
 			    * 2 MiB in the file: perf's turn counts the file's bytes */
-	TIE_FILL_UNSORTED, /* out of time order, as perf sorts it: two rings' samples in
-			    * spans one after the other (as one thread reads them), and
-			    * after the tie a sample at TIE_DIR_LATE_IP a nanosecond older
-			    * (as a ring holds a COMM stamped before a sample written ahead) */
+	TIE_FILL_UNSORTED, /* out of time order, as perf sorts it: two series of samples
+			    * in spans one after the other (far more disorder than a
+			    * ring has), and after the tie a sample at TIE_DIR_LATE_IP a
+			    * nanosecond older (as a ring holds a COMM stamped before a
+			    * sample written ahead of it) */
 };
 
 struct tie_dir_opts {
