@@ -12,9 +12,9 @@
 # writing the same text, or peo's JSON, the kernel's share that no reader
 # can go below.  Then a made-up file as perf record -a writes on 64 CPUs
 # (RINGS_SYNTH, tests/rings_synth: 64 rings a round to merge by time),
-# text against perf script; and sched_switch's long print fmt, default
-# fields.  The outputs are compared too: a benchmark of wrong output is
-# worthless.
+# text against perf script; sched_switch's long print fmt, default
+# fields; and a perf record --threads directory.  The outputs are compared
+# too: a benchmark of wrong output is worthless.
 set -uo pipefail
 peo=${1:-build/peo}
 W=${2:-build/tests/workload}
@@ -152,6 +152,24 @@ if perf record -q -m 1024 -a -o "$sw" -e sched:sched_switch -- \
 	rm -f "$sw"
 else
 	echo "# sched_switch: skipped: perf record -a -e sched:sched_switch fails here"
+fi
+
+# A --threads directory (a data file per ring, each sorted by a first pass
+# over it, as perf sorts the directory whole): the workload's 2 threads
+# spinning, sampled every 2 us of cpu-clock.
+dir=$tmp/threads.data
+if perf record -q --threads -o "$dir" -e cpu-clock -c 2000 -- "$W" -s "${SPIN_MS:-8000}" -T 2 \
+	>/dev/null 2>&1; then
+	big_size=$size big_records=$records
+	size=$(du -sb "$dir" | cut -f1)
+	records=$(records_in "$dir")
+	echo "# perf record --threads directory: $(( size / 1000000 )) MB, $records records"
+	compare "text, --threads directory: -F pid,tid,time,ip,event" script -i "$dir" -F pid,tid,time,ip,event -- \
+		script -i "$dir" -F pid,tid,time,ip,event
+	size=$big_size records=$big_records
+	rm -rf "$dir"
+else
+	echo "# --threads directory: skipped: perf record --threads fails here"
 fi
 
 # Peak memory against file size: a file a quarter the size, read the same ways.
