@@ -4,15 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "peo/peo.h"
 #include "order_file.h"
-
-struct sample { /* IP|TID|TIME|PERIOD */
-	struct peo_event_header h;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time, period;
-};
+#include "synth_sample.h"
 
 static uint64_t next(uint64_t *x)
 {
@@ -41,15 +34,12 @@ static uint64_t time_of(enum order_kind kind, uint64_t *x, uint64_t *clock, uint
 long order_file_write(const char *path, enum order_kind kind, uint64_t seed, size_t most,
 		      const struct order_file_calls *calls, char *why, size_t cap)
 {
-	struct peo_attr a = { .size = sizeof(a), .type = PEO_TYPE_SOFTWARE };
+	struct peo_attr a;
 	struct peo_perfdata_writer *w;
 	uint64_t id = 7, x = seed * 0x9e3779b97f4a7c15u | 1, clock = 0, rings[4] = { 0 };
 	size_t n;
 
-	a.config = PEO_COUNT_SW_CPU_CLOCK;
-	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
-	a.sample_period = 1000;
-	a.sample_id_all = 1;
+	synth_sample_attr(&a, 1);
 	if (most < 200 || peo_perfdata_writer_open(&w, path))
 		goto failed;
 	if (peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"))
@@ -57,8 +47,8 @@ long order_file_write(const char *path, enum order_kind kind, uint64_t seed, siz
 	n = 200 + next(&x) % (most - 199);
 	for (size_t i = 0; i < n; i++) {
 		/* times in microseconds: perf script's shows them apart */
-		struct sample s = { { PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER, sizeof(s) },
-				    0x1000 + i, 1, 1, 1000 * time_of(kind, &x, &clock, rings), 1 };
+		struct synth_sample s = synth_sample(0x1000 + i, 1, 1,
+						     1000 * time_of(kind, &x, &clock, rings));
 
 		if (peo_perfdata_writer_record(w, &s, sizeof(s)))
 			goto abandon;

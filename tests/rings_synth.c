@@ -9,15 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <peo/peo.h>
-
-/* A sample of IP|TID|TIME|PERIOD. */
-struct sample {
-	struct peo_event_header h;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time, period;
-};
+#include "synth_sample.h"
 
 int main(int argc, char **argv)
 {
@@ -31,12 +23,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: rings_synth FILE ROUNDS RINGS PER (each a number above 0)\n");
 		return 2;
 	}
-	peo_attr_init(&a);
-	a.type = PEO_TYPE_SOFTWARE;
-	a.config = PEO_COUNT_SW_CPU_CLOCK;
-	a.sample_period = 1000;
-	a.sample_id_all = 1; /* perf script sorts by time */
-	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
+	synth_sample_attr(&a, 1); /* sample_id_all: perf script sorts by time */
 	if (peo_perfdata_writer_open(&w, argv[1]) ||
 	    peo_perfdata_writer_add_event(w, &a, ids, 1, "cpu-clock"))
 		goto fail;
@@ -45,12 +32,11 @@ int main(int argc, char **argv)
 			uint64_t t = 1000000000ull * (uint64_t)r; /* a second a round */
 
 			for (long i = 0; i < per; i++) {
-				struct sample smp = { { PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER, sizeof(smp) },
-						      0x400000 + n++, 500, (uint32_t)ring, 0, 1000 };
+				struct synth_sample smp;
 
 				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 				t += x % (1000000000ull / (uint64_t)per); /* within the round */
-				smp.time = t;
+				smp = synth_sample(0x400000 + n++, 500, (uint32_t)ring, t);
 				if (peo_perfdata_writer_record(w, &smp, sizeof(smp)))
 					goto fail;
 			}

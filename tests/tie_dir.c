@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "peo/peo.h"
+#include "synth_sample.h"
 #include "tie_dir.h"
 
 #ifdef PEO_HAVE_ZSTD
@@ -21,12 +22,6 @@
 #define COMPRESSED_MAX 65535u       /* a record's u16 size */
 #define RING_BYTES (1u << 20)       /* the COMPRESSED feature's mmap_len: room to inflate a span */
 
-struct sample { /* IP|TID|TIME|PERIOD */
-	struct peo_event_header h;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time, period;
-};
 
 /* Where a data file's records go: straight to the file, or batched and compressed. */
 struct sink {
@@ -81,8 +76,7 @@ static void flush(struct sink *s)
 
 static void put_sample(struct sink *s, uint64_t ip, uint64_t time)
 {
-	struct sample r = { { PEO_RECORD_SAMPLE, PEO_RECORD_MISC_USER, sizeof(r) }, ip, 500, 700,
-			    time, 1000 };
+	struct synth_sample r = synth_sample(ip, 500, 700, time);
 
 	memcpy(s->batch + s->used, &r, sizeof(r));
 	s->used += sizeof(r);
@@ -121,7 +115,7 @@ static void put_fill(struct sink *s, enum tie_fill fill, uint64_t ip)
 		flush(s);
 		put_sample(s, TIE_DIR_LATE_IP, time); /* the second turn's */
 	} else if (fill == TIE_FILL_INFLATED) {
-		for (uint64_t given = 0; given < INFLATED_BYTES; given += sizeof(struct sample))
+		for (uint64_t given = 0; given < INFLATED_BYTES; given += sizeof(struct synth_sample))
 			put_sample(s, ip, time++);
 	} else if (fill == TIE_FILL_UNSORTED) {
 		/* span k of series r: 100 samples 2 us apart from 200k us + r ns */
@@ -136,16 +130,13 @@ static int header_file(const char *dir, const struct tie_dir_opts *o, char *why,
 {
 	/* COMPRESSED: u32 version, type (1: zstd), level, ratio, mmap_len */
 	static const uint32_t zstd_feature[5] = { 0, 1, 1, 1, RING_BYTES };
-	struct peo_attr a = { .size = sizeof(a), .type = PEO_TYPE_SOFTWARE };
+	struct peo_attr a;
 	struct peo_perfdata_writer *w;
 	struct peo_event_header init = { PEO_RECORD_FINISHED_INIT, 0, sizeof(init) };
 	uint64_t id = 901, version = 1;
 	char path[4096];
 
-	a.config = PEO_COUNT_SW_CPU_CLOCK;
-	a.sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_PERIOD;
-	a.sample_period = 1000;
-	a.sample_id_all = !!o->sample_id_all;
+	synth_sample_attr(&a, o->sample_id_all);
 	snprintf(path, sizeof(path), "%s/data", dir);
 	if (peo_perfdata_writer_open(&w, path))
 		goto failed;
