@@ -37,7 +37,7 @@ struct pd_stream {
 	uint64_t time;
 	uint64_t turn;       /* perf's reading turn of that record (ties go to the earlier) */
 	uint64_t turn_start; /* file offset where this turn began */
-	uint64_t idx, count; /* the peeked record's place among the stream's; how many were peeked */
+	uint64_t peeked;     /* records peeked: the last one's place in the stream is one less */
 	int have, has_time, done, started;
 	/* Time order: the records held back, and the one that goes next: a
 	 * held one (cand), else the peeked one; ready once it is chosen. */
@@ -184,7 +184,7 @@ static int fill(struct pd_stream *s)
 		return 0;
 	}
 	s->have = 1;
-	s->idx = s->count++;
+	s->peeked++;
 	s->has_time = s->r->peek_has_time;
 	s->time = s->r->peek_time;
 	/* perf's turn ends after the record that fills 2 MiB; the records a
@@ -270,7 +270,7 @@ static int settle(struct pd_stream *s)
 		}
 		if (!s->has_time)
 			return 0;
-		bound = peo_pd_sort_bound(&s->sort, s->idx);
+		bound = peo_pd_sort_bound(&s->sort, s->peeked - 1);
 		if (top && top->time <= s->time) { /* held earlier: first at a tie */
 			if (top->time <= bound) {
 				s->cand = top;
@@ -280,7 +280,7 @@ static int settle(struct pd_stream *s)
 			return 0;
 		}
 		s->ready = 0;
-		if ((got = peo_pd_sort_hold(&s->sort, &s->rec, s->time, s->idx, s->turn)))
+		if ((got = peo_pd_sort_hold(&s->sort, &s->rec, s->time, s->peeked - 1, s->turn)))
 			return stream_failed(s, got);
 		s->have = 0;
 	}

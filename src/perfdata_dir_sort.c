@@ -109,14 +109,14 @@ int peo_pd_sort_hold(struct pd_dir_sort *s, const struct peo_perfdata_record *re
 	struct pd_held *h;
 	unsigned room;
 
-	if (s->held.n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
+	if (s->held.n == s->held_cap) {
+		size_t cap = s->held_cap ? s->held_cap * 2 : 16;
 		struct pd_heap_slot *more = realloc(s->held.v, cap * sizeof(*more));
 
 		if (!more)
 			goto oom;
 		s->held.v = more;
-		s->cap = cap;
+		s->held_cap = cap;
 	}
 	for (room = 0; (64u << room) < len; room++)
 		;

@@ -46,7 +46,7 @@ struct pd_dir_sort {
 	/* the held records by (time, place in the file); a slot's stream is
 	 * its struct pd_held's address */
 	struct pd_heap held;
-	size_t cap;
+	size_t held_cap;
 	/* held records that went out, by room: reused, as a small libc's
 	 * malloc maps and unmaps each block of a few KiB */
 	struct pd_held *spare[PD_HELD_ROOMS];

@@ -7,25 +7,19 @@
 #include "order_file.h"
 #include "synth_sample.h"
 
-static uint64_t next(uint64_t *x)
-{
-	*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
-	return *x;
-}
-
 /* The next sample's time in a file of @kind. */
 static uint64_t time_of(enum order_kind kind, uint64_t *x, uint64_t *clock, uint64_t rings[4])
 {
 	uint64_t t;
 
-	*clock += next(x) % 3;
-	t = 100 + *clock - next(x) % 3;
-	if (kind == ORDER_FAR_BACK && next(x) % 50 == 0)
-		t -= next(x) % 60;
+	*clock += synth_next(x) % 3;
+	t = 100 + *clock - synth_next(x) % 3;
+	if (kind == ORDER_FAR_BACK && synth_next(x) % 50 == 0)
+		t -= synth_next(x) % 60;
 	if (kind == ORDER_RINGS_DRIFT) {
-		uint64_t *ring = &rings[next(x) % 4];
+		uint64_t *ring = &rings[synth_next(x) % 4];
 
-		*ring += 1 + next(x) % 3 + (ring == &rings[0]); /* ring 0 runs ahead */
+		*ring += 1 + synth_next(x) % 3 + (ring == &rings[0]); /* ring 0 runs ahead */
 		t = *ring;
 	}
 	return t;
@@ -44,7 +38,7 @@ long order_file_write(const char *path, enum order_kind kind, uint64_t seed, siz
 		goto failed;
 	if (peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"))
 		goto abandon;
-	n = 200 + next(&x) % (most - 199);
+	n = 200 + synth_next(&x) % (most - 199);
 	for (size_t i = 0; i < n; i++) {
 		/* times in microseconds: perf script's shows them apart */
 		struct synth_sample s = synth_sample(0x1000 + i, 1, 1,
@@ -54,7 +48,7 @@ long order_file_write(const char *path, enum order_kind kind, uint64_t seed, siz
 			goto abandon;
 		if (calls && calls->sample)
 			calls->sample(calls->arg, s.time, s.ip);
-		if (next(&x) % 40)
+		if (synth_next(&x) % 40)
 			continue;
 		if (peo_perfdata_writer_finished_round(w))
 			goto abandon;

@@ -34,8 +34,7 @@ int main(int argc, char **argv)
 			for (long i = 0; i < per; i++) {
 				struct synth_sample smp;
 
-				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-				t += x % (1000000000ull / (uint64_t)per); /* within the round */
+				t += synth_next(&x) % (1000000000ull / (uint64_t)per); /* within the round */
 				smp = synth_sample(0x400000 + n++, 500, (uint32_t)ring, t);
 				if (peo_perfdata_writer_record(w, &smp, sizeof(smp)))
 					goto fail;

@@ -1,7 +1,8 @@
 /*
  * synth_sample.h - the samples of the tests' made-up perf.data files
  * (tie_dir, order_file, rings_synth): a cpu-clock event sampling
- * IP|TID|TIME|PERIOD, and its samples as the kernel lays them out.
+ * IP|TID|TIME|PERIOD, its samples as the kernel lays them out, and the
+ * pseudo-random sequence their times and ips are drawn from.
  */
 #ifndef PEO_TESTS_SYNTH_SAMPLE_H
 #define PEO_TESTS_SYNTH_SAMPLE_H
@@ -16,6 +17,13 @@ struct synth_sample {
 	uint32_t pid, tid;
 	uint64_t time, period;
 };
+
+/* The next of a xorshift sequence from *@x (not 0): the made-up times and ips. */
+static inline uint64_t synth_next(uint64_t *x)
+{
+	*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+	return *x;
+}
 
 /* The event: cpu-clock every 1000 ns, with or without @sample_id_all. */
 static inline void synth_sample_attr(struct peo_attr *a, int sample_id_all)

@@ -20,6 +20,7 @@
 #include "json_out.h"
 #include "perfdata_dir_sort.h" /* peo_pd_late_most */
 #include "script_json.h" /* peo script --json of the user records built here */
+#include "synth_sample.h"
 #include "tie_dir.h"
 
 #define SAMPLE_TYPE (PEO_SAMPLE_IDENTIFIER | PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_TIME)
@@ -1762,13 +1763,14 @@ static void directory_time_order_is_perfs_stable_sort(void **state)
 		struct peo_perfdata *f;
 		size_t late_most = peo_pd_late_most;
 
-#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17)
-		n = 1 + NEXT() % 4;
+		n = 1 + synth_next(&x) % 4;
 		for (size_t i = 0; i < n; i++) {
-			counts[i] = round % 4 == 3 ? SAMPLES_A_TURN + NEXT() % 20000 : NEXT() % 300;
+			counts[i] = round % 4 == 3 ? SAMPLES_A_TURN + synth_next(&x) % 20000
+						   : synth_next(&x) % 300;
 			assert_non_null(times[i] = calloc(counts[i] + 1, sizeof(**times)));
 			for (size_t j = 0; j < counts[i]; j++) { /* now and then back, by up to 40 */
-				uint64_t t = 100 + 3 * j, back = NEXT() % 5 ? 0 : NEXT() % 41;
+				uint64_t t = 100 + 3 * j;
+				uint64_t back = synth_next(&x) % 5 ? 0 : synth_next(&x) % 41;
 
 				times[i][j] = t - back;
 			}
@@ -1776,7 +1778,6 @@ static void directory_time_order_is_perfs_stable_sort(void **state)
 			name_of[i] = made[i];
 			total += counts[i];
 		}
-#undef NEXT
 		assert_non_null(mkdtemp(dir));
 		if (tie_dir_write_times(dir, &o, name_of, n, (const uint64_t *const *)times, counts,
 					why, sizeof(why))) {

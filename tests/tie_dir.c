@@ -109,8 +109,7 @@ static void put_fill(struct sink *s, enum tie_fill fill, uint64_t ip)
 		while (in_file(s) < TURN_BYTES) {
 			/* ips that differ (xorshift) keep compression from
 			 * shrinking 2 MiB of file into a hundred MiB of samples */
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			put_sample(s, ip ^ (x & ~0xfffu), time++);
+			put_sample(s, ip ^ (synth_next(&x) & ~0xfffu), time++);
 		}
 		flush(s);
 		put_sample(s, TIE_DIR_LATE_IP, time); /* the second turn's */
