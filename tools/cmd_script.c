@@ -712,22 +712,27 @@ static void print_other_json(struct fmt *w, const struct peo_record *r, const st
 
 /* ------------------------------------------------------------- records */
 
-/* The names and maps text lines need (each worker keeps its own). */
-static void track_threads(struct fmt *w, const struct peo_record *r)
+/* The names and maps text lines need (each worker keeps its own).  -1
+ * out of memory: the output then stops with a sentence, never with a
+ * thread's name or map silently missing. */
+static int track_threads(struct fmt *w, const struct peo_record *r)
 {
+	int err = 0;
+
 	if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
-		script_maps_add(&w->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
-				r->u.mmap.pgoff);
+		err = script_maps_add(&w->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
+				      r->u.mmap.pgoff);
 	else if (r->header.type == PEO_RECORD_FORK && r->u.task.pid != r->u.task.ppid)
-		script_maps_fork(&w->maps, r->u.task.ppid, r->u.task.pid);
+		err = script_maps_fork(&w->maps, r->u.task.ppid, r->u.task.pid);
 	if (r->header.type == PEO_RECORD_COMM)
-		script_threads_set(&w->threads, r->u.comm.tid, r->u.comm.comm);
+		err |= script_threads_set(&w->threads, r->u.comm.tid, r->u.comm.comm);
 	else if (r->header.type == PEO_RECORD_FORK) {
 		const char *parent = script_threads_comm(&w->threads, r->u.task.ptid);
 
-		if (parent)
-			script_threads_set(&w->threads, r->u.task.tid, parent);
+		if (parent) /* set() copies it before the table can move */
+			err |= script_threads_set(&w->threads, r->u.task.tid, parent);
 	}
+	return err;
 }
 
 /* MMAP, MMAP2, COMM, FORK and EXIT lines, as perf script's --show-*-events print them. */
@@ -853,7 +858,14 @@ static void format_entry(struct fmt *w, const struct entry *e, int print)
 		print_sample(w, &w->rec, e->label, e->label_len, e->u.format);
 		return;
 	}
-	track_threads(w, &w->rec);
+	if (track_threads(w, &w->rec)) {
+		snprintf(w->error, sizeof(w->error),
+			 "%s%sperf.data: record at offset %llu: out of memory keeping the names and maps of %zu threads",
+			 e->source ? e->source : "", e->source ? ": " : "",
+			 (unsigned long long)e->offset, w->threads.n);
+		w->failed = 1;
+		return;
+	}
 	if (print)
 		print_side(w, &w->rec);
 }

@@ -47,9 +47,13 @@ static int grow(struct script_threads *t)
 int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm)
 {
 	struct slot *s;
+	char name[sizeof(s->comm)];
 
 	if (!tid)
 		return 0; /* the idle task: perf calls it swapper, see script_threads_comm */
+	/* @comm may point into this table (a FORK copies the parent's comm),
+	 * and growing frees it: copy it first. */
+	snprintf(name, sizeof(name), "%s", comm);
 	t->last_comm = NULL;
 	if ((t->n + 1) * 2 > t->cap && grow(t))
 		return -1;
@@ -58,7 +62,7 @@ int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm)
 		s->tid = tid;
 		t->n++;
 	}
-	snprintf(s->comm, sizeof(s->comm), "%s", comm);
+	memcpy(s->comm, name, sizeof(name));
 	return 0;
 }
 
