@@ -332,6 +332,11 @@ static int start_data(struct peo_perfdata_writer *w)
 	if (w->data_started || w->err)
 		return w->err;
 	w->attr_bytes = attr_write_size(w);
+	/* A pipe's HEADER_ATTR: perf 6.1 takes the attr as 128 bytes whatever its
+	 * size says, and newer perf reads the ids after attr.size bytes; both
+	 * agree only at 128 or more, which perf writes itself. */
+	if (w->pipe && w->attr_bytes < PEO_ATTR_SIZE_VER7)
+		w->attr_bytes = PEO_ATTR_SIZE_VER7;
 	for (size_t i = 0; i < w->nevents; i++) /* each attr as the file has it */
 		w->events[i].attr.size = w->attr_bytes;
 	if (w->want_build_ids && (err = pd_hits_new(&w->hits, w)))

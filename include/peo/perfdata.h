@@ -520,9 +520,11 @@ PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const cha
  * peo_perfdata_writer_open_fd() - the same on an open @fd (the caller keeps
  * it).  A seekable fd is written in file mode from offset 0; a pipe gets
  * pipe mode, as perf record -o - writes it: a 16-byte header, each event
- * as HEADER_ATTR and its name as EVENT_UPDATE, the features set before the
- * first record as HEADER_FEATURE (and TRACING_DATA) records, then the
- * records, and features set later at the end.
+ * as HEADER_ATTR (its attr 128 bytes or more, as perf writes it: perf 6.1
+ * reads 128 whatever attr.size says) and its name as EVENT_UPDATE, the
+ * features set before the first record as HEADER_FEATURE (and
+ * TRACING_DATA) records, then the records, and features set later at the
+ * end.
  * @out: receives the writer, as for peo_perfdata_writer_open().
  * @fd:  the open file or pipe to write.
  * Returns 0, -EINVAL for a NULL @out, -EBADF for a negative @fd, -ENOMEM.
