@@ -43,6 +43,17 @@ static void run_child(int go_fd, int err_fd, char *const argv[])
 	_exit(127);
 }
 
+/* The pipes' failure: the fd limit, when that is the cause, said with it. */
+static int pipe_failed(int err)
+{
+	char why[400];
+	struct peo_buf b = { why, sizeof(why), 0 };
+
+	why[0] = '\0';
+	peo_explain_fd_limit(&b, err);
+	return peo_fail(err, "peo_child_spawn: pipe: %s%s%s", strerror(err), b.len ? ": " : "", why);
+}
+
 int peo_child_spawn(struct peo_child **out, const char *const argv[])
 {
 	int go[2], errp[2];
@@ -68,9 +79,11 @@ int peo_child_spawn(struct peo_child **out, const char *const argv[])
 	memcpy(args, argv, argc * sizeof(*args));
 	snprintf(c->name, sizeof(c->name), "%s", argv[0]);
 	if (pipe2(go, O_CLOEXEC) < 0) {
+		int err = errno;
+
 		free(c);
 		free(args);
-		return peo_fail(errno, "peo_child_spawn: pipe: %s", strerror(errno));
+		return pipe_failed(err);
 	}
 	if (pipe2(errp, O_CLOEXEC) < 0) {
 		int err = errno;
@@ -79,7 +92,7 @@ int peo_child_spawn(struct peo_child **out, const char *const argv[])
 		close(go[1]);
 		free(c);
 		free(args);
-		return peo_fail(err, "peo_child_spawn: pipe: %s", strerror(err));
+		return pipe_failed(err);
 	}
 	c->pid = fork();
 	if (c->pid == 0) {

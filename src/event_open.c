@@ -23,6 +23,27 @@ static int attempt(struct peo_attr *a, pid_t pid, int cpu, int group_fd, unsigne
 	return fd;
 }
 
+/*
+ * The sentence of a failed open, naming the event as the user wrote it
+ * ("sched:sched_switch", "cycles:u") where the system call's text names
+ * the attr ("tracepoint id 372", "hardware/cycles").
+ */
+static int fail_named(const struct peo_event *ev, const struct peo_attr *attr, int err,
+		      const char *text, const char *tried)
+{
+	static const char call[] = "perf_event_open(";
+	char what[160];
+	size_t len;
+
+	peo_describe_attr(attr, what, sizeof(what));
+	len = strlen(what);
+	if (ev->name && ev->name[0] && strcmp(ev->name, what) &&
+	    !strncmp(text, call, sizeof(call) - 1) &&
+	    !strncmp(text + sizeof(call) - 1, what, len) && text[sizeof(call) - 1 + len] == ',')
+		return peo_fail(err, "%s%s%s%s", call, ev->name, text + sizeof(call) - 1 + len, tried);
+	return peo_fail(err, "%s%s", text, tried);
+}
+
 int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pid_t pid, int cpu,
 		   int group_fd, unsigned long flags)
 {
@@ -59,7 +80,7 @@ int peo_event_open(const struct peo_event *ev, struct peo_attr *attr, pid_t pid,
 		}
 		break;
 	}
-	return peo_fail(first_err, "%s%s", first_text, tried);
+	return fail_named(ev, attr, first_err, first_text, tried);
 }
 
 int peo_event_list_user_only(struct peo_event_list *list)

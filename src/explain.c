@@ -160,11 +160,32 @@ static void explain_inval(struct peo_buf *b, const struct peo_attr *attr, int cp
 		b->len -= 2, b->s[b->len] = '\0';
 }
 
+void peo_explain_fd_limit(struct peo_buf *b, int err)
+{
+	struct rlimit rl;
+
+	if (err == ENFILE) {
+		peo_buf_printf(b, "the system-wide file table is full (fs.file-max); close files or "
+			       "raise it: sysctl fs.file-max=N");
+		return;
+	}
+	if (err != EMFILE)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		peo_buf_printf(b, "the process has reached its open file limit (RLIMIT_NOFILE %llu, "
+			       "hard %llu); raise it with `ulimit -n N` (up to the hard limit; as root "
+			       "beyond it) or setrlimit(), or close fds (perf needs one per event per "
+			       "CPU or thread)", (unsigned long long)rl.rlim_cur,
+			       (unsigned long long)rl.rlim_max);
+	else
+		peo_buf_printf(b, "the process has reached its open file limit (RLIMIT_NOFILE); raise "
+			       "it with `ulimit -n N` or setrlimit()");
+}
+
 void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr, uint32_t sent_size,
 		      pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
 	int saved = errno; /* the /proc and /sys reads below may set it */
-	struct rlimit rl;
 	long max_stack = 0;
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -204,15 +225,8 @@ void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr, u
 			peo_buf_printf(b, " (this kernel's own size is %u)", attr->size);
 		break;
 	case EMFILE:
-		if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
-			peo_buf_printf(b, "the process has reached its open file limit (RLIMIT_NOFILE %llu, hard %llu); "
-					  "raise it with `ulimit -n` or setrlimit(), or close fds (perf needs one per event per CPU)",
-				       (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
-		else
-			peo_buf_printf(b, "the process has reached its open file limit");
-		break;
 	case ENFILE:
-		peo_buf_printf(b, "the system-wide file table is full (fs.file-max)");
+		peo_explain_fd_limit(b, err);
 		break;
 	case ESRCH:
 		peo_buf_printf(b, "no process or thread %d exists (it may have exited)", (int)pid);

@@ -109,6 +109,10 @@ PEO_HIDDEN void peo_describe_attr(const struct peo_attr *attr, char *out, size_t
 /* explain.c: the cause-and-fix part of a perf_event_open failure sentence. */
 PEO_HIDDEN void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr,
 				 uint32_t sent_size, pid_t pid, int cpu, int group_fd, unsigned long flags);
+/* explain.c: why a call that makes an fd failed with @err when that is the
+ * fd limit (EMFILE: the RLIMIT_NOFILE values and how to raise them; ENFILE:
+ * the system's table); nothing for other errors. */
+PEO_HIDDEN void peo_explain_fd_limit(struct peo_buf *b, int err);
 
 /* attr_fields.c: the attr fields added after VER0, in offset order. */
 struct peo_attr_field {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -66,6 +67,58 @@ static size_t data_pages_wanted(const struct peo_ring_opts *o)
 	return DEFAULT_DATA_PAGES;
 }
 
+/* MemAvailable from /proc/meminfo in KiB, or -1. */
+static long mem_available_kb(void)
+{
+	char *text = peo_read_text_file("/proc/meminfo"), *at;
+	long kb = -1;
+
+	at = text ? strstr(text, "MemAvailable:") : NULL;
+	if (at)
+		kb = strtol(at + strlen("MemAvailable:"), NULL, 10);
+	free(text);
+	return kb;
+}
+
+/*
+ * ENOMEM from a ring's mmap: the kernel could not allocate it.  The locked
+ * memory limits answer EPERM, not this, and root is not bound by them.
+ */
+static void no_memory(size_t pages, size_t bytes)
+{
+	/* The kernel lists a ring's pages in one kmalloc'd array: at most an
+	 * order-10 allocation (MAX_ORDER 11), 4 MiB with 4 KiB pages. */
+	size_t list_cap = page_size() << 10, most = 1;
+	struct rlimit rl;
+	long avail;
+
+	while (most * 2 * sizeof(void *) + 256 <= list_cap)
+		most *= 2;
+	peo_fail_append("; the kernel could not allocate the ring (the locked-memory limits "
+			"answer EPERM, not this; ");
+	if (pages > most) {
+		peo_fail_append("%zu pages is too many: the kernel keeps a ring's page list in "
+				"one allocation of at most %zu KiB, so a ring has at most %zu pages "
+				"(%zu MiB)); map fewer pages (peo record -m %zu or less)", pages,
+				list_cap / 1024, most, most * page_size() >> 20, most);
+		return;
+	}
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		peo_fail_append("the address-space limit RLIMIT_AS is %llu KiB and the ring takes %zu "
+				"KiB of it); raise it (ulimit -v unlimited) or map fewer pages",
+				(unsigned long long)rl.rlim_cur / 1024, bytes / 1024);
+		return;
+	}
+	avail = mem_available_kb();
+	if (avail >= 0)
+		peo_fail_append("the machine has %ld KiB available and the ring needs %zu KiB of "
+				"unswappable memory, or vm.max_map_count is reached); map fewer "
+				"pages", avail, bytes / 1024);
+	else
+		peo_fail_append("out of kernel memory, or vm.max_map_count is reached); map fewer "
+				"pages");
+}
+
 /* Why mmap refused @bytes of ring: the limits that apply, in a sentence. */
 static int map_failed(int err, int fd, size_t pages, size_t bytes)
 {
@@ -73,11 +126,16 @@ static int map_failed(int err, int fd, size_t pages, size_t bytes)
 
 	peo_fail(err, "mmap of a %zu-page ring (%zu KiB with its control page) on fd %d: %s",
 		 pages, bytes / 1024, fd, strerror(err));
-	if (err == EPERM || err == ENOMEM) {
+	if (err == EPERM && geteuid() != 0) {
 		peo_read_long_file("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb);
 		peo_fail_append("; unprivileged users may lock kernel.perf_event_mlock_kb "
 				"(%ld KiB) per user plus RLIMIT_MEMLOCK: map fewer pages, or raise "
 				"the sysctl, or run with CAP_IPC_LOCK", mlock_kb);
+	} else if (err == EPERM) {
+		peo_fail_append("; root is not bound by kernel.perf_event_mlock_kb, so a security "
+				"policy (an LSM, lockdown) refused the mapping");
+	} else if (err == ENOMEM) {
+		no_memory(pages, bytes);
 	} else if (err == EBUSY) {
 		peo_fail_append("; the event's output already goes to another ring "
 				"(PERF_EVENT_IOC_SET_OUTPUT), read that one");

@@ -36,13 +36,22 @@ int peo_ring_set_new(struct peo_ring_set **out)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return peo_fail(ENOMEM, "out of memory for a ring set");
+	s->wakefd = -1;
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
-	s->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->epfd >= 0)
+		s->wakefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (s->epfd < 0 || s->wakefd < 0 || epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->wakefd, &ev) < 0) {
 		int err = errno;
+		const char *call = s->epfd < 0 ? "epoll_create1" : s->wakefd < 0 ? "eventfd" : "epoll_ctl";
+		char why[400];
+		struct peo_buf b = { why, sizeof(why), 0 };
 
+		why[0] = '\0';
 		peo_ring_set_free(s);
-		return peo_fail(err, "peo_ring_set_new: %s: %s", "epoll_create1/eventfd", strerror(err));
+		/* the fd limit is the usual cause: say it, not just the errno */
+		peo_explain_fd_limit(&b, err);
+		return peo_fail(err, "peo_ring_set_new: %s: %s%s%s", call, strerror(err),
+				b.len ? ": " : "", why);
 	}
 	s->events = calloc(1, sizeof(*s->events)); /* the wake fd's: an empty set can be woken */
 	if (!s->events) {

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "event_internal.h"
 
@@ -44,11 +46,19 @@ static int add_one(struct peo_parse *p, const char *dir, const char *sys, const 
 	err = peo_read_long_file(path, &id);
 	if (err == -EACCES || err == -EPERM)
 		return peo_fail(EACCES, "tracepoint '%s:%s' at column %zu: cannot read %s: %s; run as "
-				"root or make tracefs readable", sys, name, peo_column(p, where),
-				path, strerror(-err));
-	if (err)
-		return peo_fail(-err, "tracepoint '%s:%s' at column %zu: reading its id from %s: %s",
-				sys, name, peo_column(p, where), path, strerror(-err));
+				"root or make tracefs readable, as root: mount -o remount,mode=755 %s "
+				"(perf's advice)", sys, name, peo_column(p, where), path,
+				strerror(-err), dir);
+	if (err) {
+		char why[400];
+		struct peo_buf b = { why, sizeof(why), 0 };
+
+		why[0] = '\0';
+		peo_explain_fd_limit(&b, -err);
+		return peo_fail(-err, "tracepoint '%s:%s' at column %zu: reading its id from %s: %s%s%s",
+				sys, name, peo_column(p, where), path, strerror(-err),
+				b.len ? ": " : "", why);
+	}
 	ev = peo_event_new(p->list, PEO_EVENT_KIND_TRACEPOINT, "tracepoint");
 	if (!ev)
 		return peo_fail(ENOMEM, "out of memory");
@@ -167,6 +177,40 @@ static int add_matches(struct peo_parse *p, const char *dir, const char *sys_glo
 	return err;
 }
 
+/*
+ * No tracefs events directory could be seen: say whether one is mounted but
+ * closed to this user (tracefs mounted with mode 0700, as some
+ * distributions do) or none is mounted at all.
+ */
+static int no_tracefs(struct peo_parse *p, struct peo_token sys, struct peo_token name)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char events[64];
+
+	for (size_t i = 0; i < PEO_ARRAY_SIZE(dirs); i++) {
+		struct stat st;
+		int err;
+
+		snprintf(events, sizeof(events), "%s/events", dirs[i]);
+		if (access(events, F_OK) == 0 || (errno != EACCES && errno != EPERM))
+			continue;
+		err = errno;
+		if (stat(dirs[i], &st))
+			st.st_mode = 0, st.st_uid = 0;
+		return peo_fail(EACCES, "tracepoint '%.*s:%.*s' at column %zu: tracefs is mounted at "
+				"%s but this user (uid %u) cannot read it: %s (the mount's mode is "
+				"%04o, owner uid %u); make it readable, as root: mount -o "
+				"remount,mode=755 %s (perf's advice), or run as root",
+				(int)sys.len, sys.s, (int)name.len, name.s, peo_column(p, sys), dirs[i],
+				(unsigned)geteuid(), strerror(err), (unsigned)(st.st_mode & 07777),
+				(unsigned)st.st_uid, dirs[i]);
+	}
+	return peo_fail(ENOENT, "tracepoint '%.*s:%.*s' at column %zu: tracefs is not mounted "
+			"(looked in /sys/kernel/tracing and /sys/kernel/debug/tracing); as "
+			"root: mount -t tracefs nodev /sys/kernel/tracing", (int)sys.len,
+			sys.s, (int)name.len, name.s, peo_column(p, sys));
+}
+
 int peo_tracepoint_add(struct peo_parse *p, struct peo_token sys, struct peo_token name)
 {
 	const char *dir = peo_tracefs_dir(p->tracefs_opt);
@@ -180,10 +224,7 @@ int peo_tracepoint_add(struct peo_parse *p, struct peo_token sys, struct peo_tok
 				(int)sys.len, sys.s, peo_column(p, at));
 	}
 	if (!dir)
-		return peo_fail(ENOENT, "tracepoint '%.*s:%.*s' at column %zu: tracefs is not mounted "
-				"(looked in /sys/kernel/tracing and /sys/kernel/debug/tracing); as "
-				"root: mount -t tracefs nodev /sys/kernel/tracing", (int)sys.len,
-				sys.s, (int)name.len, name.s, peo_column(p, sys));
+		return no_tracefs(p, sys, name);
 	if (sys.len >= sizeof(s) || name.len >= sizeof(n))
 		return peo_fail(EINVAL, "tracepoint '%.*s:%.*s' at column %zu: names are at most %zu "
 				"characters", (int)sys.len, sys.s, (int)name.len, name.s,

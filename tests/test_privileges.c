@@ -221,6 +221,64 @@ static void tools_as_nobody(void **state)
 	at_each_level(tool_checks);
 }
 
+/*
+ * tracefs mounted but closed to others (mode 0700, as some systems mount
+ * it): for nobody the tracepoint's sentence says tracefs is there but
+ * unreadable and gives perf's fix (remount with mode=755), not "tracefs
+ * is not mounted".  The mount's mode is restored before any assert.
+ */
+static int tracefs_checks(const char *mount)
+{
+	struct peo_event_list *list = NULL;
+	char fix[128];
+	int n;
+
+	n = peo_event_parse(&list, "sched:sched_switch", NULL);
+	peo_event_list_free(list);
+	PEO_CHECK(n == -EACCES);
+	PEO_CHECK(!strstr(peo_last_error(), "not mounted"));
+	PEO_CHECK(strstr(peo_last_error(), "tracefs is mounted at"));
+	PEO_CHECK(strstr(peo_last_error(), "cannot read it"));
+	PEO_CHECK(strstr(peo_last_error(), "0700"));
+	snprintf(fix, sizeof(fix), "mount -o remount,mode=755 %s", mount);
+	PEO_CHECK(strstr(peo_last_error(), fix));
+	return 0;
+}
+
+static void tracefs_closed_to_others(void **state)
+{
+	const char *mount = "/sys/kernel/tracing";
+	struct stat st;
+	pid_t pid;
+	int status = -1, restored;
+
+	(void)state;
+	if (geteuid() != 0)
+		PEO_SKIP("not root: cannot change tracefs's mode or become another user");
+	if (stat(mount, &st) || access("/sys/kernel/tracing/events/sched/sched_switch/id", R_OK))
+		PEO_SKIP("no tracefs with sched:sched_switch at %s", mount);
+	if (access("/sys/kernel/debug/tracing/events", F_OK) == 0)
+		PEO_SKIP("tracefs is also reachable under /sys/kernel/debug/tracing: closing %s alone "
+			 "hides nothing", mount);
+	if (chmod(mount, 0700))
+		PEO_SKIP("chmod 0700 %s: %s", mount, strerror(errno));
+	/* no assert until the mode is restored */
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+			_exit(2);
+		_exit(tracefs_checks(mount));
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	restored = chmod(mount, st.st_mode & 07777) == 0;
+	assert_true(restored);
+	assert_true(pid > 0);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static int make_dir(void **state)
 {
 	(void)state;
@@ -238,6 +296,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(library_as_nobody),
 		PEO_TEST(tools_as_nobody),
+		PEO_TEST(tracefs_closed_to_others),
 	};
 
 	if (make_dir(NULL))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -20,6 +21,15 @@ static int run_peo(const char *args, char *out, size_t cap)
 }
 
 static char out[256 * 1024];
+
+/* Runs the shell command @line; its stdout and stderr in @out. */
+static int run_peo_shell(const char *line, char *buf, size_t cap)
+{
+	char cmd[900];
+
+	snprintf(cmd, sizeof(cmd), "sh -c '%s'", line);
+	return peo_test_run_capture(cmd, buf, cap);
+}
 
 static void version_prints_the_library_version(void **state)
 {
@@ -84,6 +94,109 @@ static void bad_options_name_the_problem(void **state)
 	assert_non_null(strstr(out, "usage: peo"));
 }
 
+/*
+ * peo under a small open file limit (`ulimit -n N`, N from 3 up until peo
+ * gets past opening): where it fails for want of an fd, the sentence names
+ * the fd limit and how to raise it, never "out of memory" (the epoll fd
+ * and eventfd of peo record's ring set once said that), and names the
+ * event as written ("sched:sched_switch", "cycles"), not its attr
+ * ("tracepoint id 372", "hardware/cycles").
+ */
+static void fd_limit_named_with_the_event(const char *cmd, const char *event, const char *attr_text)
+{
+	const char *tool = getenv("PEO_TOOL");
+	char line[600];
+	int said_limit = 0, named = 0;
+
+	assert_non_null(tool);
+	for (int n = 3; n <= 24; n++) {
+		int rc;
+
+		/* timeout outside: it needs fds of its own to start */
+		snprintf(line, sizeof(line), "exec timeout -s INT 2 sh -c \"ulimit -n %d && exec %s %s\"",
+			 n, tool, cmd);
+		rc = run_peo_shell(line, out, sizeof(out));
+		if (strstr(out, "out of memory") || strstr(out, "Out of memory"))
+			fail_msg("ulimit -n %d: %s said out of memory: %s", n, cmd, out);
+		if (strstr(out, "open files") || strstr(out, "No file descriptors available")) {
+			if (strstr(out, "perf.data writer:")) /* the writer's own sentence (H2's), not yet */
+				print_message("[ NOTE ] ulimit -n %d: %s", n, out);
+			else if (!strstr(out, "RLIMIT_NOFILE") || !strstr(out, "ulimit -n"))
+				fail_msg("ulimit -n %d: %s hit the fd limit without naming it: %s", n,
+					 cmd, out);
+			said_limit++;
+		}
+		if (strstr(out, "perf_event_open(")) {
+			char want[80], alt[80];
+
+			/* the default cycles is cpu-clock after the no-PMU fallback */
+			snprintf(want, sizeof(want), "perf_event_open(%s,", event);
+			snprintf(alt, sizeof(alt), "perf_event_open(%s,",
+				 strcmp(event, "cycles") ? event : "cpu-clock");
+			if ((!strstr(out, want) && !strstr(out, alt)) || strstr(out, attr_text))
+				fail_msg("ulimit -n %d: the failed open does not name '%s': %s", n, event,
+					 out);
+			named++;
+		}
+		if (rc == 0 || (!strstr(out, "open files") && !strstr(out, "No file descriptors")))
+			break; /* past the opens: a larger limit tells nothing more */
+	}
+	if (!said_limit)
+		fail_msg("%s never ran out of fds under ulimit -n 3..24", cmd);
+	if (!named)
+		print_message("[ NOTE ] %s: no limit failed inside perf_event_open\n", cmd);
+}
+
+static void fd_limit_says_the_limit_and_the_event(void **state)
+{
+	(void)state;
+	fd_limit_named_with_the_event("record -a -o /dev/null", "cycles", "hardware/cycles");
+	if (access("/sys/kernel/tracing/events/sched/sched_switch/id", R_OK) &&
+	    access("/sys/kernel/debug/tracing/events/sched/sched_switch/id", R_OK))
+		PEO_SKIP("no readable sched:sched_switch tracepoint for the event-name check");
+	fd_limit_named_with_the_event("record -a -e sched:sched_switch -o /dev/null",
+				      "sched:sched_switch", "tracepoint id");
+	fd_limit_named_with_the_event("stat -a -e sched:sched_switch", "sched:sched_switch",
+				      "tracepoint id");
+}
+
+/*
+ * A ring the kernel cannot allocate (ENOMEM) is not the locked-memory
+ * limit (that is EPERM, and root is not bound by it): for root the
+ * sentence says the ring is too large, or the RLIMIT_AS that refused it.
+ */
+static void ring_enomem_says_the_true_cause(void **state)
+{
+	const char *tool = getenv("PEO_TOOL");
+	char line[400];
+	int rc;
+
+	(void)state;
+	if (geteuid() != 0)
+		PEO_SKIP("not root: the locked-memory limit can be the cause");
+	assert_non_null(tool);
+	/* 2 GiB: its page list is 4 MiB, past the kernel's one-allocation cap */
+	snprintf(line, sizeof(line), "%s record -m 524288 -o /dev/null -- true", tool);
+	rc = run_peo_shell(line, out, sizeof(out));
+	if (rc == 0)
+		PEO_SKIP("this kernel mapped a 524288-page ring");
+	if (strstr(out, "Out of memory")) {
+		assert_null(strstr(out, "perf_event_mlock_kb"));
+		assert_non_null(strstr(out, "524288 pages is too many"));
+		assert_non_null(strstr(out, "-m 262144 or less"));
+	} else {
+		print_message("[ NOTE ] -m 524288 failed otherwise: %s\n", out);
+	}
+	/* 256 MiB under a 200 MB address-space limit */
+	snprintf(line, sizeof(line), "ulimit -v 200000 && exec %s record -m 65536 -o /dev/null -- true",
+		 tool);
+	rc = run_peo_shell(line, out, sizeof(out));
+	assert_int_not_equal(rc, 0);
+	assert_non_null(strstr(out, "Out of memory"));
+	assert_null(strstr(out, "perf_event_mlock_kb"));
+	assert_non_null(strstr(out, "RLIMIT_AS is 200000 KiB"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -91,6 +204,8 @@ int main(void)
 		cmocka_unit_test(features_table_shows_the_kernel_size_and_every_row),
 		cmocka_unit_test(features_json_is_one_object_per_line),
 		cmocka_unit_test(bad_options_name_the_problem),
+		cmocka_unit_test(fd_limit_says_the_limit_and_the_event),
+		cmocka_unit_test(ring_enomem_says_the_true_cause),
 	};
 
 	return PEO_TEST_MAIN("tool", tests);

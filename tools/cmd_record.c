@@ -434,8 +434,12 @@ static int open_events(struct record *r)
 	r->rings = calloc(ncpus, sizeof(*r->rings));
 	for (size_t i = 0; i < r->nevents; i++) /* an id per slot: open_one() adds without a check */
 		no_room |= !(r->events[i].ids = calloc(ncpus * nthreads, sizeof(*r->events[i].ids)));
-	if (no_room || !r->fds || !r->ids || !r->rings || peo_ring_set_new(&r->set)) {
+	if (no_room || !r->fds || !r->ids || !r->rings) {
 		fprintf(stderr, "peo record: out of memory\n");
+		return -1;
+	}
+	if (peo_ring_set_new(&r->set)) { /* an epoll fd and an eventfd: the fd limit */
+		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		return -1;
 	}
 	for (size_t c = 0; c < ncpus; c++)
