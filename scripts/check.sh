@@ -26,6 +26,8 @@ summarize_skips() { # dir label
 	grep '^\[  SKIP    \] reason:' "$log" | sed 's/^\[  SKIP    \] reason: /    /' | sort | uniq -c
 }
 
+# Tracepoint tests need tracefs: mounted if it is not (as root), else they skip.
+bash scripts/tracefs.sh
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite "$build" "gcc" -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ || status=1
 summarize_skips "$build" "gcc"

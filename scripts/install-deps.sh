@@ -3,6 +3,8 @@
 # with --hw, only what make check-hw needs besides (its host build came
 # through make deps already).
 # The library itself needs libc only; cmocka, clang and the rest are for tests.
+# Besides packages, tracefs: the tests and make run use tracepoints, and a
+# fresh machine may not have it mounted (scripts/tracefs.sh mounts it as root).
 set -euo pipefail
 
 need=()
@@ -31,6 +33,9 @@ else
 	have_cmd valgrind || need+=(valgrind) # make check-valgrind
 fi
 
+if [ "${1:-}" != --hw ]; then
+	bash "$(dirname "$0")/tracefs.sh" -q || true # says why not; tracepoint tests then skip
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! have_cmd apt-get; then
 	echo "peo needs these packages: ${need[*]}" >&2

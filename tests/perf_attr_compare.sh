@@ -40,6 +40,10 @@ if ! command -v perf >/dev/null 2>&1; then
 	echo "[  SKIP    ] reason: perf is not installed; nothing to compare peo's encodings with"
 	exit 77
 fi
+# tracefs_mount: the corpus has tracepoints, and a fresh machine no tracefs
+# (perf mounts it itself; peo attr does not)
+. "$(dirname "$0")/compare_common.sh"
+tracefs_mount
 if ! perf stat -e task-clock true >/dev/null 2>&1; then
 	echo "[  SKIP    ] reason: 'perf stat -e task-clock true' fails here; perf cannot count on this machine"
 	exit 77
