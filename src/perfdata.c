@@ -16,7 +16,6 @@
 #define MAGIC_LE 0x32454c4946524550ULL /* "PERFILE2" read as a little-endian u64 */
 #define FILE_HEADER_BYTES 104
 #define PIPE_HEADER_BYTES 16
-#define MIN_WINDOW (128u << 10)
 #define DEFAULT_WINDOW (4u << 20)
 
 uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p)
@@ -166,13 +165,91 @@ static int feature_apart(struct peo_perfdata *f, unsigned bit)
 	return 0;
 }
 
+/* A damaged file's sentence (@text): refused with -ENODATA, or under
+ * opts.force kept for peo_perfdata_damaged() (read anyway). */
+static int damaged(struct peo_perfdata *f, const char *text)
+{
+	if (!f->force)
+		return peo_fail(ENODATA, "%s", text);
+	free(f->damaged);
+	if (!(f->damaged = strdup(text)))
+		return peo_fail(ENOMEM, "out of memory for a sentence of %zu bytes", strlen(text));
+	return 0;
+}
+
+/* How many bits of the feature bitmap are set. */
+static unsigned feature_count(const struct peo_perfdata *f, const unsigned char *bitmap)
+{
+	unsigned n = 0;
+
+	for (unsigned word = 0; word < PEO_FEAT_MAX / 64; word++)
+		n += (unsigned)__builtin_popcountll(peo_pd_u64(f, bitmap + 8 * word));
+	return n;
+}
+
+/* Feature index entry @i at @at: its section, 0 when it lies inside the file. */
+static int index_entry(struct peo_perfdata *f, uint64_t at, unsigned i, struct pd_section *s)
+{
+	unsigned char sec[16];
+
+	if (at + 16ULL * (i + 1) > f->file_size ||
+	    peo_pd_read_at(f, at + 16ULL * i, sec, sizeof(sec), "the feature index"))
+		return -1;
+	s->offset = peo_pd_u64(f, sec);
+	s->size = peo_pd_u64(f, sec + 8);
+	return s->offset <= f->file_size && s->size <= f->file_size - s->offset ? 0 : 1;
+}
+
+/*
+ * How many of the @n index entries at @at come before a cut: the file was
+ * cut short inside its features when the index runs past the file's end,
+ * or the sections past it are the last ones, the first of them cut by the
+ * end (the writer puts them after the index in bit order).  @n when none
+ * is cut; one section elsewhere past the end is a malformed file (read
+ * on, for read_section() to say so), not a cut one.
+ */
+static unsigned features_before_cut(struct peo_perfdata *f, uint64_t at, unsigned n)
+{
+	struct pd_section s;
+	unsigned first = n;
+
+	for (unsigned i = 0; i < n; i++) {
+		int bad = index_entry(f, at, i, &s);
+
+		if (bad < 0)
+			return first < i ? first : i; /* the index itself is cut */
+		if (!bad && first < n)
+			return n; /* a whole one after a broken one: not a cut */
+		if (bad && first == n) {
+			if (s.offset > f->file_size)
+				return n;
+			first = i;
+		}
+	}
+	return first;
+}
+
 /* The feature index: one section per set bit, in bit order, after the data. */
 static int read_feature_index(struct peo_perfdata *f, const unsigned char *bitmap)
 {
 	uint64_t at = f->data.offset + f->data.size;
+	unsigned n = feature_count(f, bitmap), whole, i = 0;
 	int err = 0;
 
-	for (unsigned bit = 0; bit < PEO_FEAT_MAX && !err; bit++) {
+	if (f->damaged) /* the data runs to the file's end: its features were never written, or are gone */
+		return 0;
+	whole = features_before_cut(f, at, n);
+	if (whole < n) {
+		char text[320];
+
+		snprintf(text, sizeof(text), "the file is cut short: it ends at offset %llu, inside "
+			 "its feature sections (the events' names, the host...) after the %llu bytes "
+			 "of records, which are whole; %u of the %u sections are whole",
+			 (unsigned long long)f->file_size, (unsigned long long)f->data.size, whole, n);
+		if ((err = damaged(f, text)))
+			return err;
+	}
+	for (unsigned bit = 0; bit < PEO_FEAT_MAX && !err && i < whole; bit++) {
 		uint64_t word = peo_pd_u64(f, bitmap + 8 * (bit / 64));
 		unsigned char sec[16];
 
@@ -186,8 +263,51 @@ static int read_feature_index(struct peo_perfdata *f, const unsigned char *bitma
 		if (!err)
 			f->has_feature[bit] = 1;
 		at += 16;
+		i++;
 	}
 	return err;
+}
+
+/* Whether the @n entries of a feature index at @at all lie in the file. */
+static int index_fits(struct peo_perfdata *f, uint64_t at, unsigned n)
+{
+	struct pd_section s;
+
+	for (unsigned i = 0; i < n; i++)
+		if (index_entry(f, at, i, &s))
+			return 0;
+	return 1;
+}
+
+/*
+ * The data section against the file's end.  A recording that was not
+ * finished (perf record or peo record killed: the header is written at
+ * the start with a data size of 0, and set only at the end) has records
+ * after the header's parts and no feature index there; a file cut short
+ * ends inside its data.  Either is refused (-ENODATA, saying how many
+ * bytes of records there are), or under opts.force read to the file's end.
+ */
+static int data_end(struct peo_perfdata *f, const unsigned char *bitmap)
+{
+	uint64_t off = f->data.offset, size = f->data.size, file = f->file_size;
+	char text[320];
+
+	if (off < FILE_HEADER_BYTES || off > file)
+		return 0; /* read_section() says what is wrong */
+	if (size == 0 && file > off &&
+	    (!feature_count(f, bitmap) || !index_fits(f, off, feature_count(f, bitmap))))
+		snprintf(text, sizeof(text), "the recording was not finished: the data size in the "
+			 "header is 0; %llu bytes of records follow at offset %llu",
+			 (unsigned long long)(file - off), (unsigned long long)off);
+	else if (size > file - off)
+		snprintf(text, sizeof(text), "the file is cut short: the header says %llu bytes of "
+			 "records at offset %llu, but the file ends %llu bytes into them (the feature "
+			 "sections after them are gone)", (unsigned long long)size,
+			 (unsigned long long)off, (unsigned long long)(file - off));
+	else
+		return 0;
+	f->data.size = file - off; /* under force: the records are what there is */
+	return damaged(f, text);
 }
 
 static int open_file_mode(struct peo_perfdata *f, const unsigned char *first16)
@@ -203,7 +323,11 @@ static int open_file_mode(struct peo_perfdata *f, const unsigned char *first16)
 		return err;
 	attr_size = peo_pd_u64(f, h + 16);
 	err = read_section(f, h + 24, 24, "attrs", &attrs);
+	f->data.offset = peo_pd_u64(f, h + 40);
+	f->data.size = peo_pd_u64(f, h + 48);
 	if (!err)
+		err = data_end(f, h + 72);
+	if (!err && !f->damaged) /* damaged: its data now runs to the file's end */
 		err = read_section(f, h + 40, 40, "data", &f->data);
 	if (!err && f->data.offset < FILE_HEADER_BYTES && f->data.size)
 		err = peo_fail(EPROTO, "perf.data: the data section at offset %llu overlaps the "
@@ -259,9 +383,10 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 		return peo_fail(ENOMEM, "out of memory for a perf.data reader");
 	f->fd = fd;
 	f->own_fd = -1;
-	f->window = o.window ? (o.window < MIN_WINDOW ? MIN_WINDOW : o.window) : DEFAULT_WINDOW;
+	f->window = o.window ? (o.window < PEO_PD_MIN_WINDOW ? PEO_PD_MIN_WINDOW : o.window) : DEFAULT_WINDOW;
 	f->map_whole = !o.window; /* a window asked for: read in windows of that size */
 	f->readahead_thread = !!o.readahead_thread;
+	f->force = !!o.force;
 	f->sequential = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode);
 	f->pipe = f->sequential;
 	f->file_size = f->sequential ? UINT64_MAX : (uint64_t)st.st_size;
@@ -295,14 +420,17 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 			f->end = f->file_size;
 		} else if (size >= FILE_HEADER_BYTES && !f->sequential) {
 			err = open_file_mode(f, first);
+		} else if (size == FILE_HEADER_BYTES) {
+			err = peo_fail(ESPIPE, "a file-mode perf.data (its header is 104 bytes, as perf "
+				       "record -o FILE writes it) comes through a pipe, which cannot seek "
+				       "to its parts: read the file itself, not a pipe of it (a pipe "
+				       "carries the pipe-mode stream perf record -o - writes)");
 		} else {
 			err = peo_fail(EPROTO, "perf.data: header size %llu at offset 8 is neither "
 				       "16 (pipe mode) nor 104 (file mode)%s", (unsigned long long)size,
 				       f->pipe ? " for a stream" : "");
 		}
 	}
-	if (!err && !(f->buf = malloc(f->window)))
-		err = peo_fail(ENOMEM, "out of memory for a %zu-byte read window", f->window);
 	f->headers_only = !!o.headers_only;
 	f->parse_fields = !f->headers_only;
 	if (!err && (unsigned)o.ordered > PEO_PERFDATA_ORDER_AS_PERF)
@@ -326,9 +454,26 @@ static int open_directory(struct peo_perfdata **out, const char *dir, const stru
 	int err;
 
 	snprintf(path, sizeof(path), "%s/data", dir);
+	if (access(path, F_OK) && errno == ENOENT)
+		return peo_fail(ENOENT, "%s: a directory without a 'data' file, so not a perf.data "
+				"directory (perf record --threads writes DIR/data and DIR/data.N)", dir);
 	err = peo_perfdata_open(out, path, opts);
 	if (err)
 		return err;
+	if ((*out)->damaged) { /* named as the data files' notes are: "DIR/data: ..." */
+		size_t n = strlen(path) + strlen((*out)->damaged) + 3;
+		char *named = malloc(n);
+
+		if (named)
+			snprintf(named, n, "%s: %s", path, (*out)->damaged);
+		free((*out)->damaged);
+		(*out)->damaged = named;
+		if (!named) {
+			peo_perfdata_close(*out);
+			*out = NULL;
+			return peo_fail(ENOMEM, "out of memory for a sentence");
+		}
+	}
 	err = peo_pd_dir_open(*out, dir);
 	if (err) {
 		peo_perfdata_close(*out);
@@ -344,8 +489,10 @@ int peo_perfdata_open(struct peo_perfdata **out, const char *path, const struct 
 	if (!out || !path)
 		return peo_fail(EINVAL, "peo_perfdata_open: argument '%s' is NULL", out ? "path" : "out");
 	*out = NULL;
-	if (!strcmp(path, "-"))
-		return peo_perfdata_open_fd(out, 0, opts);
+	if (!strcmp(path, "-")) {
+		err = peo_perfdata_open_fd(out, 0, opts);
+		return err ? peo_fail(-err, "standard input: %s", peo_last_error()) : 0;
+	}
 	{
 		struct stat st;
 
@@ -373,10 +520,22 @@ void pd_events_free(struct pd_event *v, size_t n)
 	free(v);
 }
 
+const char *peo_perfdata_damaged(const struct peo_perfdata *f)
+{
+	return f ? f->damaged : NULL;
+}
+
+const char *peo_perfdata_stopped(const struct peo_perfdata *f)
+{
+	return f ? peo_pd_dir_stopped(f) : NULL;
+}
+
 void peo_perfdata_close(struct peo_perfdata *f)
 {
 	if (!f)
 		return;
+	free(f->damaged);
+	free(f->stopped);
 	pd_events_free(f->events, f->nevents);
 	for (unsigned i = 0; i < PEO_FEAT_MAX; i++) {
 		free(f->feature_bytes[i]);

@@ -32,7 +32,9 @@
 
 struct pd_stream {
 	struct peo_perfdata *r;          /* a reader over one data.N, sharing the parser */
-	char name[NAME_MAX + 1];         /* "data" or "data.N", for its errors */
+	char name[NAME_MAX + 1];         /* "data" or "data.N" (peo_perfdata_source) */
+	char *path;                      /* "DIR/data.N", for its errors */
+	char *stopped;                   /* "DIR/data.N: " and where a cut record ended it */
 	struct peo_perfdata_record rec;  /* its next record, when have */
 	uint64_t time;
 	uint64_t turn;       /* perf's reading turn of that record (ties go to the earlier) */
@@ -79,10 +81,9 @@ static int open_stream(struct peo_perfdata *f, int fd, uint64_t size, struct peo
 		return peo_fail(ENOMEM, "out of memory for a data file's reader");
 	}
 	r->fd = fd;
-	r->own_fd = fd; /* closed with it, even when the window is not had */
-	if (!(r->buf = malloc(f->window)))
-		return peo_fail(ENOMEM, "out of memory for a data file's read window");
-	r->window = f->window;
+	r->own_fd = fd; /* closed with it */
+	r->window = f->window; /* its buffer had when first needed */
+	r->force = f->force;
 	r->map_whole = f->map_whole;
 	r->swap = f->swap;
 	r->big_endian = f->big_endian;
@@ -118,6 +119,9 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 	if (!err) {
 		d->s[0].r = f; /* not owned: the directory's reader itself */
 		snprintf(d->s[0].name, sizeof(d->s[0].name), "data");
+		snprintf(path, sizeof(path), "%s/data", dir);
+		if (!(d->s[0].path = strdup(path)))
+			err = peo_fail(ENOMEM, "out of memory for a perf.data directory");
 		d->n = 1;
 		f->parse_fields = 0; /* peeked for the merge, parsed on the way out */
 		f->want_time = 1;
@@ -138,8 +142,11 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 			break;
 		}
 		snprintf(d->s[d->n].name, sizeof(d->s[d->n].name), "%s", names[i]);
+		d->s[d->n].path = strdup(path);
 		err = open_stream(f, fd, (uint64_t)st.st_size, &d->s[d->n].r);
 		d->n++; /* freed with the others even when it failed */
+		if (!err && !d->s[d->n - 1].path)
+			err = peo_fail(ENOMEM, "out of memory for a perf.data directory");
 	}
 	peo_free_names(names, n);
 	return err;
@@ -155,6 +162,8 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 		if (i)
 			peo_perfdata_close(d->s[i].r);
 		peo_pd_sort_free(&d->s[i].sort);
+		free(d->s[i].path);
+		free(d->s[i].stopped);
 	}
 	free(d->gone);
 	free(d->s);
@@ -163,10 +172,37 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 	f->dir = NULL;
 }
 
-/* An error of stream @s's file: its name before the sentence (whose offset is in it). */
+/* An error of stream @s's file: its path before the sentence (whose offset
+ * is in it), as the header file's are named by peo_perfdata_open(). */
 static int stream_failed(const struct pd_stream *s, int err)
 {
-	return peo_fail(-err, "%s: %s", s->name, peo_last_error());
+	return peo_fail(-err, "%s: %s", s->path ? s->path : s->name, peo_last_error());
+}
+
+const char *peo_pd_dir_stopped(const struct peo_perfdata *f)
+{
+	const struct pd_dir *d = f->dir;
+
+	if (!d)
+		return f->stopped;
+	for (size_t i = 0; i < d->n; i++) /* "DIR/data.N: the data ends inside..." */
+		if (d->s[i].stopped)
+			return d->s[i].stopped;
+	return NULL;
+}
+
+/* A stream that stopped at a cut record (opts.force): its note, named. */
+static int stream_stopped(struct pd_stream *s)
+{
+	size_t n;
+
+	if (!s->r->stopped || s->stopped)
+		return 0;
+	n = strlen(s->r->stopped) + strlen(s->path ? s->path : s->name) + 3;
+	if (!(s->stopped = malloc(n)))
+		return peo_fail(ENOMEM, "out of memory for a sentence");
+	snprintf(s->stopped, n, "%s: %s", s->path ? s->path : s->name, s->r->stopped);
+	return 0;
 }
 
 /* Make sure stream @s has its next record peeked, unless it has ended. */
@@ -181,7 +217,7 @@ static int fill(struct pd_stream *s)
 		return stream_failed(s, got);
 	if (got == 0) {
 		s->done = 1;
-		return 0;
+		return stream_stopped(s);
 	}
 	s->have = 1;
 	s->peeked++;

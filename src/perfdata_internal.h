@@ -14,6 +14,9 @@
 #define POPULATE_STEP (4u << 20)
 #define RELEASE_STEP (4u << 20)
 
+/* The least read window: the largest record (64 KiB) and its neighbour. */
+#define PEO_PD_MIN_WINDOW (128u << 10)
+
 struct pd_section {
 	uint64_t offset, size;
 };
@@ -75,6 +78,9 @@ struct peo_perfdata {
 	int want_time;              /* peeking also reads the time (ordering, merging) */
 	uint64_t peek_time;         /* the last peeked record's time, */
 	int peek_has_time;          /* when it has one */
+	int force;                  /* opts.force: read a damaged file as far as it goes */
+	char *damaged;              /* what force read past (peo_perfdata_damaged), or NULL */
+	char *stopped;              /* where a cut record ended the data (peo_perfdata_stopped) */
 };
 
 PEO_HIDDEN uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p);
@@ -107,6 +113,11 @@ static inline size_t peo_pd_attr_index(const struct peo_perfdata *f, const struc
 {
 	return ((uintptr_t)attr - (uintptr_t)&f->parser->attrs[0].attr) / sizeof(struct parse_attr);
 }
+/* perfdata_read.c: a record cut by the end of the data or stream, at
+ * f->pos, with @have of its @need bytes there (@what: "a record", "a record
+ * header"): under opts.force the data ends there (f->stopped says so, and
+ * 0 is returned); else -EPROTO naming it. */
+PEO_HIDDEN int peo_pd_cut(struct peo_perfdata *f, const char *what, uint64_t have, uint64_t need);
 /* perfdata_read.c: the next record in file order. */
 PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
 /* The record at @bytes parsed whole (kernel types' fields, user types'
@@ -125,6 +136,8 @@ struct pd_dir;
 PEO_HIDDEN int peo_pd_dir_open(struct peo_perfdata *f, const char *dir);
 PEO_HIDDEN int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out);
 PEO_HIDDEN void peo_pd_dir_free(struct peo_perfdata *f);
+/* Where the records stopped at a cut one (f's own, or a data file's). */
+PEO_HIDDEN const char *peo_pd_dir_stopped(const struct peo_perfdata *f);
 /* perfdata_order.c */
 struct pd_order;
 PEO_HIDDEN int peo_pd_order_new(struct peo_perfdata *f);

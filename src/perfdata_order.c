@@ -14,6 +14,7 @@
  * order of arrival.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,8 @@ struct pd_order {
 	int may_out;         /* a held record may be due: look for one (else read on) */
 	size_t last_run;     /* the run the last held record joined: the next one's likely run */
 	uint32_t out_chunk;  /* the chunk of the record last handed out: release it next */
+	int error;           /* the reading failed (-errno): it comes after the held records */
+	char error_text[1024]; /* its sentence, kept while they go out */
 };
 
 int peo_pd_order_new(struct peo_perfdata *f)
@@ -89,6 +92,22 @@ void peo_pd_order_free(struct peo_perfdata *f)
 	f->order = NULL;
 }
 
+/* A chunk's room: CHUNK_BYTES, or less when that cannot be had (down to
+ * @len, rounded up to 64 KiB); 0 when not even that can. */
+static size_t chunk_alloc(struct chunk *c, uint32_t len)
+{
+	size_t least = ((size_t)len + 0xffffu) & ~(size_t)0xffffu;
+
+	for (size_t cap = len > CHUNK_BYTES ? len : CHUNK_BYTES;; cap /= 2) {
+		if (cap < least)
+			cap = least;
+		if ((c->mem = malloc(cap)))
+			return c->cap = cap;
+		if (cap == least)
+			return 0;
+	}
+}
+
 /* Room for @len bytes: the current chunk, a drained one, or a new one. */
 static unsigned char *place(struct pd_order *o, uint32_t len, uint32_t *chunk)
 {
@@ -105,10 +124,8 @@ static unsigned char *place(struct pd_order *o, uint32_t len, uint32_t *chunk)
 		if (!more)
 			return NULL;
 		o->chunks = more;
-		o->chunks[i].cap = len > CHUNK_BYTES ? len : CHUNK_BYTES;
 		o->chunks[i].live = 0;
-		o->chunks[i].mem = malloc(o->chunks[i].cap);
-		if (!o->chunks[i].mem)
+		if (!chunk_alloc(&o->chunks[i], len))
 			return NULL;
 		o->nchunks++;
 	}
@@ -200,14 +217,30 @@ static struct pd_heap_slot head_of(const struct pd_order *o, size_t run)
 	return (struct pd_heap_slot){ h->time, h->seq, run };
 }
 
+/* Bytes of chunks held, for an out-of-memory sentence. */
+static size_t chunk_bytes(const struct pd_order *o)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nchunks; i++)
+		n += o->chunks[i].cap;
+	return n;
+}
+
 static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uint64_t time)
 {
 	struct pd_order *o = f->order;
 	struct run *run = run_for(o, time);
 	struct held *h = run ? append(run) : NULL;
 
+	if (!run)
+		return peo_fail(ENOMEM, "out of memory for time order: a list for run %zu of records "
+				"in time order (%llu records held)", o->nruns + 1,
+				(unsigned long long)o->held);
 	if (!h)
-		goto oom;
+		return peo_fail(ENOMEM, "out of memory for time order: a list of %zu records held "
+				"in one run (%llu held in all)", run->cap ? run->cap * 2 : 256,
+				(unsigned long long)o->held);
 	h->time = time;
 	h->seq = o->seq++;
 	h->offset = r->offset;
@@ -222,7 +255,12 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 		h->bytes = place(o, h->len, &h->chunk);
 		if (!h->bytes) {
 			run->n--; /* not held after all */
-			goto oom;
+			return peo_fail(ENOMEM, "out of memory for time order: room to copy a %u-byte "
+					"record at offset %llu (records are copied where the file is not "
+					"mapped whole: a pipe, or no address space for the mapping; %llu "
+					"held, in %zu bytes of chunks)", h->len,
+					(unsigned long long)r->offset, (unsigned long long)o->held,
+					chunk_bytes(o));
 		}
 		copy_record(h->bytes, r->rec.bytes, h->len);
 	}
@@ -233,9 +271,6 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 	if (run->n - run->head == 1) /* it was empty: into the heap */
 		pd_heap_add(&o->heap, head_of(o, (size_t)(run - o->runs)));
 	return 0;
-oom:
-	return peo_fail(ENOMEM, "out of memory holding %llu records for time order",
-			(unsigned long long)o->held);
 }
 
 uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos)
@@ -319,11 +354,15 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			return deliver(f, h, out);
 		}
 		o->may_out = 0; /* until the limit moves (a round ends) or the data does */
-		if (o->draining)
-			return 0;
+		if (o->draining) /* the error that ended the reading, after the records before it */
+			return o->error ? peo_fail(o->error, "%s", o->error_text) : 0;
 		got = peo_pd_next_raw(f, out);
-		if (got < 0)
-			return got;
+		if (got < 0) { /* every whole record read goes out first, in time order */
+			o->error = got;
+			snprintf(o->error_text, sizeof(o->error_text), "%s", peo_last_error());
+			o->draining = o->may_out = 1;
+			continue;
+		}
 		if (got == 0) {
 			o->draining = o->may_out = 1;
 			continue;

@@ -97,10 +97,53 @@ static int map_window(struct peo_perfdata *f, size_t want)
 	return 1;
 }
 
-/* Make the window hold [f->pos, f->pos + need); returns 1, 0 at a clean end, -errno. */
+/*
+ * The buffer reads go into, had when first needed (a mapped file never
+ * needs it): the window's size, else as much as can be had down to the
+ * least window (the largest record and its neighbour), which becomes the
+ * window.  0, or -ENOMEM.
+ */
+static int have_buffer(struct peo_perfdata *f)
+{
+	size_t want = f->window;
+
+	while (!f->buf) {
+		f->buf = malloc(want);
+		if (f->buf)
+			f->window = want;
+		else if (want <= PEO_PD_MIN_WINDOW)
+			return peo_fail(ENOMEM, "out of memory for a read window (%zu bytes, and down "
+					"to %u)", f->window, PEO_PD_MIN_WINDOW);
+		else
+			want = want / 2 < PEO_PD_MIN_WINDOW ? PEO_PD_MIN_WINDOW : want / 2;
+	}
+	return 0;
+}
+
+int peo_pd_cut(struct peo_perfdata *f, const char *what, uint64_t have, uint64_t need)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "the %s ends inside %s at offset %llu: %llu of its %llu "
+		 "bytes are there", f->pipe ? "stream" : "data", what, (unsigned long long)f->pos,
+		 (unsigned long long)have, (unsigned long long)need);
+	if (!f->force && !f->pipe) /* a file's record past its data section: the header is wrong */
+		return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %llu bytes, but the data "
+				"section ends %llu bytes later", what, (unsigned long long)f->pos,
+				(unsigned long long)need, (unsigned long long)have);
+	if (!f->force)
+		return peo_fail(EPROTO, "perf.data: %s", text);
+	if (!f->stopped && !(f->stopped = strdup(text)))
+		return peo_fail(ENOMEM, "out of memory for a sentence");
+	return 0;
+}
+
+/* Make the window hold [f->pos, f->pos + need); returns 1, 0 at a clean end
+ * (or, under opts.force, at a record cut by the end), -errno. */
 static int fill(struct peo_perfdata *f, size_t need, const char *what)
 {
 	size_t keep, room;
+	int err;
 
 	if (f->pos >= f->buf_pos && f->pos - f->buf_pos <= f->len &&
 	    f->len - (f->pos - f->buf_pos) >= need)
@@ -112,14 +155,14 @@ static int fill(struct peo_perfdata *f, size_t need, const char *what)
 	if (!f->sequential) {
 		uint64_t left = f->end - f->pos;
 		size_t want = left < f->window ? (size_t)left : f->window;
-		int err;
 
 		if (want < need)
-			return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %zu bytes, but "
-					"the data section ends %llu bytes later", what,
-					(unsigned long long)f->pos, need, (unsigned long long)left);
+			return peo_pd_cut(f, what, left, need);
 		if (map_window(f, want))
 			return 1;
+		if ((err = have_buffer(f)))
+			return err;
+		want = left < f->window ? (size_t)left : f->window; /* the window may be less now */
 		err = peo_pd_read_at(f, f->pos, f->buf, want, "the data section");
 		if (err)
 			return err;
@@ -129,6 +172,11 @@ static int fill(struct peo_perfdata *f, size_t need, const char *what)
 		return 1;
 	}
 	/* Pipe: keep the unread tail, then read until there is enough. */
+	if ((err = have_buffer(f)))
+		return err;
+	if (need > f->window) /* a window cut down for want of memory */
+		return peo_fail(ENOMEM, "out of memory for a read window of %zu bytes for %s at "
+				"offset %llu", need, what, (unsigned long long)f->pos);
 	keep = f->pos - f->buf_pos <= f->len ? f->len - (size_t)(f->pos - f->buf_pos) : 0;
 	memmove(f->buf, f->buf + (f->len - keep), keep);
 	f->win = f->buf;
@@ -144,13 +192,8 @@ static int fill(struct peo_perfdata *f, size_t need, const char *what)
 		if (r < 0)
 			return peo_fail(EIO, "perf.data: reading the stream at offset %llu: %s",
 					(unsigned long long)(f->buf_pos + f->len), strerror(errno));
-		if (r == 0) {
-			if (f->len == 0)
-				return 0;
-			return peo_fail(EPROTO, "perf.data: the stream ends inside %s at offset %llu "
-					"(%zu of %zu bytes)", what, (unsigned long long)f->pos, f->len,
-					need);
-		}
+		if (r == 0)
+			return f->len == 0 ? 0 : peo_pd_cut(f, what, f->len, need);
 		f->len += (size_t)r;
 	}
 	return 1;
@@ -395,8 +438,8 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 					h.size, h.type);
 		if (f->pos - f->buf_pos + h.size > f->len) {
 			got = fill(f, h.size, "a record");
-			if (got <= 0)
-				return got ? got : peo_fail(EPROTO, "perf.data: the stream ends inside a record");
+			if (got <= 0) /* 0: cut by the end, under opts.force */
+				return got;
 		}
 		at = f->win + (f->pos - f->buf_pos);
 		err = parse(f, at, h.size, offset, out);

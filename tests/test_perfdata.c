@@ -1141,11 +1141,12 @@ static void malformed_files_name_the_offset_in(int big)
 	size_t n;
 	int fd, got;
 
-	/* the data section runs past the end of the file */
+	/* the data section runs past the end of the file: as a file cut short
+	 * reads (damaged_files_read_with_force has the rest) */
 	build_file(&v, big, &l);
 	vec_put_at(&v, 48, 1u << 20, 8);
-	assert_int_equal(open_bytes(&v, &f, 0, &fd), -EPROTO);
-	assert_error_contains("the data section at header offset 40");
+	assert_int_equal(open_bytes(&v, &f, 0, &fd), -ENODATA);
+	assert_error_contains("the file is cut short: the header says 1048576 bytes of records");
 	close(fd);
 	/* the attrs section laid over the data */
 	build_file(&v, big, &l);
@@ -1243,6 +1244,269 @@ static void malformed_files_name_the_offset(void **state)
 {
 	(void)state;
 	in_each_layout(malformed_files_name_the_offset_in);
+}
+
+/* Every record of @f in its order: how many, the samples' times in *@times
+ * (room for 8), and what ended them (0, or the negative errno). */
+static int read_all(struct peo_perfdata *f, int *n, uint64_t *times, int *ntimes)
+{
+	struct peo_perfdata_record rec;
+	int got;
+
+	*n = *ntimes = 0;
+	while ((got = peo_perfdata_next(f, &rec)) == 1) {
+		(*n)++;
+		if (rec.rec.header.type == PEO_RECORD_SAMPLE && *ntimes < 8)
+			times[(*ntimes)++] = rec.rec.u.sample.time;
+	}
+	return got;
+}
+
+/* Open @v (force or not, file or time order), expecting @want. */
+static int open_damaged(const struct vec *v, struct peo_perfdata **f, int force, int ordered,
+			int *fd)
+{
+	PEO_OPTS(peo_perfdata_opts, o, .force = force, .ordered = ordered, .window = test_window);
+
+	return open_bytes_opts(v, f, &o, fd);
+}
+
+/*
+ * A recording that was not finished (the header's data size 0, records
+ * after it, no features: perf record killed), a file cut short inside its
+ * records or inside its features: refused with -ENODATA and a sentence of
+ * how many bytes there are; with opts.force read to the last whole record,
+ * peo_perfdata_stopped() naming where a cut one ended them, in file and
+ * time order.
+ */
+static void damaged_files_read_with_force_in(int big)
+{
+	static const uint64_t file_times[] = { 300, 200, 400 }, sorted[] = { 200, 300, 400 };
+	struct peo_perfdata *f;
+	struct layout l;
+	struct vec v;
+	char want[200];
+	uint64_t times[8];
+	const char *s;
+	int fd, n, nt;
+
+	/* not finished: data size 0, the records whole, no features after them */
+	build_file(&v, big, &l);
+	vec_put_at(&v, 48, 0, 8);
+	v.n = l.data + l.data_size;
+	assert_int_equal(open_damaged(&v, &f, 0, 0, &fd), -ENODATA);
+	snprintf(want, sizeof(want), "the recording was not finished: the data size in the header "
+		 "is 0; %zu bytes of records follow at offset %zu", l.data_size, l.data);
+	assert_error_contains(want);
+	close(fd);
+	for (int ordered = 0; ordered < 2; ordered++) {
+		assert_int_equal(open_damaged(&v, &f, 1, ordered, &fd), 0);
+		assert_non_null(peo_perfdata_damaged(f));
+		assert_non_null(strstr(peo_perfdata_damaged(f), want));
+		assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), -ENOENT);
+		assert_int_equal(read_all(f, &n, times, &nt), 0);
+		assert_int_equal(n, 5); /* COMM, three samples, FINISHED_ROUND */
+		assert_times(times, nt, ordered ? sorted : file_times, 3);
+		assert_null(peo_perfdata_stopped(f));
+		peo_perfdata_close(f);
+		close(fd);
+	}
+	/* not finished, the last sample cut 5 bytes short, then inside its header */
+	for (int into = 35; into > 0; into -= 32) {
+		build_file(&v, big, &l);
+		vec_put_at(&v, 48, 0, 8);
+		v.n = l.data + l.data_size - 40 + (size_t)into;
+		for (int ordered = 0; ordered < 2; ordered++) {
+			assert_int_equal(open_damaged(&v, &f, 1, ordered, &fd), 0);
+			assert_int_equal(read_all(f, &n, times, &nt), 0);
+			assert_int_equal(n, 4);
+			assert_times(times, nt, ordered ? sorted : file_times, 2);
+			snprintf(want, sizeof(want), "the data ends inside %s at offset %zu: %d of its "
+				 "%d bytes are there", into > 8 ? "a record" : "a record header",
+				 l.data + l.data_size - 40, into, into > 8 ? 40 : 8);
+			assert_non_null(peo_perfdata_stopped(f));
+			assert_string_equal(peo_perfdata_stopped(f), want);
+			peo_perfdata_close(f);
+			close(fd);
+		}
+	}
+	/* cut short inside the records: the header's data size is whole */
+	build_file(&v, big, &l);
+	v.n = l.data + l.data_size - 5;
+	assert_int_equal(open_damaged(&v, &f, 0, 0, &fd), -ENODATA);
+	snprintf(want, sizeof(want), "the file is cut short: the header says %zu bytes of records "
+		 "at offset %zu, but the file ends %zu bytes into them", l.data_size, l.data,
+		 l.data_size - 5);
+	assert_error_contains(want);
+	close(fd);
+	assert_int_equal(open_damaged(&v, &f, 1, 1, &fd), 0);
+	assert_non_null(strstr(peo_perfdata_damaged(f), want));
+	assert_int_equal(read_all(f, &n, times, &nt), 0);
+	assert_int_equal(n, 4);
+	assert_times(times, nt, sorted, 2);
+	assert_non_null(peo_perfdata_stopped(f));
+	peo_perfdata_close(f);
+	close(fd);
+	/* cut short inside the features: the records whole, the sections before the cut kept */
+	build_file(&v, big, &l);
+	v.n -= 10;
+	assert_int_equal(open_damaged(&v, &f, 0, 0, &fd), -ENODATA);
+	assert_error_contains("inside its feature sections");
+	close(fd);
+	assert_int_equal(open_damaged(&v, &f, 1, 0, &fd), 0);
+	assert_non_null(strstr(peo_perfdata_damaged(f), "21 of the 22 sections are whole"));
+	assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_HOSTNAME, &s), 0);
+	assert_string_equal(s, "buildhost");
+	assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_PMU_CAPS, &s), -ENOENT);
+	assert_int_equal(read_all(f, &n, times, &nt), 0);
+	assert_int_equal(n, 5);
+	assert_null(peo_perfdata_stopped(f));
+	peo_perfdata_close(f);
+	close(fd);
+	/* a finished file with no records (its feature index right at the data
+	 * offset) is not taken for an unfinished one */
+	build_file(&v, big, &l);
+	vec_put_at(&v, 40, l.index, 8);
+	vec_put_at(&v, 48, 0, 8);
+	assert_int_equal(open_damaged(&v, &f, 0, 0, &fd), 0);
+	assert_null(peo_perfdata_damaged(f));
+	assert_int_equal(read_all(f, &n, times, &nt), 0);
+	assert_int_equal(n, 0);
+	peo_perfdata_close(f);
+	close(fd);
+	/* whole, but its last record runs past the data section: in time order
+	 * the records before it go out first, then the error */
+	build_file(&v, big, &l);
+	vec_put_at(&v, l.data + l.data_size - 40 + 6, 48, 2);
+	assert_int_equal(open_damaged(&v, &f, 0, 1, &fd), 0);
+	assert_int_equal(read_all(f, &n, times, &nt), -EPROTO);
+	assert_int_equal(n, 4);
+	assert_times(times, nt, sorted, 2);
+	snprintf(want, sizeof(want), "offset %zu needs 48 bytes, but the data section ends 40",
+		 l.data + l.data_size - 40);
+	assert_error_contains(want);
+	peo_perfdata_close(f);
+	close(fd);
+}
+
+static void damaged_files_read_with_force(void **state)
+{
+	(void)state;
+	in_each_layout(damaged_files_read_with_force_in);
+}
+
+/* A pipe-mode stream (as perf record -o - writes it) of @n samples, rounds
+ * after every fourth, whose times go back a little within a round. */
+static void pipe_stream(struct vec *v, int n)
+{
+	struct peo_perfdata_writer *w;
+	struct synth_sample smp;
+	struct peo_attr a;
+	uint64_t id = 7;
+	int p[2];
+	ssize_t r;
+
+	synth_sample_attr(&a, 1);
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(peo_perfdata_writer_open_fd(&w, p[1]), 0);
+	assert_int_equal(peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"), 0);
+	for (int i = 0; i < n; i++) {
+		smp = synth_sample(0x400000 + (uint64_t)i, 10, 10, 1000 + 10 * (uint64_t)i -
+				   (i % 2 ? 15 : 0));
+		assert_int_equal(peo_perfdata_writer_record(w, &smp, sizeof(smp)), 0);
+		if (i % 4 == 3)
+			assert_int_equal(peo_perfdata_writer_finished_round(w), 0);
+	}
+	assert_int_equal(peo_perfdata_writer_close(w), 0);
+	close(p[1]);
+	memset(v, 0, sizeof(*v));
+	while ((r = read(p[0], v->b + v->n, sizeof(v->b) - v->n)) > 0)
+		v->n += (size_t)r;
+	close(p[0]);
+	assert_true(v->n < sizeof(v->b));
+}
+
+/* @len bytes of @v through a pipe: the reading end. */
+static int pipe_of(const struct vec *v, size_t len)
+{
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], v->b, len), (ssize_t)len);
+	close(p[1]);
+	return p[0];
+}
+
+/*
+ * A pipe stream cut inside a record: every whole record before the cut
+ * comes out (in time order too: the held ones go out, sorted, before the
+ * error), then -EPROTO naming the cut record's offset; opts.force ends
+ * the records there instead.  A file-mode perf.data through a pipe is
+ * refused as such (-ESPIPE), not as a bad header.
+ */
+static void pipe_cut_mid_record(void **state)
+{
+	struct vec v, file;
+	struct layout l;
+	struct peo_perfdata *f;
+	uint64_t cut_at = 0, at = 16;
+	int whole = 0, fd, n, nt;
+	char want[160];
+
+	(void)state;
+	pipe_stream(&v, 24);
+	/* the 20th sample (of 40 bytes) is cut 9 bytes in: whole records before it */
+	for (int samples = 0; at < v.n; at += (uint16_t)(v.b[at + 6] | v.b[at + 7] << 8)) {
+		if (v.b[at] == PEO_RECORD_SAMPLE && ++samples == 20) {
+			cut_at = at;
+			break;
+		}
+		whole++;
+	}
+	assert_true(cut_at > 0);
+	for (int ordered = 0; ordered < 2; ordered++)
+		for (int force = 0; force < 2; force++) {
+			PEO_OPTS(peo_perfdata_opts, o, .ordered = ordered, .force = force);
+			uint64_t last = 0;
+			int sorted = 1;
+
+			fd = pipe_of(&v, (size_t)cut_at + 9);
+			assert_int_equal(peo_perfdata_open_fd(&f, fd, &o), 0);
+			snprintf(want, sizeof(want), "the stream ends inside a record at offset %" PRIu64
+				 ": 9 of its 40 bytes are there", cut_at);
+			{
+				struct peo_perfdata_record rec;
+				int got;
+
+				n = nt = 0;
+				while ((got = peo_perfdata_next(f, &rec)) == 1) {
+					n++;
+					if (rec.rec.header.type != PEO_RECORD_SAMPLE)
+						continue;
+					nt++;
+					sorted &= rec.rec.u.sample.time >= last;
+					last = rec.rec.u.sample.time;
+				}
+				assert_int_equal(got, force ? 0 : -EPROTO);
+			}
+			if (force)
+				assert_string_equal(peo_perfdata_stopped(f), want);
+			else
+				assert_error_contains(want);
+			assert_int_equal(n, whole); /* the attr, its name, 19 samples, the rounds */
+			assert_int_equal(nt, 19);
+			if (ordered)
+				assert_true(sorted);
+			peo_perfdata_close(f);
+			close(fd);
+		}
+	/* a file-mode perf.data through a pipe */
+	build_file(&file, 0, &l);
+	fd = pipe_of(&file, file.n < 4096 ? file.n : 4096);
+	assert_int_equal(peo_perfdata_open_fd(&f, fd, NULL), -ESPIPE);
+	assert_error_contains("a file-mode perf.data");
+	assert_error_contains("comes through a pipe");
+	close(fd);
 }
 
 /* A user record's fields start after its header, which user_record() fills. */
@@ -1652,11 +1916,14 @@ static void directory_errors_name_the_data_file(void **state)
 				      "offset 40: SAMPLE record");
 		peo_perfdata_close(f);
 	}
-	if (tool) {
+	if (tool) { /* by its path, DIR/data.N, not the directory's header file */
+		char want[160];
+
 		snprintf(cmd, sizeof(cmd), "%s script -i %s -F ip,time", tool, dir);
 		assert_int_equal(peo_test_run_capture(cmd, out, sizeof(out)), 1);
-		assert_non_null(strstr(out, "peo script: data.0000000000000000000000000000000001: "
-					   "perf.data: record at offset 40: SAMPLE record"));
+		snprintf(want, sizeof(want), "peo script: %s/data.0000000000000000000000000000000001: "
+			 "perf.data: record at offset 40: SAMPLE record", dir);
+		assert_non_null(strstr(out, want));
 	}
 	/* Its first record's header broken (a size under 8): in time order too,
 	 * the header file's records without time come out before the broken
@@ -1841,6 +2108,8 @@ int main(void)
 		PERFDATA_TEST(written_compressed_reads_back),
 		PERFDATA_TEST(build_ids_follow_fork_and_exit),
 		PERFDATA_TEST(malformed_files_name_the_offset),
+		PERFDATA_TEST(damaged_files_read_with_force),
+		PERFDATA_TEST(pipe_cut_mid_record),
 		PERFDATA_TEST(perfs_own_records_in_either_order),
 		PERFDATA_TEST(directory_ties_go_in_perfs_reading_order),
 		PERFDATA_TEST(directory_errors_name_the_data_file),

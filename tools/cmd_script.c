@@ -44,6 +44,7 @@ struct script_args {
 	unsigned fields; /* -F's; 0: perf's default for the event, with these changes: */
 	unsigned fields_add, fields_del; /* -F +field,-field */
 	int json, stats, header, ns, show_task, show_mmap;
+	int force; /* -f: read a damaged file as far as it goes */
 	int order; /* enum peo_perfdata_order */
 	int workers; /* formatting threads; -1: by the CPUs */
 };
@@ -130,7 +131,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: peo script [-i FILE|-] [-F FIELDS] [--json] [--stats] [--header]\n"
 		"                  [--show-task-events] [--show-mmap-events] [--ns]\n"
-		"                  [--ordered|--no-ordered] [--workers N]\n"
+		"                  [--ordered|--no-ordered] [--workers N] [-f]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
 		"  -F, --fields LIST      comm,pid,tid,cpu,time,event,ip,addr,period,trace\n"
 		"                         (+field,-field: changes to each event's default)\n"
@@ -146,7 +147,11 @@ static void usage(FILE *out)
 		"  --no-ordered           file order (a directory: perf's reading order)\n"
 		"  --workers N            formatting threads (default: one per CPU beside\n"
 		"                         the reading thread's, at most %d, or %d with\n"
-		"                         --json; 0: none)\n", MAX_WORKERS, MAX_JSON_WORKERS);
+		"                         --json; 0: none)\n"
+		"  -f, --force            read a damaged file as far as it goes: a recording\n"
+		"                         that was not finished (perf record killed) or a\n"
+		"                         file cut short; the records stop at one cut by the\n"
+		"                         end, with a note of where\n", MAX_WORKERS, MAX_JSON_WORKERS);
 }
 
 /*
@@ -221,6 +226,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		{ "ordered", no_argument, NULL, O_ORDERED },
 		{ "no-ordered", no_argument, NULL, O_NO_ORDERED },
 		{ "workers", required_argument, NULL, O_WORKERS },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -232,7 +238,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 	a->input = "perf.data";
 	a->workers = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+i:F:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:F:fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': a->input = optarg; break;
 		case 'F':
@@ -253,6 +259,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 				return 2;
 			a->workers = (int)workers;
 			break;
+		case 'f': a->force = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -683,9 +690,10 @@ static void print_sample_json(struct fmt *w, const struct peo_record *r, const c
 /* The first record a worker cannot print, in its sentence; nothing is printed after it. */
 static void record_failed(struct fmt *w, const struct entry *e)
 {
-	snprintf(w->error, sizeof(w->error), "%s%sperf.data: record at offset %llu: %s",
-		 e->source ? e->source : "", e->source ? ": " : "",
-		 (unsigned long long)e->offset, peo_last_error());
+	/* a directory's data file by its path, as the reader names it */
+	snprintf(w->error, sizeof(w->error), "%s%s%s%sperf.data: record at offset %llu: %s",
+		 e->source ? w->s->a.input : "", e->source ? "/" : "", e->source ? e->source : "",
+		 e->source ? ": " : "", (unsigned long long)e->offset, peo_last_error());
 	w->failed = 1;
 }
 
@@ -860,8 +868,9 @@ static void format_entry(struct fmt *w, const struct entry *e, int print)
 	}
 	if (track_threads(w, &w->rec)) {
 		snprintf(w->error, sizeof(w->error),
-			 "%s%sperf.data: record at offset %llu: out of memory keeping the names and maps of %zu threads",
-			 e->source ? e->source : "", e->source ? ": " : "",
+			 "%s%s%s%sperf.data: record at offset %llu: out of memory keeping the names and maps of %zu threads",
+			 e->source ? w->s->a.input : "", e->source ? "/" : "", e->source ? e->source : "",
+			 e->source ? ": " : "",
 			 (unsigned long long)e->offset, w->threads.n);
 		w->failed = 1;
 		return;
@@ -1273,6 +1282,39 @@ static void print_header(struct script *s)
 	print_build_ids(s);
 }
 
+/*
+ * A sentence of the reader's, about the input: the input named first
+ * unless the sentence names it (a directory's name the file of it they
+ * are about; standard input's open errors say so), then @more.
+ */
+static void say_input(const struct script *s, const char *sentence, const char *more)
+{
+	const char *in = s->a.input, *name = strcmp(in, "-") ? in : "standard input";
+	size_t n = strlen(name);
+	int named = !strncmp(sentence, name, n) && (sentence[n] == '/' || sentence[n] == ':');
+
+	fprintf(stderr, "peo script: %s%s%s%s\n", named ? "" : name, named ? "" : ": ", sentence,
+		more);
+}
+
+/* The reader failed with @err: its sentence, and what to do where there is something. */
+static void read_failed(const struct script *s, int err)
+{
+	say_input(s, peo_last_error(),
+		  err == -ENODATA ? "; `peo script --force` reads the whole records there are"
+		  : err == -ESPIPE ? "; give the file: peo script -i FILE"
+				   : "");
+}
+
+/* Under --force: where the records stopped at a cut one, after the lines. */
+static void say_stopped(const struct script *s)
+{
+	const char *stopped = peo_perfdata_stopped(s->f);
+
+	if (stopped)
+		say_input(s, stopped, "; the records stop before it (--force)");
+}
+
 /* The CPUs this process may run on (1 when it cannot tell). */
 static int cpus_allowed(void)
 {
@@ -1371,7 +1413,9 @@ static int run_records(struct script *s)
 	else if (sent < 0)
 		fprintf(stderr, "peo script: %s\n", s->refused);
 	else if (got < 0)
-		fprintf(stderr, "peo script: %s\n", peo_last_error());
+		read_failed(s, got);
+	else if (!ended)
+		say_stopped(s);
 	for (unsigned i = 0; s->fmts && i < s->nfmts; i++)
 		fmt_free(&s->fmts[i], s->log.count);
 	free(s->fmts);
@@ -1393,12 +1437,14 @@ int cmd_script(int argc, char **argv)
 	/* Records are parsed by the formatting workers; counting needs
 	 * neither order nor a parse. */
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = s.a.stats ? PEO_PERFDATA_FILE_ORDER : s.a.order,
-		 .headers_only = 1, .readahead_thread = 1);
+		 .headers_only = 1, .readahead_thread = 1, .force = s.a.force);
 
-	if (peo_perfdata_open(&s.f, s.a.input, &po)) {
-		fprintf(stderr, "peo script: %s\n", peo_last_error());
+	if ((got = peo_perfdata_open(&s.f, s.a.input, &po))) {
+		read_failed(&s, got);
 		return 1;
 	}
+	if (peo_perfdata_damaged(s.f)) /* --force: what is wrong, before the lines */
+		say_input(&s, peo_perfdata_damaged(s.f), "; reading the records there are (--force)");
 	out_init(&s.out, 1);
 	if (s.a.header)
 		print_header(&s);
@@ -1410,7 +1456,9 @@ int cmd_script(int argc, char **argv)
 		if (!got)
 			print_stats(&s, &counts);
 		else
-			fprintf(stderr, "peo script: %s\n", peo_last_error());
+			read_failed(&s, got);
+		if (!got)
+			say_stopped(&s);
 		peo_perfdata_counts_free(&counts);
 	} else {
 		got = run_records(&s);

@@ -132,6 +132,16 @@ struct peo_perfdata_opts {
 	 * mapped whole only; joined by peo_perfdata_close()).  0: the reading
 	 * thread does it. */
 	int readahead_thread;
+	/* Read a damaged file as far as it goes (perf's --force): a file
+	 * whose recording was not finished (perf record or peo record killed:
+	 * the header's data size is 0 with records after it) or that was cut
+	 * short has its data run to the file's end, and its feature sections
+	 * that lie past the end are left out (peo_perfdata_damaged() says
+	 * what was wrong); a record cut by the end of the data (or of a pipe)
+	 * ends the records instead of failing them (peo_perfdata_next()
+	 * returns 0; peo_perfdata_stopped() says where).  0: such files are
+	 * refused with -ENODATA, and a cut record is an -EPROTO error. */
+	int force;
 };
 
 /**
@@ -144,8 +154,14 @@ struct peo_perfdata_opts {
  * Reads the header and, in file mode, the attrs with their ids and the
  * feature index.  Returns 0, or a negative errno: -ENOENT/-EACCES for the
  * path; -EPROTO for a file that is not perf.data or is malformed (the
- * sentence gives the byte offset and what was wrong); -EINVAL for an
- * opts.ordered that is not an enum peo_perfdata_order.
+ * sentence gives the byte offset and what was wrong); -ENODATA for a file
+ * whose recording was not finished, or that was cut short, without
+ * opts.force (the sentence says which, and how many bytes of records
+ * there are: opts.force reads them); -ESPIPE for a file-mode perf.data
+ * that comes through a pipe (its parts are found by seeking: read the
+ * file itself); -ENOMEM; -EINVAL for an opts.ordered that is not an enum
+ * peo_perfdata_order.  A directory's errors name the file of it they are
+ * about (DIR/data, DIR/data.N).
  */
 PEO_API int peo_perfdata_open(struct peo_perfdata **out, const char *path,
 			      const struct peo_perfdata_opts *opts);
@@ -159,6 +175,28 @@ PEO_API int peo_perfdata_open_fd(struct peo_perfdata **out, int fd,
 
 /** peo_perfdata_close() - free the reader (and close the file it opened). */
 PEO_API void peo_perfdata_close(struct peo_perfdata *f);
+
+/**
+ * peo_perfdata_damaged() - what was wrong with a file that opts.force
+ * opened anyway: a sentence saying the recording was not finished (the
+ * header's data size is 0) or the file is cut short, and how many bytes of
+ * records there are.
+ * @f: the reader.
+ * Returns the sentence, valid while @f is open, or NULL for a file that
+ * is whole (and for a NULL @f).
+ */
+PEO_API const char *peo_perfdata_damaged(const struct peo_perfdata *f);
+
+/**
+ * peo_perfdata_stopped() - where the records stopped early under
+ * opts.force: once peo_perfdata_next() returned 0 at a record cut by the
+ * end of the data, a sentence with that record's offset (in a directory,
+ * its file's name), its size and the bytes there are of it.
+ * @f: the reader.
+ * Returns the sentence, valid while @f is open, or NULL while the records
+ * have not stopped at a cut one (and for a NULL @f).
+ */
+PEO_API const char *peo_perfdata_stopped(const struct peo_perfdata *f);
 
 /** peo_perfdata_is_pipe() - 1 for pipe mode, 0 for a file. */
 PEO_API int peo_perfdata_is_pipe(const struct peo_perfdata *f);
@@ -450,8 +488,11 @@ struct peo_perfdata_record {
  * @rec: valid until the next call.
  *
  * Returns 1 with a record, 0 at the end, or a negative errno: -EPROTO with
- * the byte offset of a malformed record, -EIO for a read error, -ENOTSUP
- * for compressed data when peo was built without zstd.
+ * the byte offset of a malformed record (or of one cut by the end of a
+ * stream, without opts.force), -EIO for a read error, -ENOTSUP for
+ * compressed data when peo was built without zstd, -ENOMEM.  In time
+ * order the records held before an error go out first (every whole record
+ * before a cut is delivered), then the error comes.
  */
 PEO_API int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *rec);
 
