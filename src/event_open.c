@@ -122,3 +122,67 @@ int peo_event_user_fallback(struct peo_event_list *list, int err, long *level)
 		*level = paranoid;
 	return peo_event_list_user_only(list);
 }
+
+/* perf's modifier letters for @a (precise_ip @precise): the contexts
+ * counted when some are excluded, p per precise level, and H or G when
+ * guest/host filtering is not what the others imply. */
+static void modifier_text(const struct peo_attr *a, unsigned precise, char *out, size_t cap)
+{
+	char m[16];
+	size_t n = 0;
+	unsigned guest_default = 0;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			m[n++] = 'k';
+		if (!a->exclude_user)
+			m[n++] = 'u';
+		if (!a->exclude_hv)
+			m[n++] = 'h';
+		guest_default = 1;
+	}
+	for (unsigned i = 0; i < precise && i < 3; i++)
+		m[n++] = 'p';
+	if (precise)
+		guest_default = 1;
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			m[n++] = 'H';
+		if (!a->exclude_guest)
+			m[n++] = 'G';
+	}
+	m[n] = '\0';
+	snprintf(out, cap, "%s%s", n ? ":" : "", m);
+}
+
+int peo_event_cycles_fallback(struct peo_event_list *list, int err)
+{
+	int changed = 0;
+
+	if (!list)
+		return peo_fail(EINVAL, "peo_event_cycles_fallback: argument 'list' is NULL");
+	if (err != -ENOENT && err != -ENXIO && err != -ENODEV)
+		return 0;
+	for (size_t i = 0; i < list->count; i++) {
+		struct peo_event *ev = list->events[i];
+		unsigned precise = ev->flags & PEO_EVENT_PRECISE_MAX ? 3 : ev->attr.precise_ip;
+		char mods[16], *renamed;
+
+		if (ev->attr.type != PEO_TYPE_HARDWARE || ev->attr.config != PEO_COUNT_HW_CPU_CYCLES)
+			continue;
+		modifier_text(&ev->attr, precise, mods, sizeof(mods));
+		if (asprintf(&renamed, "cpu-clock%s", mods) < 0)
+			return peo_fail(ENOMEM, "out of memory renaming event '%s'", peo_event_name(ev));
+		if (peo_event_set_string(&ev->pmu, "software", strlen("software"))) {
+			free(renamed);
+			return peo_fail(ENOMEM, "out of memory renaming event '%s'", peo_event_name(ev));
+		}
+		free(ev->name);
+		ev->name = renamed;
+		ev->attr.type = PEO_TYPE_SOFTWARE;
+		ev->attr.config = PEO_COUNT_SW_CPU_CLOCK;
+		ev->kind = PEO_EVENT_KIND_SOFTWARE;
+		changed++;
+	}
+	return changed;
+}

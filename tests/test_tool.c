@@ -2,10 +2,13 @@
  * test_tool.c - the peo command: --version, features (table and JSON Lines),
  * and a clear error for a bad option.  Runs the built binary ($PEO_TOOL).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <peo/perfdata.h>
 
 #include "test_util.h"
 
@@ -197,6 +200,115 @@ static void ring_enomem_says_the_true_cause(void **state)
 	assert_non_null(strstr(out, "RLIMIT_AS is 200000 KiB"));
 }
 
+/* Whether this machine lacks the hardware cycles event (ENOENT, no PMU). */
+static int no_cycles_event(void)
+{
+	struct peo_attr a;
+	int fd;
+
+	peo_attr_init(&a);
+	a.type = PEO_TYPE_HARDWARE;
+	a.config = PEO_COUNT_HW_CPU_CYCLES;
+	a.exclude_kernel = a.exclude_hv = 1;
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	return fd == -ENOENT || fd == -ENXIO || fd == -ENODEV;
+}
+
+/* The name and attr of the first event of perf.data @path. */
+static void first_event(const char *path, char *name, size_t cap, struct peo_attr *attr)
+{
+	struct peo_perfdata *f;
+
+	assert_int_equal(peo_perfdata_open(&f, path, NULL), 0);
+	snprintf(name, cap, "%s", peo_perfdata_event_name(f, 0));
+	*attr = *peo_perfdata_attr(f, 0);
+	peo_perfdata_close(f);
+}
+
+/*
+ * -e cycles where there is no cycles event: peo record samples cpu-clock
+ * with the modifiers kept and perf's name for it (perf 6.1 here writes
+ * cpu-clock:uH for cycles:u, cpu-clock:k for cycles:k), and says so; peo
+ * stat shows <not supported> and counts the rest, as perf stat does.
+ */
+static void cycles_falls_back_to_cpu_clock(void **state)
+{
+	static const struct { const char *event, *name; } cases[] = {
+		{ "cycles", "cpu-clock" },
+		{ "cycles:u", "cpu-clock:uH" },
+		{ "cycles:k", "cpu-clock:k" },
+		{ "cpu-cycles:ppp", "cpu-clock:pppH" },
+	};
+	char path[] = "/tmp/peo-cycles-XXXXXX", args[256], name[64];
+	struct peo_attr attr;
+	int fd;
+
+	(void)state;
+	if (!no_cycles_event())
+		PEO_SKIP("this machine has a cycles event: nothing to fall back from");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(args, sizeof(args), "record -e %s -o %s -- true", cases[i].event, path);
+		if (run_peo(args, out, sizeof(out)) != 0) {
+			unlink(path);
+			fail_msg("peo %s failed: %s", args, out);
+		}
+		assert_non_null(strstr(out, "cpu-clock instead"));
+		first_event(path, name, sizeof(name), &attr);
+		if (strcmp(name, cases[i].name)) {
+			unlink(path);
+			fail_msg("-e %s recorded as '%s', perf names it '%s'", cases[i].event, name,
+				 cases[i].name);
+		}
+		assert_int_equal(attr.type, PEO_TYPE_SOFTWARE);
+		assert_int_equal(attr.config, PEO_COUNT_SW_CPU_CLOCK);
+	}
+	/* another hardware event has no fallback, in perf either: named, refused */
+	snprintf(args, sizeof(args), "record -e cycles,instructions -o %s -- true", path);
+	assert_int_not_equal(run_peo(args, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "perf_event_open(instructions,"));
+	unlink(path);
+	assert_int_equal(run_peo("stat -e cycles,task-clock -- true", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "<not supported>"));
+	assert_non_null(strstr(out, "task-clock"));
+}
+
+/*
+ * -F above kernel.perf_event_max_sample_rate: lowered to it with perf's
+ * warning (perf 6.1: "warning: Maximum frequency rate (100000 Hz)
+ * exceeded, throttling from 1000000 Hz to 100000 Hz."), not refused.
+ */
+static void frequency_above_the_maximum_is_lowered(void **state)
+{
+	char path[] = "/tmp/peo-freq-XXXXXX", args[256], want[160], name[64];
+	struct peo_attr attr;
+	long max;
+	int fd;
+
+	(void)state;
+	if (peo_test_read_long("/proc/sys/kernel/perf_event_max_sample_rate", &max) || max <= 0)
+		PEO_SKIP("kernel.perf_event_max_sample_rate cannot be read");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(args, sizeof(args), "record -e cpu-clock -F %ld -o %s -- true", max * 2, path);
+	if (run_peo(args, out, sizeof(out)) != 0) {
+		unlink(path);
+		fail_msg("peo %s failed: %s", args, out);
+	}
+	snprintf(want, sizeof(want), "warning: Maximum frequency rate (%ld Hz) exceeded, "
+		 "throttling from %ld Hz to %ld Hz.", max, max * 2, max);
+	assert_non_null(strstr(out, want));
+	first_event(path, name, sizeof(name), &attr);
+	unlink(path);
+	assert_true(attr.freq);
+	assert_int_equal(attr.sample_freq, (uint64_t)max);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +318,8 @@ int main(void)
 		cmocka_unit_test(bad_options_name_the_problem),
 		cmocka_unit_test(fd_limit_says_the_limit_and_the_event),
 		cmocka_unit_test(ring_enomem_says_the_true_cause),
+		cmocka_unit_test(cycles_falls_back_to_cpu_clock),
+		cmocka_unit_test(frequency_above_the_maximum_is_lowered),
 	};
 
 	return PEO_TEST_MAIN("tool", tests);

@@ -399,18 +399,22 @@ static int open_one(struct record *r, size_t i, int cpu, pid_t tid)
 }
 
 /*
- * perf's fallbacks for the first open, in its order; 1 when the events
- * changed and the open should be tried again: perf_event_paranoid refusing
- * kernel mode makes the events user space only (:u, said on stderr), and
- * no PMU makes the default cycles cpu-clock (keeping :u).
+ * perf's fallbacks for event @i's failed open, in its order; 1 when the
+ * events changed and the open should be tried again: perf_event_paranoid
+ * refusing the first open's kernel mode makes the events user space only
+ * (:u, said on stderr), and no PMU makes the default cycles cpu-clock
+ * (keeping :u), and a -e cycles cpu-clock with its modifiers (said).
  */
-static int fallback(struct record *r, int err)
+static int fallback(struct record *r, size_t i, int err)
 {
-	if (!r->user_only && user_fallback(r->list, err, "record", "sampling")) {
+	if (!r->nfds && !r->user_only && user_fallback(r->list, err, "record", "sampling")) {
 		r->user_only = 1;
 		return 1;
 	}
-	if (err == -ENOENT && !r->a.events && !r->cpu_clock) {
+	/* -e cycles (cycles:u, cpu-cycles...) on its first open: cpu-clock, as perf */
+	if (r->a.events && !r->events[i].nids && cycles_fallback(r->list, err, "record", "sampling"))
+		return 1;
+	if (err == -ENOENT && !r->a.events && !r->cpu_clock && !r->nfds) {
 		r->cpu_clock = 1;
 		peo_event_list_free(r->list);
 		if (peo_event_parse(&r->list, "cpu-clock", NULL) < 0)
@@ -429,6 +433,9 @@ static int open_events(struct record *r)
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = r->a.pages);
 	int no_room = 0;
 
+	/* above kernel.perf_event_max_sample_rate: lowered, with perf's warning */
+	if (!r->a.period && r->a.freq)
+		r->a.freq = freq_limit(r->a.freq, r->a.freq == 4000);
 	r->fds = calloc(ncpus * nthreads * r->nevents, sizeof(*r->fds));
 	r->ids = calloc(ncpus * nthreads * r->nevents, sizeof(*r->ids));
 	r->rings = calloc(ncpus, sizeof(*r->rings));
@@ -449,7 +456,7 @@ static int open_events(struct record *r)
 				pid_t tid = peo_target_thread(r->target, t);
 
 				fd = open_one(r, i, cpu, tid);
-				while (fd < 0 && !r->nfds && fallback(r, fd))
+				while (fd < 0 && (!r->nfds || !r->events[i].nids) && fallback(r, i, fd))
 					fd = open_one(r, i, cpu, tid);
 				if (fd < 0) {
 					fprintf(stderr, "peo record: %s\n", peo_last_error());

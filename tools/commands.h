@@ -36,6 +36,17 @@ int number_arg(const char *tool, const char *opt, const char *text, long min, lo
  * events changed and the open should be tried again, else 0. */
 int user_fallback(struct peo_event_list *list, int err, const char *tool, const char *doing);
 
+/* user_fallback.c: when @err is a missing PMU's (-ENOENT, -ENXIO, -ENODEV),
+ * make @list's hardware cycles events cpu-clock (perf's names: cycles:u
+ * becomes cpu-clock:uH) and say so on stderr.  1 when events changed and
+ * the open should be tried again, else 0. */
+int cycles_fallback(struct peo_event_list *list, int err, const char *tool, const char *doing);
+
+/* user_fallback.c: @freq (Hz), or kernel.perf_event_max_sample_rate when
+ * @freq is above it, saying so on stderr in perf's words (@is_default: the
+ * command's default rather than the user's -F). */
+uint64_t freq_limit(uint64_t freq, int is_default);
+
 /* thread_start.c: pthread_create(@thread, NULL, @fn, @arg) with the
  * asynchronous signals blocked in the new thread, so they reach the main
  * one.  0, or -1 when no thread could be started. */

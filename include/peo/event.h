@@ -230,6 +230,21 @@ PEO_API int peo_event_list_user_only(struct peo_event_list *list);
  */
 PEO_API int peo_event_user_fallback(struct peo_event_list *list, int err, long *level);
 
+/**
+ * peo_event_cycles_fallback() - perf's answer to a machine without the
+ * cycles event: when @err (an open's negative errno) is -ENOENT, -ENXIO or
+ * -ENODEV, every hardware cycles event of @list (cycles, cpu-cycles, with
+ * any modifiers) becomes the software cpu-clock, keeping its modifiers, and
+ * is renamed as perf names it: "cpu-clock" and the modifiers its attr
+ * holds (cycles:u becomes cpu-clock:uH, cycles:k cpu-clock:k).
+ * @list: the parsed events.
+ * @err:  the failed open's negative errno.
+ * Return: how many events changed (0: none to change, or @err is not one
+ * the fallback helps), -EINVAL for a NULL @list, or -ENOMEM (events
+ * changed before it keep their change).
+ */
+PEO_API int peo_event_cycles_fallback(struct peo_event_list *list, int err);
+
 /* One name a machine offers, as peo_event_foreach() reports it. */
 struct peo_event_info {
 	const char *name;         /* a string peo_event_parse() accepts */
