@@ -44,6 +44,7 @@ struct peo_group {
 	void *page; /* the mapped control page of a counter with user_read */
 	int last_user_read;
 	int cgroup; /* opened on a cgroup: switched on and off from each CPU */
+	size_t gone; /* slots left closed: their thread exited before its open */
 };
 
 struct peo_counter {

@@ -159,6 +159,17 @@ static int open_slot(struct peo_group *g, size_t slot, struct peo_attr *attrs,
 		fds[m] = list ? peo_event_open(peo_event_list_get(list, first + m), &a, pid,
 					       g->slot_cpu[slot], leader_fd, flags)
 			      : peo_sys_open(&a, pid, g->slot_cpu[slot], leader_fd, flags);
+		if (fds[m] == -ESRCH && t && t->kind == PEO_TARGET_ALL_THREADS) {
+			/* The thread exited since /proc listed it: perf drops it
+			 * too.  The slot stays closed and reads as zero. */
+			for (size_t k = 0; k < m; k++) {
+				close(fds[k]);
+				fds[k] = -1;
+			}
+			fds[m] = -1;
+			g->gone++;
+			return 0;
+		}
 		if (fds[m] < 0)
 			return fds[m];
 		/* Group reads are matched by id; a lone counter's read() carries
@@ -213,6 +224,8 @@ int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
 	}
 	for (size_t s = 0; !err && s < g->nslots; s++)
 		err = open_slot(g, s, prepared, list, first, target);
+	if (!err && g->gone == g->nslots)
+		err = peo_fail(ESRCH, "open: every thread the target listed has exited");
 	if (prepared != local)
 		free(prepared);
 	if (!err && o.enabled && !o.enable_on_exec)
@@ -301,6 +314,11 @@ int peo_group_read_slot(struct peo_group *g, size_t slot)
 	int fd = g->fds[slot * g->n];
 	ssize_t r;
 
+	if (fd < 0) { /* a thread gone before its open: it counted nothing */
+		memset(g->snap + slot * g->n, 0, g->n * sizeof(*g->snap));
+		return 0;
+	}
+
 	for (;;) {
 		r = read(fd, g->buf, g->buf_bytes);
 		if (r >= 0)
@@ -364,8 +382,8 @@ static int ioctl_slots(struct peo_group *g, peo_ioc_fn ioc, unsigned int flag, i
 	for (size_t s = 0; s < g->nslots; s++) {
 		int err;
 
-		if (cpu != -2 && g->slot_cpu[s] != cpu)
-			continue;
+		if ((cpu != -2 && g->slot_cpu[s] != cpu) || g->fds[s * g->n] < 0)
+			continue; /* another CPU's, or a thread gone before its open */
 		err = ioc(g->fds[s * g->n], flag);
 		if (err < 0)
 			return err; /* peo_sys_ioc_*() left the sentence */
@@ -452,6 +470,9 @@ int peo_group_fd(const struct peo_group *g, size_t slot, size_t member)
 	if (!g || slot >= g->nslots || member >= g->n)
 		return peo_fail(EINVAL, "peo_group_fd: slot %zu member %zu is out of range", slot,
 				member);
+	if (g->fds[slot * g->n + member] < 0)
+		return peo_fail(ESRCH, "peo_group_fd: slot %zu has no fd: thread %d exited before "
+				"it could be opened", slot, (int)g->slot_thread[slot]);
 	return g->fds[slot * g->n + member];
 }
 

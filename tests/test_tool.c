@@ -3,9 +3,11 @@
  * and a clear error for a bad option.  Runs the built binary ($PEO_TOOL).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <peo/perfdata.h>
@@ -309,6 +311,44 @@ static void frequency_above_the_maximum_is_lowered(void **state)
 	assert_int_equal(attr.sample_freq, (uint64_t)max);
 }
 
+/*
+ * peo stat --per-thread -a lists every thread from /proc and then opens
+ * each; under a fork load some exit in between (ESRCH).  perf drops such a
+ * thread; peo failed 24 runs in 40 here under four fork loops.  Now none
+ * may fail.
+ */
+static void per_thread_all_skips_threads_gone_before_open(void **state)
+{
+	pid_t loops[4];
+	int failed = 0, runs = 40;
+	char last[512] = "";
+
+	(void)state;
+	if (geteuid() != 0)
+		PEO_SKIP("not root: --per-thread -a needs every process");
+	fflush(NULL);
+	for (size_t i = 0; i < 4; i++) {
+		loops[i] = fork();
+		if (loops[i] == 0) {
+			execl("/bin/sh", "sh", "-c", "while :; do /bin/true; done", (char *)NULL);
+			_exit(127);
+		}
+	}
+	for (int i = 0; i < runs; i++)
+		if (run_peo("stat --per-thread -a -e task-clock,context-switches -- sleep 0.01", out,
+			    sizeof(out)) != 0) {
+			failed++;
+			snprintf(last, sizeof(last), "%.400s", out);
+		}
+	for (size_t i = 0; i < 4; i++)
+		if (loops[i] > 0) {
+			kill(loops[i], SIGKILL);
+			waitpid(loops[i], NULL, 0);
+		}
+	if (failed)
+		fail_msg("%d of %d runs failed under a fork load; the last said: %s", failed, runs, last);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +360,7 @@ int main(void)
 		cmocka_unit_test(ring_enomem_says_the_true_cause),
 		cmocka_unit_test(cycles_falls_back_to_cpu_clock),
 		cmocka_unit_test(frequency_above_the_maximum_is_lowered),
+		cmocka_unit_test(per_thread_all_skips_threads_gone_before_open),
 	};
 
 	return PEO_TEST_MAIN("tool", tests);

@@ -36,7 +36,9 @@ enum peo_target_kind {
 	PEO_TARGET_CGROUP,   /* tasks of cgroup .cgroup on each CPU of .cpus */
 	PEO_TARGET_ALL_THREADS /* every thread of every process, listed from /proc
 	                        * (perf stat --per-thread -a); zombies are left out,
-	                        * as the kernel refuses to count an exited task */
+	                        * as the kernel refuses to count an exited task, and
+	                        * a thread that exits before its open is skipped (its
+	                        * slot reads as zero; peo_group_fd() gives -ESRCH) */
 };
 
 struct peo_target_opts {
@@ -201,7 +203,9 @@ PEO_API size_t peo_group_slot_count(const struct peo_group *group);
 /**
  * peo_group_fd() - the fd of event @member in slot @slot, for the caller's
  * own ioctls or mmap; owned by the group.
- * Return: the fd, or -EINVAL when @slot or @member is out of range.
+ * Return: the fd, -EINVAL when @slot or @member is out of range, or
+ * -ESRCH for a slot of PEO_TARGET_ALL_THREADS whose thread exited before
+ * it was opened.
  */
 PEO_API int peo_group_fd(const struct peo_group *group, size_t slot, size_t member);
 
