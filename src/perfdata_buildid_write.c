@@ -115,6 +115,7 @@ static void add_map(struct pd_hits *h, const struct peo_rec_mmap *m)
 	if (!map_room(h) || (file = file_index(h, m->filename)) == SIZE_MAX)
 		return;
 	h->maps[h->nmaps++] = (struct hit_map){ m->pid, m->addr, m->addr + m->len, file };
+	h->last = SIZE_MAX; /* it may map over the last sample's map: the newest wins */
 }
 
 /* A new process starts with its parent's maps. */

@@ -729,17 +729,15 @@ static int track_threads(struct fmt *w, const struct peo_record *r)
 
 	if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
 		err = script_maps_add(&w->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
-				      r->u.mmap.pgoff);
+				      script_maps_identity(r->u.mmap.filename, r->u.mmap.flags)
+					      ? r->u.mmap.addr /* addresses as they are */
+					      : r->u.mmap.pgoff);
 	else if (r->header.type == PEO_RECORD_FORK && r->u.task.pid != r->u.task.ppid)
 		err = script_maps_fork(&w->maps, r->u.task.ppid, r->u.task.pid);
 	if (r->header.type == PEO_RECORD_COMM)
 		err |= script_threads_set(&w->threads, r->u.comm.tid, r->u.comm.comm);
-	else if (r->header.type == PEO_RECORD_FORK) {
-		const char *parent = script_threads_comm(&w->threads, r->u.task.ptid);
-
-		if (parent) /* set() copies it before the table can move */
-			err |= script_threads_set(&w->threads, r->u.task.tid, parent);
-	}
+	else if (r->header.type == PEO_RECORD_FORK) /* the parent's comm, or none */
+		err |= script_threads_fork(&w->threads, r->u.task.ptid, r->u.task.tid);
 	return err;
 }
 

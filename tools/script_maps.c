@@ -66,11 +66,13 @@ static struct proc *proc_of(struct script_maps *m, uint32_t pid, int create)
 int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_t len,
 		    uint64_t pgoff)
 {
-	struct proc *p = proc_of(m, pid, 1);
+	struct proc *p;
 	uint64_t end = start + len;
 	size_t i, w = 0;
 
-	if (!p)
+	if (!len || end < start)
+		return 0; /* maps nothing (a damaged record): no lookup could find it */
+	if (!(p = proc_of(m, pid, 1)))
 		return -1;
 	m->hit_valid = 0;
 	for (i = 0; i < p->n; i++) /* drop overlapped maps (perf splits; whole is enough here) */
@@ -93,13 +95,34 @@ int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_
 	return 0;
 }
 
+int script_maps_identity(const char *filename, uint32_t flags)
+{
+	static const char *const prefixes[] = { "/dev/zero", "/anon_hugepage", "[stack", "/SYSV" };
+
+	if (!filename || (flags & 0x40000) /* MAP_HUGETLB */ || !strcmp(filename, "//anon") ||
+	    !strcmp(filename, "[heap]"))
+		return 1;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(filename, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
 int script_maps_fork(struct script_maps *m, uint32_t parent, uint32_t child)
 {
-	struct proc *pp;
+	struct proc *pp, *cp;
 
-	if (parent == child || !proc_of(m, parent, 0))
+	if (parent == child)
 		return 0;
-	/* The child first: making it may move the table, adding its maps does not. */
+	/* A pid used before is a new process now: none of the old one's maps */
+	if ((cp = proc_of(m, child, 0))) {
+		cp->n = 0;
+		m->hit_valid = 0; /* the cache may hold one of them */
+	}
+	if (!proc_of(m, parent, 0))
+		return 0;
+	/* The child first: making it may move the table, adding its maps does
+	 * not (so the parent's entry is looked up again after). */
 	if (!proc_of(m, child, 1))
 		return -1;
 	pp = proc_of(m, parent, 0);

@@ -12,6 +12,7 @@
 struct slot {
 	uint32_t tid; /* 0: empty */
 	char comm[16];
+	int named; /* 0: a FORK's child of a parent no record named */
 };
 
 static size_t hash(uint32_t tid, size_t cap)
@@ -44,17 +45,12 @@ static int grow(struct script_threads *t)
 	return 0;
 }
 
-int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm)
+/* Thread @tid is now called @name (16 bytes), or unnamed (NULL). */
+static int put(struct script_threads *t, uint32_t tid, const char *name)
 {
 	struct slot *s;
-	char name[sizeof(s->comm)];
 
-	if (!tid)
-		return 0; /* the idle task: perf calls it swapper, see script_threads_comm */
-	/* @comm may point into this table (a FORK copies the parent's comm),
-	 * and growing frees it: copy it first. */
-	snprintf(name, sizeof(name), "%s", comm);
-	t->last_comm = NULL;
+	t->last_comm = NULL; /* the table may move, and tid's answer changes */
 	if ((t->n + 1) * 2 > t->cap && grow(t))
 		return -1;
 	s = find(t, tid);
@@ -62,8 +58,36 @@ int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm)
 		s->tid = tid;
 		t->n++;
 	}
-	memcpy(s->comm, name, sizeof(name));
+	s->named = name != NULL;
+	if (name)
+		memcpy(s->comm, name, sizeof(s->comm));
 	return 0;
+}
+
+int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm)
+{
+	char name[sizeof(((struct slot *)0)->comm)];
+
+	if (!tid)
+		return 0; /* the idle task: perf calls it swapper, see script_threads_comm */
+	/* @comm may point into this table, which growing frees: copied first */
+	snprintf(name, sizeof(name), "%s", comm);
+	return put(t, tid, name);
+}
+
+int script_threads_fork(struct script_threads *t, uint32_t ptid, uint32_t tid)
+{
+	char name[sizeof(((struct slot *)0)->comm)] = "swapper";
+	int named = !ptid; /* the idle task's children are swapper's */
+	const struct slot *p;
+
+	if (!tid)
+		return 0;
+	if (ptid && t->cap && (p = find(t, ptid))->tid && p->named) {
+		memcpy(name, p->comm, sizeof(name)); /* copied: put() may move the table */
+		named = 1;
+	}
+	return put(t, tid, named ? name : NULL);
 }
 
 const char *script_threads_comm(struct script_threads *t, uint32_t tid)
@@ -73,12 +97,12 @@ const char *script_threads_comm(struct script_threads *t, uint32_t tid)
 	if (!tid)
 		return "swapper";
 	if (!t->cap)
-		return ":-1";
+		return NULL;
 	if (t->last_comm && t->last_tid == tid)
 		return t->last_comm;
 	s = find(t, tid);
-	if (!s->tid)
-		return NULL;
+	if (!s->tid || !s->named)
+		return NULL; /* never named, or its FORK's parent was not */
 	t->last_tid = tid;
 	t->last_comm = s->comm;
 	return s->comm;

@@ -10,19 +10,31 @@
 
 struct slot;
 
-/* Open addressing over tids; zero-initialise it. */
+/* Open addressing over tids; zero-initialise it.  The table moves as it
+ * grows: keep no pointer into it (a comm) across a set or a fork. */
 struct script_threads {
 	struct slot *slots;
 	size_t cap, n;
-	/* The last lookup's answer (runs of one thread's samples), until a set. */
+	/* The last lookup's answer (runs of one thread's samples), until a
+	 * set or a fork (which may move the table). */
 	uint32_t last_tid;
 	const char *last_comm;
 };
 
-/* Thread @tid is now called @comm.  Returns 0, or -1 out of memory. */
+/* Thread @tid is now called @comm (which may be one of this table's own
+ * comms).  Returns 0, or -1 out of memory. */
 int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm);
 
-/* Its comm, "swapper" for tid 0, or NULL when no record named it. */
+/*
+ * Thread @tid is new, made by thread @ptid (a FORK): as perf, it takes
+ * @ptid's comm ("swapper" for tid 0), or none when no record named @ptid
+ * (perf then calls it ":TID"), whatever a task of the same tid that came
+ * before was called.  Returns 0, or -1 out of memory.
+ */
+int script_threads_fork(struct script_threads *t, uint32_t ptid, uint32_t tid);
+
+/* Its comm, "swapper" for tid 0, or NULL when no record named it (or its
+ * FORK's parent).  Valid until the next set or fork. */
 const char *script_threads_comm(struct script_threads *t, uint32_t tid);
 
 void script_threads_free(struct script_threads *t);

@@ -178,7 +178,10 @@ struct peo_rec_callchain_deferred { uint64_t cookie, nr; const void *ips; };
 struct peo_record {
 	struct peo_event_header header; /* in host order */
 	const void *bytes;              /* the whole record, in the caller's buffer */
-	const struct peo_attr *attr;    /* whose record (host order copy), or NULL */
+	/* Whose record (host order copy, in the parser), or NULL; valid
+	 * until that parser adds an attr (peo_record_parser_add() may move
+	 * them) or is freed. */
+	const struct peo_attr *attr;
 	/* Written in the other byte order: arrays are swapped by the accessors,
 	 * and bitfield words (branch flags) were laid out from the other end. */
 	int swapped;
@@ -210,7 +213,8 @@ struct peo_record {
  * peo_record_parse() - parse the record at @bytes.
  * @p:     a parser that knows the attr of every event in the stream.
  * @bytes: the record, header first, @len bytes (at least header.size).
- * @out:   receives it; its pointers point into @bytes.
+ * @out:   receives it; its pointers point into @bytes, but out->attr,
+ *         which points into @p (see struct peo_record).
  *
  * An unknown record type is not an error: out->unknown is set and only
  * the header and bytes are filled.  Returns 0, or -EPROTO for a record
