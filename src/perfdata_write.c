@@ -8,9 +8,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata_internal.h"
@@ -19,12 +21,14 @@
 #define HEADER_BYTES 104
 #define MAGIC "PERFILE2"
 #define BUFFER_BYTES (1u << 20)
+#define MARKS 64
 
 struct peo_perfdata_writer {
 	int fd, own_fd;
 	int pipe;             /* pipe mode: a stream, written in order, never rewritten */
 	unsigned char sent[PEO_FEAT_MAX]; /* pipe mode: features already in the stream */
-	char *path;           /* for messages */
+	char *path;           /* the file's name now, for messages */
+	char *aside;          /* open_aside: the name it is for, until published; else NULL */
 	struct pd_event *events;
 	size_t nevents;
 	uint32_t attr_bytes;  /* every attr is written with this size */
@@ -41,6 +45,9 @@ struct peo_perfdata_writer {
 	struct pd_deflate *z;  /* records go out zstd-compressed, or NULL */
 	int want_build_ids;    /* peo_perfdata_writer_build_ids() was called */
 	struct pd_hits *hits;  /* the files samples hit, made at the first record */
+	uint64_t marks[MARKS]; /* file mode: where recent flushes ended (records' ends) */
+	size_t nmarks;
+	int finished, finish_err; /* peo_perfdata_writer_finish() was called; what it returned */
 };
 
 /* Write @n bytes at @off; on failure *@done (when given) says how many went. */
@@ -55,6 +62,12 @@ static int write_some(struct peo_perfdata_writer *w, uint64_t off, const void *p
 
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r < 0 && errno == EAGAIN && w->pipe) { /* a non-blocking pipe: wait for room */
+			struct pollfd room = { w->fd, POLLOUT, 0 };
+
+			if (poll(&room, 1, -1) >= 0 || errno == EINTR)
+				continue;
+		}
 		if (r <= 0) {
 			int e = r < 0 ? errno : ENOSPC;
 
@@ -98,23 +111,45 @@ static int flush(struct peo_perfdata_writer *w)
 			at += size;
 		}
 		w->pos += at;
+		/* what did not go whole is not in the file: take it back from the counts
+		 * (a COMPRESSED record was counted with no bytes given; what it holds
+		 * stays counted).  A pipe's buffer may start with its header: not walked. */
+		while (!w->pipe && at + 8 <= w->n) {
+			struct peo_event_header h;
+
+			memcpy(&h, w->buf + at, sizeof(h));
+			if (h.size < 8 || at + h.size > w->n)
+				break;
+			pd_writer_counted(w, h.type, h.type == PEO_RECORD_COMPRESSED ||
+					  h.type == PEO_RECORD_COMPRESSED2 ? 0 : h.size, -1);
+			at += h.size;
+		}
 		w->n = 0;
 		return err;
 	}
 	w->pos += w->n;
 	w->n = 0;
+	if (!w->pipe)
+		w->marks[w->nmarks++ % MARKS] = w->pos;
 	return 0;
 }
 
-int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd)
+/* A writer on @fd; @pipe: 1 pipe mode, 0 file mode, -1 as the fd is. */
+static int open_fd_as(struct peo_perfdata_writer **out, int fd, int pipe, const char *fn)
 {
 	struct peo_perfdata_writer *w;
+	int fl;
 
 	if (!out)
-		return peo_fail(EINVAL, "peo_perfdata_writer_open_fd: argument 'out' is NULL");
+		return peo_fail(EINVAL, "%s: argument 'out' is NULL", fn);
 	*out = NULL;
 	if (fd < 0)
-		return peo_fail(EBADF, "peo_perfdata_writer_open_fd: fd %d is not open", fd);
+		return peo_fail(EBADF, "%s: fd %d is not open", fn, fd);
+	if (pipe > 0 && (fl = fcntl(fd, F_GETFL)) < 0)
+		return peo_fail(EBADF, "%s: fd %d is not open; give an fd open for writing", fn, fd);
+	if (pipe > 0 && (fl & O_ACCMODE) == O_RDONLY)
+		return peo_fail(EBADF, "%s: fd %d is open for reading only; give an fd open for "
+				"writing", fn, fd);
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->buf = malloc(BUFFER_BYTES)) || !(w->path = strdup("the output"))) {
 		if (w)
@@ -124,26 +159,28 @@ int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd)
 	}
 	w->fd = fd;
 	w->own_fd = -1;
-	w->pipe = lseek(fd, 0, SEEK_CUR) < 0 && errno == ESPIPE; /* perf record -o - */
+	w->pipe = pipe >= 0 ? pipe : lseek(fd, 0, SEEK_CUR) < 0 && errno == ESPIPE;
 	*out = w;
 	return 0;
 }
 
-int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path)
+int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd)
 {
-	int fd, err;
+	return open_fd_as(out, fd, -1, "peo_perfdata_writer_open_fd");
+}
 
-	if (!out || !path)
-		return peo_fail(EINVAL, "peo_perfdata_writer_open: argument '%s' is NULL",
-				out ? "path" : "out");
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return peo_fail(errno, "perf.data writer: cannot create '%s': %s", path,
-				strerror(errno));
-	err = peo_perfdata_writer_open_fd(out, fd);
+int peo_perfdata_writer_open_pipe(struct peo_perfdata_writer **out, int fd)
+{
+	return open_fd_as(out, fd, 1, "peo_perfdata_writer_open_pipe");
+}
+
+/* A writer on @fd, which it owns from now on (closed on failure), named @path. */
+static int open_owned(struct peo_perfdata_writer **out, int fd, const char *path)
+{
+	int err = peo_perfdata_writer_open_fd(out, fd);
+
 	if (err) {
 		close(fd);
-		unlink(path);
 		return err;
 	}
 	(*out)->own_fd = fd;
@@ -154,6 +191,117 @@ int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path)
 		return peo_fail(ENOMEM, "out of memory for a perf.data writer");
 	}
 	return 0;
+}
+
+int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path)
+{
+	struct stat st, now;
+	int fd, err;
+
+	if (!out || !path)
+		return peo_fail(EINVAL, "peo_perfdata_writer_open: argument '%s' is NULL",
+				out ? "path" : "out");
+	*out = NULL;
+	/* Emptied only once locked: a file another writer writes is left alone. */
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return peo_fail(errno, "perf.data writer: cannot create '%s': %s", path,
+				strerror(errno));
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		if ((err = pd_file_lock(fd, path))) {
+			close(fd);
+			return err;
+		}
+		if (stat(path, &now) || now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+			close(fd); /* renamed or replaced since it was opened: the name is in use */
+			return peo_fail(EBUSY, "perf.data writer: %s was replaced as it was opened; "
+					"is another program writing it?", path);
+		}
+		if (ftruncate(fd, 0)) {
+			err = errno;
+			close(fd);
+			return peo_fail(err, "perf.data writer: cannot empty '%s': %s", path,
+					strerror(err));
+		}
+	}
+	return open_owned(out, fd, path);
+}
+
+int peo_perfdata_writer_open_aside(struct peo_perfdata_writer **out, const char *path)
+{
+	struct stat st;
+	char *temp;
+	int fd, kind, err;
+
+	if (!out || !path)
+		return peo_fail(EINVAL, "peo_perfdata_writer_open_aside: argument '%s' is NULL",
+				out ? "path" : "out");
+	*out = NULL;
+	/* Refused at once when another writer has the name (or its .old): publishing
+	 * would be refused later, after the recording started. */
+	kind = pd_file_take(path, &fd, &st);
+	if (kind < 0)
+		return kind;
+	if (fd >= 0)
+		close(fd);
+	if (kind == PD_FILE_OTHER) /* /dev/null, a FIFO, a dangling link: written through */
+		return peo_perfdata_writer_open(out, path);
+	if (kind == PD_FILE_REGULAR && st.st_size > 0) {
+		size_t n = strlen(path) + sizeof(".old");
+		char *old = malloc(n);
+
+		if (!old)
+			return peo_fail(ENOMEM, "out of memory for a file name");
+		snprintf(old, n, "%s.old", path);
+		kind = pd_file_take(old, &fd, &st);
+		free(old);
+		if (kind < 0)
+			return kind;
+		if (fd >= 0)
+			close(fd);
+	}
+	if ((fd = pd_file_temp(path, &temp)) < 0)
+		return fd;
+	if ((err = open_owned(out, fd, temp))) {
+		unlink(temp);
+		free(temp);
+		return err;
+	}
+	free(temp);
+	if (!((*out)->aside = strdup(path))) {
+		unlink((*out)->path);
+		peo_perfdata_writer_abandon(*out);
+		*out = NULL;
+		return peo_fail(ENOMEM, "out of memory for a perf.data writer");
+	}
+	return 0;
+}
+
+int peo_perfdata_writer_publish(struct peo_perfdata_writer *w)
+{
+	char *name;
+	int err;
+
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_publish: argument 'w' is NULL");
+	if (!w->aside)
+		return 0;
+	err = pd_file_publish(w->path, w->aside);
+	if (err) { /* tried once: the file keeps the name it has */
+		free(w->aside);
+		w->aside = NULL;
+		return err;
+	}
+	name = w->aside;
+	w->aside = NULL;
+	free(w->path);
+	w->path = name;
+	return 0;
+}
+
+const char *peo_perfdata_writer_path(const struct peo_perfdata_writer *w)
+{
+	return w && w->own_fd >= 0 ? w->path : NULL;
 }
 
 int peo_perfdata_writer_add_event(struct peo_perfdata_writer *w, const struct peo_attr *attr,
@@ -235,6 +383,8 @@ int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes, size_t le
 
 	if (!len) /* append_record's empty parts: nothing, and no NULL to memcpy */
 		return 0;
+	if (w->err) /* after a failed write nothing more goes in: the file ends there */
+		return w->err;
 	if (BUFFER_BYTES - w->n < len && (err = flush(w)))
 		return err;
 	if (len > BUFFER_BYTES) {
@@ -318,7 +468,7 @@ static int start_pipe(struct peo_perfdata_writer *w)
 	}
 	err = err ? err : send_features(w);
 	w->data_offset = w->pos + w->n; /* data_size counts the records after these */
-	return err;
+	return err ? err : flush(w); /* the header and attrs at once: a reader can start */
 }
 
 /* Ids and attrs go out, then the data section begins. */
@@ -402,6 +552,9 @@ int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void *bytes,
 	if (!w || !bytes)
 		return peo_fail(EINVAL, "peo_perfdata_writer_record: argument '%s' is NULL",
 				w ? "bytes" : "w");
+	if (w->finished)
+		return peo_fail(EBUSY, "perf.data writer: %s is finished; no more records go in",
+				w->path);
 	if (len < 8 || len % 8)
 		return peo_fail(EINVAL, "perf.data writer: a record of %zu bytes (records are a "
 				"multiple of 8, at least the 8-byte header)", len);
@@ -454,12 +607,32 @@ int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w)
 
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_finished_round: argument 'w' is NULL");
+	if (w->finished)
+		return peo_fail(EBUSY, "perf.data writer: %s is finished; no more records go in",
+				w->path);
 	if ((err = start_data(w)))
 		return err;
 	if ((err = pd_writer_append(w, &h, sizeof(h)))) /* never compressed: perf sorts by it */
 		return err;
 	pd_writer_counted(w, h.type, sizeof(h), 1);
-	return 0;
+	if (w->pipe) /* a stream goes out round by round: its reader sees each as it ends */
+		return flush(w);
+	/* A file gets each round as it ends: a recorder killed leaves what it read. */
+	return w->pipe ? 0 : flush(w);
+}
+
+int peo_perfdata_writer_flush(struct peo_perfdata_writer *w)
+{
+	int err;
+
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_flush: argument 'w' is NULL");
+	if (!w->data_started || w->err)
+		return w->err; /* said when it failed */
+	if ((err = flush(w)) && !w->pipe)
+		peo_fail_append("; %s keeps the %llu bytes of whole records written before it", w->path,
+				(unsigned long long)(w->pos - w->data_offset));
+	return err;
 }
 
 int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level, size_t ring_bytes,
@@ -525,7 +698,8 @@ uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w)
 	return w && w->data_started ? w->pos + w->n - w->data_offset : 0;
 }
 
-/* Free everything; the file stays as it is. */
+/* Free everything; the file stays as it is (one from open_aside() never
+ * published is removed). */
 void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w)
 {
 	if (!w)
@@ -534,11 +708,14 @@ void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w)
 	for (unsigned bit = 0; bit < PEO_FEAT_MAX; bit++)
 		free(w->feature[bit]);
 	free(w->buf);
-	free(w->path);
 	pd_deflate_free(w->z);
 	pd_hits_free(w->hits);
 	if (w->own_fd >= 0)
 		close(w->own_fd);
+	if (w->aside) /* never published: nobody knows its name */
+		unlink(w->path);
+	free(w->aside);
+	free(w->path);
 	free(w);
 }
 
@@ -586,42 +763,126 @@ static int write_features(struct peo_perfdata_writer *w, uint64_t *end)
 	return err;
 }
 
-int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
+/*
+ * Make room for the features after a failed write: back to the newest mark
+ * (a flush's end, so a record's end) at least @room bytes before the end of
+ * the records, those after it taken back from the counts.  Returns 1, or 0
+ * when no mark is that far back (nothing changed).
+ */
+static int give_back(struct peo_perfdata_writer *w, uint64_t room)
+{
+	uint64_t to = 0, at, total = w->total, given = w->given, by_type[PEO_PERFDATA_COUNT_TYPES];
+
+	for (size_t i = 0; i < MARKS && i < w->nmarks; i++)
+		if (w->marks[i] > w->data_offset && w->marks[i] + room <= w->pos && w->marks[i] > to)
+			to = w->marks[i];
+	if (!to)
+		return 0;
+	memcpy(by_type, w->by_type, sizeof(by_type));
+	for (at = to; at < w->pos;) { /* the buffer is empty after a failed flush: read into it */
+		size_t want = w->pos - at < BUFFER_BYTES ? (size_t)(w->pos - at) : BUFFER_BYTES, got = 0;
+		ssize_t r = 1;
+
+		while (got < want && (r = pread(w->fd, w->buf + got, want - got, (off_t)(at + got))) > 0)
+			got += (size_t)r;
+		if (got < want) { /* unreadable (opened write-only): the records stay */
+			w->total = total;
+			w->given = given;
+			memcpy(w->by_type, by_type, sizeof(by_type));
+			return 0;
+		}
+		for (got = 0; got + 8 <= want;) {
+			struct peo_event_header h;
+
+			memcpy(&h, w->buf + got, sizeof(h));
+			if (h.size < 8 || got + h.size > want)
+				break;
+			pd_writer_counted(w, h.type, h.type == PEO_RECORD_COMPRESSED ||
+					  h.type == PEO_RECORD_COMPRESSED2 ? 0 : h.size, -1);
+			got += h.size;
+		}
+		if (!got) /* not records: a bug, or the file changed under us */
+			break;
+		at += got;
+	}
+	w->pos = to;
+	return 1;
+}
+
+/*
+ * A write failed (a full disk): the features after the records that went
+ * whole, giving up the newest rounds when that makes room for them (perf
+ * reads -z's records only with COMPRESSED; EVENT_DESC and BUILD_ID help
+ * every reader).  Returns 0 with *@end set, or the write's error.
+ */
+static int features_in_room(struct peo_perfdata_writer *w, uint64_t *end)
+{
+	uint64_t need = 0;
+	int err;
+
+	for (unsigned bit = 0; bit < PEO_FEAT_MAX; bit++)
+		if (w->feature[bit])
+			need += 16 + w->feature_size[bit];
+	for (unsigned tries = 0;; tries++) {
+		if (ftruncate(w->fd, (off_t)w->pos)) /* the torn record's blocks come back */
+			return w->err;
+		w->err = 0;
+		if (!(err = write_features(w, end)))
+			return 0;
+		/* a block more each time: filesystems give space in blocks */
+		if (err != -ENOSPC || tries == 6 || !give_back(w, need + (4096ull << tries)))
+			return err;
+	}
+}
+
+int peo_perfdata_writer_finish(struct peo_perfdata_writer *w)
 {
 	unsigned char h[HEADER_BYTES];
 	uint64_t end = 0;
-	int err, herr;
+	struct stat st;
+	int err, herr, ferr = 0, features_in = 0;
 
 	if (!w)
-		return peo_fail(EINVAL, "peo_perfdata_writer_close: argument 'w' is NULL");
+		return peo_fail(EINVAL, "peo_perfdata_writer_finish: argument 'w' is NULL");
+	if (w->finished)
+		return w->finish_err;
+	w->finished = 1;
 	err = start_data(w);
-	if (!err && w->pipe) { /* a stream: features set late go at its end; nothing to rewrite */
-		err = send_features(w);
-		err = err ? err : flush(w);
-		if (w->own_fd >= 0 && close(w->own_fd) && !err)
-			err = peo_fail(errno, "perf.data writer: closing %s: %s", w->path, strerror(errno));
-		w->own_fd = -1;
-		peo_perfdata_writer_abandon(w);
-		return err;
+	if (w->pipe) { /* a stream: features set late go at its end; nothing to rewrite */
+		err = err ? err : send_features(w);
+		return w->finish_err = err ? err : flush(w);
 	}
 	if (!err)
 		err = flush(w);
 	if (err && w->data_started) /* say what the file still holds */
 		err = peo_fail(-err, "%s; %s keeps the %llu bytes of records written before it",
 			       peo_last_error(), w->path, (unsigned long long)(w->pos - w->data_offset));
-	if (!err && !w->feature[PEO_FEAT_EVENT_DESC])
-		err = event_desc(w);
-	if (!err && w->z)
-		err = pd_deflate_finish(w, w->z); /* the COMPRESSED feature, with its ratio */
-	if (!err && w->hits)
-		err = pd_hits_feature(w, w->hits);
-	if (!err)
+	if (!err || (w->data_started && w->err)) { /* made even after a failed write */
+		if (!w->feature[PEO_FEAT_EVENT_DESC])
+			ferr = event_desc(w);
+		if (!ferr && w->z)
+			ferr = pd_deflate_finish(w, w->z); /* the COMPRESSED feature, with its ratio */
+		if (!ferr && w->hits)
+			ferr = pd_hits_feature(w, w->hits);
+		err = err ? err : ferr;
+	}
+	if (!err) {
 		err = write_features(w, &end);
-	if (err) /* a full disk: the header names only the records written whole */
+		features_in = !err;
+		if (err == -ENOSPC) /* the disk filled here: as below */
+			err = peo_fail(-err, "%s; %s keeps the %llu bytes of records written before it",
+				       peo_last_error(), w->path,
+				       (unsigned long long)(w->pos - w->data_offset));
+	}
+	if (err && !ferr && w->data_started && w->err && !features_in_room(w, &end))
+		features_in = 1; /* err still says what failed */
+	if (!features_in) { /* the header names only the records written whole */
 		for (unsigned bit = 0; bit < PEO_FEAT_MAX; bit++) {
 			free(w->feature[bit]);
 			w->feature[bit] = NULL;
 		}
+		end = w->pos; /* a record torn by the failure is cut off */
+	}
 	/* The header last, even after a failed write: it overwrites bytes already
 	 * on disk, so it needs no new space. */
 	if (w->data_started) {
@@ -630,8 +891,21 @@ int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
 		herr = write_at(w, 0, h, sizeof(h), "the header");
 		err = err ? err : herr;
 	}
-	if (!err && ftruncate(w->fd, (off_t)end))
+	/* a regular file's end (/dev/null has none) */
+	if (w->data_started && !fstat(w->fd, &st) && S_ISREG(st.st_mode) &&
+	    ftruncate(w->fd, (off_t)end) && !err)
 		err = peo_fail(errno, "perf.data writer: truncating %s: %s", w->path, strerror(errno));
+	return w->finish_err = err;
+}
+
+int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
+{
+	int err, perr;
+
+	if (!w)
+		return peo_fail(EINVAL, "peo_perfdata_writer_close: argument 'w' is NULL");
+	perr = peo_perfdata_writer_publish(w); /* an aside file not yet published */
+	err = peo_perfdata_writer_finish(w);
 	if (w->own_fd >= 0) {
 		int fd = w->own_fd;
 
@@ -640,6 +914,8 @@ int peo_perfdata_writer_close(struct peo_perfdata_writer *w)
 			err = peo_fail(errno, "perf.data writer: closing %s: %s", w->path,
 				       strerror(errno));
 	}
+	if (!err && perr) /* the file is whole, under the name it had */
+		err = peo_fail(perr, "%s; the recording is whole in %s", peo_last_error(), w->path);
 	peo_perfdata_writer_abandon(w);
 	return err;
 }

@@ -34,6 +34,25 @@ PEO_HIDDEN int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes
 PEO_HIDDEN void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type, size_t size,
 				  int sign);
 
+/* perfdata_file.c: the file's names and locks.  What pd_file_take() found. */
+enum { PD_FILE_ABSENT, PD_FILE_REGULAR, PD_FILE_OTHER };
+struct stat;
+/* flock(@fd) exclusive, not waiting: 0 (also where there are no locks), or
+ * -EBUSY naming @path and, from /proc/locks, the holder's pid. */
+PEO_HIDDEN int pd_file_lock(int fd, const char *path);
+/* What is at @path: PD_FILE_ABSENT; PD_FILE_OTHER (no regular file, or a
+ * dangling link: written through); PD_FILE_REGULAR, *@st filled and *@fd
+ * open on it and locked (-1 when it cannot be read), checked to be the
+ * file @path names once locked.  -EBUSY when another writer holds it. */
+PEO_HIDDEN int pd_file_take(const char *path, int *fd, struct stat *st);
+/* A new file beside @path (@path.peo-XXXXXX, 0600), locked; *@temp its
+ * name (malloc'd).  Returns the fd, or a negative errno. */
+PEO_HIDDEN int pd_file_temp(const char *path, char **temp);
+/* @temp becomes @path; a non-empty file at @path is kept as @path.old.
+ * Returns 0, -EBUSY when @path or @path.old is another writer's (nothing
+ * is renamed then), or the rename's negative errno. */
+PEO_HIDDEN int pd_file_publish(const char *temp, const char *path);
+
 /* perfdata_write_zstd.c: records compressed into COMPRESSED records. */
 PEO_HIDDEN int pd_deflate_new(struct pd_deflate **out, int level, size_t ring_bytes,
 			      uint32_t record_type);

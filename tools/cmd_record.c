@@ -8,7 +8,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,11 @@ struct record {
 	int no_format_lost;    /* the kernel refused PERF_FORMAT_LOST (before 6.0) */
 	int user_only;         /* perf_event_paranoid refused kernel mode: the events became :u */
 	int cpu_clock;         /* no PMU: cycles became cpu-clock */
+	int out_fd;            /* -o -: the stream (standard output, moved aside), else -1 */
+	int reader_gone;       /* -o -: the stream's reader closed the pipe (said once) */
+	int started;           /* the command was let run */
+	int write_err;         /* the first failure to write the file (said once), or 0 */
+	char *kept_as;         /* the file's own name, when it could not take -o's */
 	unsigned char joined[65536]; /* a record cut by a ring's end, put together */
 };
 
@@ -92,7 +99,12 @@ static void usage(FILE *out)
 		"  --call-graph MODE  fp, or dwarf[,SIZE] (user stack copies, default 8192 bytes)\n"
 		"  -a, -C CPUS        every CPU, or these\n"
 		"  -p PID, -t TID     existing processes or threads (comma-separated)\n"
-		"  -o FILE            output (default perf.data; - for a pipe-mode stream)\n"
+		"  -o FILE            output (default perf.data; - for a pipe-mode stream); an\n"
+		"                     existing FILE is kept as FILE.old once the command runs,\n"
+		"                     left as it is when it cannot start; a FILE another peo\n"
+		"                     record writes is refused.  A full disk ends the recording:\n"
+		"                     the command gets SIGTERM (as on Ctrl-C), FILE keeps every\n"
+		"                     whole record written, and peo record exits 1\n"
 		"  -m PAGES           ring size per CPU in pages (default 128: 512 KiB)\n"
 		"  -T                 sample timestamps (always on; accepted for perf's sake)\n"
 		"  --sample-cpu, -d   the CPU, the data address of each sample\n"
@@ -479,6 +491,38 @@ static int open_events(struct record *r)
 
 /* ------------------------------------------------------------ recording */
 
+/*
+ * A write to the output failed with @err: say why, once.  -o -'s reader
+ * closing the pipe (EPIPE; SIGPIPE is blocked) ends the recording where
+ * SIGPIPE ends perf's: the command, if any, is left running, as perf
+ * leaves it.
+ */
+static void write_failed(struct record *r, int err)
+{
+	if (err != -EPIPE || r->out_fd < 0) {
+		if (!r->write_err) /* later calls return the same kept error */
+			fprintf(stderr, "peo record: %s\n", peo_last_error());
+		r->write_err = err;
+		return;
+	}
+	if (!r->reader_gone)
+		fprintf(stderr, "peo record: -o -: the stream's reader closed the pipe; recording "
+			"stopped%s\n", !r->child ? "" : r->started ? " (the command goes on, as under "
+			"perf record)" : " before the command started");
+	r->reader_gone = 1;
+}
+
+/* -o -: 1 when the pipe's reader went away (said), though nothing was written. */
+static int reader_left(struct record *r)
+{
+	struct pollfd out = { r->out_fd, 0, 0 }; /* a pipe with no reader polls POLLERR */
+
+	if (r->out_fd < 0 || poll(&out, 1, 0) != 1 || !(out.revents & POLLERR))
+		return 0;
+	write_failed(r, -EPIPE);
+	return 1;
+}
+
 /* The process (Tgid) of thread @tid, or @tid when /proc does not say. */
 static pid_t process_of(pid_t tid)
 {
@@ -545,7 +589,7 @@ static int synthesize(struct record *r)
 	}
 	err = err ? err : synth_finished_init(r->w);
 	if (err)
-		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		write_failed(r, err);
 	free(tids);
 	free(cpus);
 	return err;
@@ -582,7 +626,7 @@ static int write_span(struct record *r, const struct peo_ring *ring, const void 
 	if (!err && rest)
 		err = peo_perfdata_writer_record(r->w, second, rest);
 	if (err)
-		fprintf(stderr, "peo record: %s\n", peo_last_error());
+		write_failed(r, err);
 	return err ? -1 : 0;
 }
 
@@ -644,10 +688,12 @@ static int record_loop(struct record *r)
 			done = 1; /* every recorded task exited */
 		if (drain(r, &wrote))
 			return -1;
-		if (wrote && peo_perfdata_writer_finished_round(r->w)) {
-			fprintf(stderr, "peo record: %s\n", peo_last_error());
+		if (wrote && (got = peo_perfdata_writer_finished_round(r->w))) {
+			write_failed(r, got);
 			return -1;
 		}
+		if (!wrote && reader_left(r)) /* no write to tell: ask the pipe */
+			return -1;
 	}
 	return 0;
 }
@@ -657,6 +703,7 @@ static int record_loop(struct record *r)
 static int64_t write_lost_samples(struct record *r)
 {
 	uint64_t total = 0;
+	int err;
 
 	for (size_t i = 0; !r->no_format_lost && i < r->nfds; i++) {
 		uint64_t v[3]; /* value, id, lost */
@@ -668,8 +715,8 @@ static int64_t write_lost_samples(struct record *r)
 		if (got != (ssize_t)sizeof(v) || !v[2])
 			continue;
 		total += v[2];
-		if (synth_lost_samples(r->w, &r->events[r->ids[i].event].attr, v[1], v[2])) {
-			fprintf(stderr, "peo record: %s\n", peo_last_error());
+		if ((err = synth_lost_samples(r->w, &r->events[r->ids[i].event].attr, v[1], v[2]))) {
+			write_failed(r, err);
 			return -1;
 		}
 	}
@@ -707,20 +754,66 @@ static void cleanup(struct record *r)
 	free(r->a.events);
 }
 
+/*
+ * -o -: the stream goes to standard output in pipe mode whatever that is (a
+ * pipe, a file, /dev/null), as perf writes it.  The stream keeps fd 1 under
+ * another number (close-on-exec) and fd 1 becomes standard error, so the
+ * command prints there, as under perf, never into the stream.  Before
+ * anything else opens a file: with fd 1 closed, that file would get it.
+ */
+static int take_stdout(struct record *r)
+{
+	int fl = fcntl(STDOUT_FILENO, F_GETFL), nul;
+
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+		fprintf(stderr, "peo record: -o -: standard output is %s, so the stream has nowhere "
+			"to go; send it to a pipe or a file (peo record -o - ... | peo script -i -), "
+			"or give -o FILE\n", fl < 0 ? "closed" : "open for reading only");
+		return -1;
+	}
+	r->out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (r->out_fd < 0) {
+		fprintf(stderr, "peo record: -o -: cannot keep standard output for the stream: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) { /* no stderr: the command's output is lost */
+		nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (nul < 0 || dup2(nul, STDOUT_FILENO) < 0) {
+			fprintf(stderr, "peo record: -o -: cannot take the command's output off the "
+				"stream: %s\n", strerror(errno));
+			return -1;
+		}
+		close(nul);
+	}
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record r;
 	struct sigaction sa;
-	int ret = -1, status = 0;
+	int ret = -1, status = 0, err;
 	uint64_t bytes, given, records, samples, chunks;
 	int64_t lost;
+	sigset_t pipe_sig, old_mask;
 
 	memset(&r, 0, sizeof(r));
+	r.out_fd = -1;
 	ret = parse_args(argc, argv, &r.a);
 	if (ret >= 0) {
 		free(r.a.events);
 		return ret;
 	}
+	if (!strcmp(r.a.output, "-") && take_stdout(&r)) {
+		free(r.a.events);
+		return 1;
+	}
+	/* A reader gone makes writes fail with EPIPE, not kill peo: it says so
+	 * (the command's own mask is emptied before its exec). */
+	sigemptyset(&pipe_sig);
+	sigaddset(&pipe_sig, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_sig, &old_mask);
 	synth_kernel_text_start();
 	ret = 1;
 	memset(&sa, 0, sizeof(sa));
@@ -734,8 +827,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (parse_events(&r) || make_target(&r) || open_events(&r))
 		goto out;
-	if (!strcmp(r.a.output, "-") ? peo_perfdata_writer_open_fd(&r.w, STDOUT_FILENO)
-				       : peo_perfdata_writer_open(&r.w, r.a.output)) {
+	if (r.out_fd >= 0 ? peo_perfdata_writer_open_pipe(&r.w, r.out_fd)
+			  : peo_perfdata_writer_open_aside(&r.w, r.a.output)) {
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}
@@ -753,6 +846,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (synthesize(&r)) /* it says why */
 		goto out;
+	if (r.out_fd >= 0 && (err = peo_perfdata_writer_flush(r.w))) { /* the reader starts now */
+		write_failed(&r, err);
+		goto out;
+	}
 	if (r.a.compress && peo_perfdata_writer_compress(r.w, r.a.compress,
 							 r.a.pages * (size_t)sysconf(_SC_PAGESIZE),
 							 r.a.compressed2 ? PEO_RECORD_COMPRESSED2
@@ -765,25 +862,46 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "peo record: %s\n", peo_last_error());
 		goto out;
 	}
+	r.started = 1;
+	/* Running: an old -o FILE becomes FILE.old and this one FILE.  Another
+	 * recorder that took FILE meanwhile keeps it; this one keeps its own name. */
+	if (r.out_fd < 0 && peo_perfdata_writer_publish(r.w)) {
+		r.kept_as = strdup(peo_perfdata_writer_path(r.w));
+		fprintf(stderr, "peo record: %s; this recording goes to %s\n", peo_last_error(),
+			r.kept_as ? r.kept_as : "a file beside it");
+	}
 	ret = record_loop(&r) ? 1 : 0;
+	if (r.reader_gone) /* nothing more can go out; the command goes on, as under perf */
+		goto out;
 	if (r.child) {
-		if (stop_requested) /* interrupted: the command goes too, as with perf */
+		if (ret && r.write_err) /* a full disk: nothing more can be recorded */
+			fprintf(stderr, "peo record: the recording stops here; the command gets SIGTERM\n");
+		if (stop_requested || ret) /* interrupted, or failed: the command goes too, as with perf */
 			kill(peo_child_pid(r.child), SIGTERM);
 		if (peo_child_wait(r.child, &status, NULL) == 0 && !ret && !stop_requested)
 			ret = peo_exit_code(status);
 	}
 	if ((lost = write_lost_samples(&r)) < 0)
 		ret = 1;
+	/* finished first: the counts below are then what the file holds */
+	if (r.out_fd < 0 && (err = peo_perfdata_writer_finish(r.w))) {
+		write_failed(&r, err);
+		ret = 1;
+	}
 	bytes = peo_perfdata_writer_data_size(r.w);
 	given = peo_perfdata_writer_given_size(r.w);
 	records = peo_perfdata_writer_count(r.w, PEO_PERFDATA_ALL_TYPES);
 	samples = peo_perfdata_writer_count(r.w, PEO_RECORD_SAMPLE);
 	chunks = peo_perfdata_writer_count(r.w, PEO_RECORD_LOST);
-	if (peo_perfdata_writer_close(r.w)) {
-		fprintf(stderr, "peo record: %s\n", peo_last_error());
+	if ((err = peo_perfdata_writer_close(r.w))) {
+		write_failed(&r, err);
 		ret = 1;
 	}
+	if (r.kept_as)
+		r.a.output = r.kept_as;
 	r.w = NULL;
+	if (r.reader_gone)
+		goto out;
 	fprintf(stderr, "[ peo record: Woken up %" PRIu64 " times to write data ]\n", r.wakeups);
 	print_lost(records, chunks, samples, lost > 0 ? (uint64_t)lost : 0);
 	if (r.a.compress && bytes) /* perf's form: sizes and ratio, no sample count */
@@ -797,5 +915,9 @@ out:
 	if (r.w)
 		peo_perfdata_writer_abandon(r.w);
 	cleanup(&r);
-	return ret;
+	free(r.kept_as);
+	if (r.out_fd >= 0)
+		close(r.out_fd);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	return r.reader_gone ? 128 + SIGPIPE : ret; /* the status perf's SIGPIPE death gives */
 }

@@ -210,7 +210,11 @@ PEO_API enum peo_byte_order peo_perfdata_byte_order(const struct peo_perfdata *f
  */
 PEO_API size_t peo_perfdata_attr_count(const struct peo_perfdata *f);
 
-/** peo_perfdata_attr() - event @i's attr in host order, or NULL. */
+/**
+ * peo_perfdata_attr() - event @i's attr in host order, or NULL.  Valid
+ * until the reader closes, or, reading a pipe, until the next
+ * peo_perfdata_next() (a HEADER_ATTR adds an event and may move them).
+ */
 PEO_API const struct peo_attr *peo_perfdata_attr(const struct peo_perfdata *f, size_t i);
 
 /** peo_perfdata_attr_ids() - event @i's ids (*n of them), in host order. */
@@ -549,13 +553,61 @@ struct peo_perfdata_writer;
  * peo_perfdata_writer_open() - create (or truncate) a file-mode perf.data at
  * @path, mode 0600, for perf and peo to read.  Add every event first
  * (peo_perfdata_writer_add_event), then records, features at any time, and
- * finish with peo_perfdata_writer_close().
+ * finish with peo_perfdata_writer_close().  A regular file is locked
+ * (flock, exclusive) while written, and emptied only once locked, so a
+ * file another writer is writing is refused, not spoiled.
  * @out:  receives the writer; peo_perfdata_writer_close() (or _abandon())
  *   frees it.
  * @path: the file.
- * Returns 0, or a negative errno with the path: -EACCES, -ENOENT, -ENOMEM.
+ * Returns 0, or a negative errno with the path: -EBUSY when another writer
+ * (of this process too) has the file locked (the sentence gives its pid),
+ * -EACCES, -ENOENT, -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const char *path);
+
+/**
+ * peo_perfdata_writer_open_aside() - a file-mode writer for @path that
+ * leaves @path as it is until peo_perfdata_writer_publish(): the file is
+ * written under a new name beside it (@path.peo-XXXXXX, mode 0600), locked
+ * as peo_perfdata_writer_open() locks it.  When @path exists but is no
+ * regular file (/dev/null, a FIFO, a dangling link) it is written in
+ * place, as peo_perfdata_writer_open() writes it, and publishing does
+ * nothing.
+ * @out:  receives the writer.  peo_perfdata_writer_close() publishes the
+ *   file first when it was not (tried) yet; peo_perfdata_writer_abandon()
+ *   before publishing removes it.
+ * @path: the name the file is for.
+ * Returns 0; -EBUSY when @path (or @path.old, which publishing replaces)
+ * is being written by another writer, the sentence naming it and its pid;
+ * the negative errno of creating the new file in @path's directory
+ * (-EACCES, -ENOENT, -EROFS...); -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_open_aside(struct peo_perfdata_writer **out, const char *path);
+
+/**
+ * peo_perfdata_writer_publish() - give a file from
+ * peo_perfdata_writer_open_aside() its name: a non-empty file at the name
+ * is kept as NAME.old (replacing an older one), as perf record keeps it,
+ * and the new file becomes NAME (an empty one is replaced).  Writing goes
+ * on in the same file.  Tried once: after a failure the file keeps its
+ * own name (peo_perfdata_writer_path() gives it) to the end.
+ * @w: the writer; nothing is done for one not from _open_aside() or
+ *   already published.
+ * Returns 0; -EBUSY when NAME or NAME.old is being written by another
+ * writer meanwhile (the sentence names it and its pid; nothing was
+ * renamed); -EINVAL for a NULL @w; or rename's negative errno.
+ */
+PEO_API int peo_perfdata_writer_publish(struct peo_perfdata_writer *w);
+
+/**
+ * peo_perfdata_writer_path() - the name the file has now: the new name
+ * beside the one asked for until peo_perfdata_writer_publish() gives it
+ * that one.
+ * @w: the writer.
+ * Returns the name, valid until the next call on @w; NULL for a NULL @w
+ * and for a writer of an fd from peo_perfdata_writer_open_fd().
+ */
+PEO_API const char *peo_perfdata_writer_path(const struct peo_perfdata_writer *w);
 
 /**
  * peo_perfdata_writer_open_fd() - the same on an open @fd (the caller keeps
@@ -571,6 +623,22 @@ PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const cha
  * Returns 0, -EINVAL for a NULL @out, -EBADF for a negative @fd, -ENOMEM.
  */
 PEO_API int peo_perfdata_writer_open_fd(struct peo_perfdata_writer **out, int fd);
+
+/**
+ * peo_perfdata_writer_open_pipe() - a pipe-mode stream on @fd whatever @fd
+ * is (a pipe, a regular file, /dev/null), as perf record -o - writes one:
+ * the header and attrs go out with the first record, then the records
+ * round by round (each FINISHED_ROUND writes what came before it), so a
+ * reader sees them as they come and a recorder killed leaves a stream
+ * that reads up to its last round.  The caller keeps @fd.  A reader that
+ * went away makes writes fail with -EPIPE (SIGPIPE is the caller's to
+ * block or ignore).
+ * @out: receives the writer, as for peo_perfdata_writer_open().
+ * @fd:  open for writing.
+ * Returns 0, -EINVAL for a NULL @out, -EBADF for an @fd that is not open or
+ * is open for reading only, -ENOMEM.
+ */
+PEO_API int peo_perfdata_writer_open_pipe(struct peo_perfdata_writer **out, int fd);
 
 /**
  * peo_perfdata_writer_add_event() - an event of the recording: its attr as
@@ -599,11 +667,24 @@ PEO_API int peo_perfdata_writer_record(struct peo_perfdata_writer *w, const void
  * peo_perfdata_writer_finished_round() - a FINISHED_ROUND record: every
  * record written before it is older than any written after the next one, so
  * readers can sort by time holding two rounds.  Write one after each pass
- * over the rings.
- * Returns 0, -EINVAL for a NULL @w, or the negative errno of an earlier
- * write (kept, as peo_perfdata_writer_record() says).
+ * over the rings.  In file mode the buffered records then go to the file.
+ * Returns 0, -EINVAL for a NULL @w, or the negative errno of this write or
+ * an earlier one (kept, as peo_perfdata_writer_record() says).
  */
 PEO_API int peo_perfdata_writer_finished_round(struct peo_perfdata_writer *w);
+
+/**
+ * peo_perfdata_writer_flush() - write out the records buffered so far.  A
+ * file is also flushed at each FINISHED_ROUND, so a writer killed leaves
+ * on disk the header, the attrs and every round before.
+ * @w: the writer.
+ * Returns 0, -EINVAL for a NULL @w, or the write's negative errno (kept,
+ * as peo_perfdata_writer_record() says).  On a full disk the records
+ * written whole stay in the file, the one torn is cut off at close, and
+ * peo_perfdata_writer_count() and _data_size() from then on count only
+ * what is in the file.
+ */
+PEO_API int peo_perfdata_writer_flush(struct peo_perfdata_writer *w);
 
 /**
  * peo_perfdata_writer_feature() - feature section @bit (PEO_FEAT_*) with
@@ -681,7 +762,8 @@ PEO_API int peo_perfdata_writer_build_ids(struct peo_perfdata_writer *w);
  */
 PEO_API int peo_perfdata_writer_clock(struct peo_perfdata_writer *w, int clockid);
 
-/** peo_perfdata_writer_data_size() - bytes of records written so far. */
+/** peo_perfdata_writer_data_size() - bytes of records written so far (after
+ * a failed write, those in the file). */
 PEO_API uint64_t peo_perfdata_writer_data_size(const struct peo_perfdata_writer *w);
 
 /**
@@ -707,12 +789,28 @@ PEO_API uint64_t peo_perfdata_writer_count(const struct peo_perfdata_writer *w, 
 
 /**
  * peo_perfdata_writer_close() - write what is buffered, the features after
- * the data, then the header with the final sizes; free @w.  After a failed
- * write (a full disk) the header is still rewritten to name the records
- * written whole, and the error says how much the file keeps.
+ * the data, then the header with the final sizes (peo_perfdata_writer_finish()
+ * unless called before); publish a file from _open_aside() not yet
+ * published; free @w.  After a failed write (a full disk) the header is
+ * still rewritten to name the records written whole, and the error says
+ * how much the file keeps.
  * Returns 0, or the first negative errno.
  */
 PEO_API int peo_perfdata_writer_close(struct peo_perfdata_writer *w);
+
+/**
+ * peo_perfdata_writer_finish() - what peo_perfdata_writer_close() does but
+ * closing: the buffered records, the features after them and the header
+ * with the final sizes, so that peo_perfdata_writer_count() and _data_size()
+ * then say what the file holds.  After a failed write (a full disk) the
+ * torn record is cut off and, where the features do not fit, the newest
+ * rounds are given up to make room for them (taken back from the counts),
+ * else the features are left out; the header names the records kept.
+ * Records given after it are refused (-EBUSY).
+ * @w: the writer; peo_perfdata_writer_close() still frees it.
+ * Returns 0, or the first negative errno (the same again when called twice).
+ */
+PEO_API int peo_perfdata_writer_finish(struct peo_perfdata_writer *w);
 
 /** peo_perfdata_writer_abandon() - free @w without finishing the file. */
 PEO_API void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w);
