@@ -39,10 +39,17 @@ export PERF_CONFIG=/dev/null
 export LC_ALL=C
 
 getppid_ev=syscalls:sys_enter_getppid
+# tracefs_mount, wait_counting (the helpers only: this script counts its own)
+. "$(dirname "$0")/compare_common.sh"
 
 # ------------------------------------------------------------------ skips
 if ! command -v perf >/dev/null 2>&1; then
 	echo "SKIP: perf is not installed; nothing to compare peo stat with"
+	exit 77
+fi
+tracefs_mount # a fresh machine has none: the tracepoint checks need it
+if [ -n "$tracefs_why" ]; then
+	echo "SKIP: $tracefs_why"
 	exit 77
 fi
 if ! perf stat -e "$getppid_ev" true >/dev/null 2>&1; then
@@ -329,6 +336,20 @@ feed_workload() {
 	exec 9>&-
 	wait "$wl_pid"
 }
+# A command that runs until this script tells it to end, so that a tool
+# counts a workload (-t, -a) for as long as the workload takes, however
+# long that is on this machine: tell_open before starting the tool (the
+# FIFO opened read-write, so nothing blocks), tell_end once the work is done.
+until_told=(sh -c 'read -r _ <"$1"' sh "$tmp/told")
+tell_open() {
+	rm -f "$tmp/told"
+	mkfifo "$tmp/told"
+	exec 8<>"$tmp/told"
+}
+tell_end() {
+	echo >&8
+	exec 8>&-
+}
 
 W=$workload
 echo "peo: $peo"
@@ -520,7 +541,7 @@ echo "== 6. targets"
 fifo_workload -n 20000
 start_bg "$tmp/6p.peo" "$peo" stat -x, -e "$getppid_ev" -p "$wl_pid"
 peo_pid=$bg_pid
-sleep 1
+wait_counting "$peo_pid" # the counter open before the workload starts, however long it takes
 feed_workload
 sleep 0.3
 kill -INT "$peo_pid" 2>/dev/null
@@ -531,7 +552,7 @@ v=$(csv_value "$tmp/6p.peo" "$getppid_ev")
 fifo_workload -n 20000
 start_bg "$tmp/6p.perf" perf stat -x, -e "$getppid_ev" -p "$wl_pid"
 perf_pid=$bg_pid
-sleep 1
+wait_counting "$perf_pid"
 feed_workload
 sleep 0.3
 kill -INT "$perf_pid" 2>/dev/null
@@ -544,19 +565,21 @@ else
 	detail "$tmp/6p.peo"
 fi
 
-# -t: the same, for the length of `-- sleep 3`.
+# -t: the same, for the length of a command that ends once the workload has.
 fifo_workload -n 20000
-start_bg "$tmp/6t.peo" "$peo" stat -x, -e "$getppid_ev" -t "$wl_pid" -- sleep 3
+tell_open
+start_bg "$tmp/6t.peo" "$peo" stat -x, -e "$getppid_ev" -t "$wl_pid" -- "${until_told[@]}"
 peo_pid=$bg_pid
-sleep 1
+wait_counting "$peo_pid"
 feed_workload
+tell_end
 wait_bg "$peo_pid" 20
 rc=$bg_rc
 v=$(csv_value "$tmp/6t.peo" "$getppid_ev")
 if [ "$v" = 20000 ]; then
-	pass "-t TID -- sleep 3: $getppid_ev = $v (expected 20000; peo exit $rc)"
+	pass "-t TID -- COMMAND: $getppid_ev = $v (expected 20000; peo exit $rc)"
 else
-	fail "-t TID -- sleep 3: $getppid_ev = '$v' (expected 20000; peo exit $rc)"; detail "$tmp/6t.peo"
+	fail "-t TID -- COMMAND: $getppid_ev = '$v' (expected 20000; peo exit $rc)"; detail "$tmp/6t.peo"
 fi
 
 run_peo "$tmp/6a.peo" -x, -a -e "$getppid_ev" -- "$W" -n 20000
@@ -626,7 +649,7 @@ echo
 echo "== 8. SIGINT ends 'peo stat -e task-clock -a' (no command)"
 start_bg "$tmp/8.peo" "$peo" stat -e task-clock -a
 peo_pid=$bg_pid
-sleep 0.5
+wait_counting "$peo_pid" # its SIGINT handler is set before it opens
 kill -INT "$peo_pid" 2>/dev/null
 if wait_bg "$peo_pid" 10; then
 	tl=$(grep -E '[0-9] +msec +task-clock' "$tmp/8.peo")
@@ -770,13 +793,16 @@ else
 		skip "-G: cannot move a process into $cg_dir"
 	else
 		CG=$cg_name
-		g_args=(-a -e "task-clock,page-faults" -G "$CG" -- sleep 0.3)
-		run_peo "$tmp/11.peo" -x, "${g_args[@]}"
+		# the command moves itself into CG and spins 100 ms of CPU there: the
+		# cgroup's count has those at least (the spinner's share of a loaded
+		# machine over a time is not the test's to know)
+		spin_in_cg=(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -s 100' sh "$cg_dir" "$W")
+		run_peo "$tmp/11.peo" -x, -a -e task-clock,page-faults -G "$CG" -- "${spin_in_cg[@]}"
 		v=$(csv_value "$tmp/11.peo" task-clock)
-		if is_number "$v" && fcmp "$v >= 30"; then
-			pass "-G: task-clock of the cgroup's spinner over 0.3 s: $v msec (>= 30)"
+		if is_number "$v" && fcmp "$v >= 95"; then
+			pass "-G: task-clock of the cgroup, whose command spins 100 ms of CPU: $v msec (>= 95)"
 		else
-			fail "-G: task-clock of the cgroup's spinner over 0.3 s: '$v' msec (want >= 30)"
+			fail "-G: task-clock of the cgroup, whose command spins 100 ms of CPU: '$v' msec (want >= 95)"
 			detail "$tmp/11.peo"
 		fi
 		# A cgroup's task-clock runs exactly while its event does, so the
@@ -895,7 +921,7 @@ attach_list() {
 	fifo_workloads 20000 30000
 	start_bg "$out" "${cmd[@]}" -x, -e "$getppid_ev" "$opt" "$wl_list"
 	tpid=$bg_pid
-	sleep 1
+	wait_counting "$tpid"
 	feed_workloads
 	if wait_bg "$tpid" 15; then how="ended by itself, exit $bg_rc"; else how="killed after 15 s"; fi
 	got=$(csv_value "$out" "$getppid_ev")
@@ -959,17 +985,27 @@ wait "$spin_a" "$spin_b" 2>/dev/null
 
 # --per-thread -a: a workload that runs meanwhile has its own line, exact;
 # perf leaves out every thread whose count is 0.
-# per_thread_all TOOL OUT: TOOL stat --per-thread -a -x, -e getppid -- sleep 2
-# while a workload makes 20000 calls; sets got (the workload line's count).
+# per_thread_all TOOL OUT: TOOL stat --per-thread -a -x, -e getppid -- COMMAND
+# while a workload makes 20000 calls (COMMAND ends once it has); sets got
+# (the workload line's count).
+# Both list every thread and then open a counter on each: one that ends
+# meanwhile fails the run (perf: "failed to parse CPUs map", peo: "No
+# such process"), which a busy machine's short-lived processes make
+# likely; such a run is tried again, up to three times, as run_perf does.
 per_thread_all() {
-	local out=$2 tpid
+	local out=$2 tpid try
 	stat_cmd "$1"
-	fifo_workloads 20000
-	start_bg "$out" "${cmd[@]}" --per-thread -a -x, -e "$getppid_ev" -- sleep 2
-	tpid=$bg_pid
-	sleep 1
-	feed_workloads
-	wait_bg "$tpid" 20
+	for try in 1 2 3; do
+		fifo_workloads 20000
+		tell_open
+		start_bg "$out" "${cmd[@]}" --per-thread -a -x, -e "$getppid_ev" -- "${until_told[@]}"
+		tpid=$bg_pid
+		wait_counting "$tpid"
+		feed_workloads
+		tell_end
+		wait_bg "$tpid" 20
+		grep -qE '^failed to parse CPUs map|No such process' "$out" || break
+	done
 	got=$(awk -F, -v t="workload-${wl_pids[0]}" '$1 == t { print $2 }' "$out")
 }
 per_thread_all perf "$tmp/12a.perf"
