@@ -74,3 +74,25 @@ const char *peo_suggest_text(struct peo_suggest *s, char *out, size_t cap)
 		out[0] = '\0';
 	return out;
 }
+
+const char *peo_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	struct peo_suggest s;
+	const char *best = NULL;
+	char text[sizeof(s.best) + 32];
+	unsigned best_distance = ~0u;
+
+	if (!word || !candidates)
+		return NULL;
+	peo_suggest_init(&s, word, strlen(word));
+	for (size_t i = 0; i < n; i++) {
+		if (!candidates[i])
+			continue;
+		peo_suggest_offer(&s, candidates[i]);
+		if (s.best_distance < best_distance) { /* the first of the nearest, as offered */
+			best_distance = s.best_distance;
+			best = candidates[i];
+		}
+	}
+	return peo_suggest_text(&s, text, sizeof(text))[0] ? best : NULL;
+}

@@ -99,6 +99,34 @@ static void bad_options_name_the_problem(void **state)
 	assert_non_null(strstr(out, "usage: peo"));
 }
 
+/* A mistyped command gets the nearest (perf and git do the same); `peo
+ * help CMD` shows CMD's usage, as `perf help CMD` shows its page. */
+static void typos_get_a_suggestion_and_help_shows_a_command(void **state)
+{
+	static const char *const cmds[] = { "list", "features", "attr", "stat", "record",
+					     "script", "check" };
+	char args[64], want[64];
+
+	(void)state;
+	assert_int_equal(run_peo("scirpt", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "'scirpt' is not a peo command: did you mean `script`?"));
+	assert_int_equal(run_peo("stta -a", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "did you mean `stat`?"));
+	assert_int_equal(run_peo("frobnicate", out, sizeof(out)), 2);
+	assert_null(strstr(out, "did you mean"));
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(args, sizeof(args), "help %s", cmds[i]);
+		snprintf(want, sizeof(want), "usage: peo %s", cmds[i]);
+		assert_int_equal(run_peo(args, out, sizeof(out)), 0);
+		if (!strstr(out, want))
+			fail_msg("peo %s does not show '%s': %s", args, want, out);
+	}
+	assert_int_equal(run_peo("help scirpt", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "did you mean `script`?"));
+	assert_int_equal(run_peo("help", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "usage: peo"));
+}
+
 /*
  * peo under a small open file limit (`ulimit -n N`, N from 3 up until peo
  * gets past opening): where it fails for want of an fd, the sentence names
@@ -356,6 +384,7 @@ int main(void)
 		cmocka_unit_test(features_table_shows_the_kernel_size_and_every_row),
 		cmocka_unit_test(features_json_is_one_object_per_line),
 		cmocka_unit_test(bad_options_name_the_problem),
+		cmocka_unit_test(typos_get_a_suggestion_and_help_shows_a_command),
 		cmocka_unit_test(fd_limit_says_the_limit_and_the_event),
 		cmocka_unit_test(ring_enomem_says_the_true_cause),
 		cmocka_unit_test(cycles_falls_back_to_cpu_clock),

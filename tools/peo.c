@@ -29,7 +29,46 @@ static void usage(FILE *out)
 	fprintf(out, "usage: peo [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nRun `peo COMMAND --help` for a command's options.\n");
+	fprintf(out, "\nRun `peo help COMMAND` (or `peo COMMAND --help`) for a command's options.\n");
+}
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* "'WORD' is not a peo command", with the nearest command when it is a typo. */
+static void not_a_command(const char *who, const char *word)
+{
+	const char *names[NCOMMANDS + 2], *near;
+	size_t n = 0;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[n++] = commands[i].name;
+	names[n++] = "help";
+	names[n++] = "version";
+	near = peo_suggest(word, names, n);
+	if (near)
+		fprintf(stderr, "%s: '%s' is not a peo command: did you mean `%s`? (see `peo --help`)\n",
+			who, word, near);
+	else
+		fprintf(stderr, "%s: '%s' is not a peo command; see `peo --help`\n", who, word);
+}
+
+/* `peo help CMD`: CMD's own --help, as `perf help CMD` shows its page. */
+static int help(int argc, char **argv)
+{
+	char opt[] = "--help";
+
+	if (argc < 3) {
+		usage(stdout);
+		return fflush(stdout) || ferror(stdout) ? 1 : 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[2], commands[i].name)) {
+			char *args[] = { argv[2], opt, NULL };
+
+			return commands[i].run(2, args);
+		}
+	not_a_command("peo help", argv[2]);
+	return 2;
 }
 
 int main(int argc, char **argv)
@@ -44,13 +83,15 @@ int main(int argc, char **argv)
 		printf("peo %s (libpeo %s)\n", PEO_VERSION_STRING, peo_version());
 		return 0;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "help"))
+		return help(argc, argv);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "peo: '%s' is not a peo command; see `peo --help`\n", argv[1]);
+	not_a_command("peo", argv[1]);
 	return 2;
 }

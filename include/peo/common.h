@@ -49,6 +49,20 @@ PEO_API const char *peo_version(void);
  */
 PEO_API const char *peo_last_error(void);
 
+/**
+ * peo_suggest() - "did you mean": the one of @candidates nearest to @word
+ * when it is near enough to be a typo of it (an edit, or two neighbours
+ * swapped, per three letters; at least one and at most three), as
+ * libpeo's own sentences suggest event and tracepoint names.
+ * @word:       what was written ("scirpt").
+ * @candidates: @n names.
+ * @n:          how many.
+ *
+ * Return: the nearest candidate (one of @candidates), or NULL when none is
+ * near enough.
+ */
+PEO_API const char *peo_suggest(const char *word, const char *const *candidates, size_t n);
+
 #ifdef __cplusplus
 }
 #endif
