@@ -13,7 +13,8 @@ struct map {
 };
 
 struct proc {
-	uint32_t pid; /* 0: empty slot */
+	uint32_t pid;
+	int used; /* 0: an empty slot (pid 0 is a pid like the others) */
 	struct map *maps;
 	size_t n, cap;
 };
@@ -22,7 +23,7 @@ static size_t slot_of(const struct script_maps *m, uint32_t pid)
 {
 	size_t i = (pid * 2654435761u) & (m->cap - 1);
 
-	while (m->procs[i].pid && m->procs[i].pid != pid)
+	while (m->procs[i].used && m->procs[i].pid != pid)
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
@@ -35,7 +36,7 @@ static int grow_table(struct script_maps *m)
 	if (!bigger.procs)
 		return -1;
 	for (size_t i = 0; i < m->cap; i++)
-		if (m->procs[i].pid)
+		if (m->procs[i].used)
 			bigger.procs[slot_of(&bigger, m->procs[i].pid)] = m->procs[i];
 	bigger.n = m->n;
 	free(m->procs);
@@ -50,14 +51,15 @@ static struct proc *proc_of(struct script_maps *m, uint32_t pid, int create)
 	if (!m->cap && (!create || grow_table(m)))
 		return NULL;
 	i = slot_of(m, pid);
-	if (m->procs[i].pid || !create)
-		return m->procs[i].pid ? &m->procs[i] : NULL;
+	if (m->procs[i].used || !create)
+		return m->procs[i].used ? &m->procs[i] : NULL;
 	if ((m->n + 1) * 2 > m->cap) {
 		if (grow_table(m))
 			return NULL;
 		i = slot_of(m, pid);
 	}
 	m->procs[i].pid = pid;
+	m->procs[i].used = 1;
 	m->n++;
 	return &m->procs[i];
 }
