@@ -638,6 +638,8 @@ int peo_perfdata_writer_flush(struct peo_perfdata_writer *w)
 int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level, size_t ring_bytes,
 				 uint32_t record_type)
 {
+	int err;
+
 	if (!w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_compress: argument 'w' is NULL");
 	if (record_type && record_type != PEO_RECORD_COMPRESSED &&
@@ -645,13 +647,22 @@ int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level, size_
 		return peo_fail(EINVAL, "peo_perfdata_writer_compress: argument 'record_type' is "
 				"%u; use PEO_RECORD_COMPRESSED (81) or PEO_RECORD_COMPRESSED2 (83)",
 				record_type);
-	if (w->pipe)
-		return peo_fail(ENOTSUP, "perf.data writer: compression is for files; a pipe-mode "
-				"stream is written plain, as perf writes it");
 	if (w->z)
 		return 0;
-	return pd_deflate_new(&w->z, level, ring_bytes,
-			      record_type ? record_type : PEO_RECORD_COMPRESSED);
+	err = pd_deflate_new(&w->z, level, ring_bytes,
+			     record_type ? record_type : PEO_RECORD_COMPRESSED);
+	if (err || !w->pipe)
+		return err;
+	/* A stream's reader sizes its buffers from COMPRESSED before the first
+	 * COMPRESSED record: the feature goes now, with ratio 0, as perf sends it. */
+	err = pd_deflate_finish(w, w->z);
+	if (!err && w->data_started)
+		err = send_features(w);
+	if (err) {
+		pd_deflate_free(w->z);
+		w->z = NULL;
+	}
+	return err;
 }
 
 int peo_perfdata_writer_feature(struct peo_perfdata_writer *w, unsigned bit, const void *bytes,

@@ -6,6 +6,7 @@
 #     stdout is;
 #   - the command's standard output goes to standard error, as perf sends
 #     it, never into the stream;
+#   - -z compresses the stream, as perf record -z -o - does;
 #   - 20 `-g` streams read by perf script, perf report and perf inject
 #     (none may fail: perf 6.1 segfaulted on 64-byte attrs) as by peo script;
 #   - a reader that goes away (head -c 100; a reader that leaves while the
@@ -86,6 +87,23 @@ recorded "into a regular file" $? "$tmp/file.err" && {
 "$peo" record -e cpu-clock -o - -- "${mark[@]}" >/dev/null 2>"$tmp/null.err"
 recorded "into /dev/null" $? "$tmp/null.err" &&
 	pass "into /dev/null: written as a stream, without an error (file mode's seek and truncate fail there)"
+
+# -z: perf record -z -o - compresses its stream (COMPRESSED feature first,
+# ratio 0); peo's reads alike in perf script and peo script
+"$peo" record -z -e cpu-clock -o - -- "$W" -b 200 2>"$tmp/z.err" | cat >"$tmp/z.data"
+recorded "-z into a pipe" "${PIPESTATUS[0]}" "$tmp/z.err" && {
+	perf report -i - --header-only <"$tmp/z.data" >"$tmp/z.header" 2>&1
+	"$peo" script -i - --stats <"$tmp/z.data" >"$tmp/z.stats" 2>&1
+	perf script -i - -F pid,tid,time,ip,event <"$tmp/z.data" >"$tmp/z.pscript" 2>"$tmp/z.perr"
+	"$peo" script -i - -F pid,tid,time,ip,event <"$tmp/z.data" >"$tmp/z.oscript" 2>&1
+	if ! grep -q 'compressed : Zstd' "$tmp/z.header" || ! grep -q 'COMPRESSED events' "$tmp/z.stats"; then
+		fail "-z into a pipe: no COMPRESSED feature or records: $(grep compress "$tmp/z.header")"
+	elif [ -s "$tmp/z.pscript" ]; then
+		same "-z into a pipe" "perf script -i - and peo script" "$tmp/z.oscript" "$tmp/z.pscript"
+	else
+		fail "-z into a pipe: perf script -i - reads no samples: $(head -2 "$tmp/z.perr" | tr '\n' ' ')"
+	fi
+}
 
 # ---------------------------------------------------- standard output unusable
 # one_sentence NAME WANT RC ERR: peo record failed with one line on

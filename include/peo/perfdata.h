@@ -729,7 +729,9 @@ PEO_API int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, cons
  * peo_perfdata_writer_compress() - from now on, records go into the file
  * zstd-compressed, as perf record -z writes them: one zstd stream, each
  * ring's span compressed and flushed at once into records of at most
- * 64 KiB, and the COMPRESSED feature (level, ratio, @ring_bytes) at close.
+ * 64 KiB, and the COMPRESSED feature (level, ratio, @ring_bytes) at close;
+ * a pipe-mode stream gets the feature at once, with ratio 0, as perf sends
+ * it (its reader needs it before the first COMPRESSED record).
  * FINISHED_ROUND stays plain.
  * @level: zstd's level, 1 to 22 (perf's default is 1).
  * @ring_bytes: the size of the largest ring, for the feature.
@@ -737,8 +739,8 @@ PEO_API int peo_perfdata_writer_tracing_data(struct peo_perfdata_writer *w, cons
  *   reads it) or PEO_RECORD_COMPRESSED2 (a u64 data_size, padded to 8
  *   bytes; only perf from 2025 on reads it, not perf 6.1); 0 means
  *   COMPRESSED.
- * Returns 0, -ENOTSUP when peo was built without zstd or for a pipe,
- * -EINVAL for the level or the record type, -ENOMEM.
+ * Returns 0, -ENOTSUP when peo was built without zstd, -EINVAL for the
+ * level or the record type, -ENOMEM, or a pipe's write error.
  */
 PEO_API int peo_perfdata_writer_compress(struct peo_perfdata_writer *w, int level,
 					 size_t ring_bytes, uint32_t record_type);
