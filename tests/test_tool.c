@@ -99,6 +99,53 @@ static void bad_options_name_the_problem(void **state)
 	assert_non_null(strstr(out, "usage: peo"));
 }
 
+/*
+ * Output that cannot be written (`> /dev/full`, a full disk): every command
+ * says so in one sentence naming the output and the errno, and fails; they
+ * exited 0 without a word.
+ */
+static void unwritable_output_is_said(void **state)
+{
+	static const char *const cmds[] = { "list", "features", "features --json", "attr cycles",
+					     "--version", "help", "help stat", "stat --help" };
+	const char *tool = getenv("PEO_TOOL");
+	char line[512];
+
+	(void)state;
+	if (access("/dev/full", W_OK))
+		PEO_SKIP("no writable /dev/full here");
+	assert_non_null(tool);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		/* stdout to /dev/full, stderr (the sentence) to the capture */
+		snprintf(line, sizeof(line), "exec %s %s >/dev/full", tool, cmds[i]);
+		if (run_peo_shell(line, out, sizeof(out)) == 0 ||
+		    !strstr(out, "writing standard output: No space left on device"))
+			fail_msg("peo %s > /dev/full: %s", cmds[i], out);
+	}
+	snprintf(line, sizeof(line), "exec %s stat -o /dev/full -e task-clock -- true", tool);
+	assert_int_equal(run_peo_shell(line, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "peo stat: writing '/dev/full': No space left on device"));
+	/* peo check's report */
+	{
+		char path[] = "/tmp/peo-full-XXXXXX";
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		close(fd);
+		snprintf(line, sizeof(line), "exec %s record -e cpu-clock -o %s -- true", tool, path);
+		assert_int_equal(run_peo_shell(line, out, sizeof(out)), 0);
+		snprintf(line, sizeof(line), "exec %s check %s >/dev/full", tool, path);
+		fd = run_peo_shell(line, out, sizeof(out));
+		unlink(path);
+		if (fd == 0 || !strstr(out, "peo check: writing standard output: No space left"))
+			fail_msg("peo check > /dev/full: %s", out);
+	}
+	/* -x and -j go through the same file */
+	snprintf(line, sizeof(line), "exec %s stat -x, -o /dev/full -e task-clock -- true", tool);
+	assert_int_equal(run_peo_shell(line, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "writing '/dev/full'"));
+}
+
 /* A mistyped command gets the nearest (perf and git do the same); `peo
  * help CMD` shows CMD's usage, as `perf help CMD` shows its page. */
 static void typos_get_a_suggestion_and_help_shows_a_command(void **state)
@@ -385,6 +432,7 @@ int main(void)
 		cmocka_unit_test(features_json_is_one_object_per_line),
 		cmocka_unit_test(bad_options_name_the_problem),
 		cmocka_unit_test(typos_get_a_suggestion_and_help_shows_a_command),
+		cmocka_unit_test(unwritable_output_is_said),
 		cmocka_unit_test(fd_limit_says_the_limit_and_the_event),
 		cmocka_unit_test(ring_enomem_says_the_true_cause),
 		cmocka_unit_test(cycles_falls_back_to_cpu_clock),

@@ -711,8 +711,13 @@ int cmd_stat(int argc, char **argv)
 	}
 	ret = final_status(&r);
 done:
-	if (oo.out && oo.out != stderr)
-		fclose(oo.out);
+	if (oo.out && oo.out != stderr) {
+		char name[4200];
+
+		snprintf(name, sizeof(name), "'%s'", a.output);
+		if (output_finish("stat", oo.out, name) && ret >= 0 && !ret)
+			ret = 1; /* counted, but the counts were lost */
+	}
 	fflush(stderr);
 	stat_session_free(&s);
 	free(ls);

@@ -47,6 +47,12 @@ int cycles_fallback(struct peo_event_list *list, int err, const char *tool, cons
  * command's default rather than the user's -F). */
 uint64_t freq_limit(uint64_t freq, int is_default);
 
+/* output_check.c: flush and close @f, the command's output (stdout, or an
+ * -o file; @name as a sentence says it: "standard output", "'FILE'"); 0,
+ * or 1 after saying on stderr "peo @tool: writing @name: ERROR" when a
+ * write, the flush or the close failed (a full disk, /dev/full). */
+int output_finish(const char *tool, FILE *f, const char *name);
+
 /* thread_start.c: pthread_create(@thread, NULL, @fn, @arg) with the
  * asynchronous signals blocked in the new thread, so they reach the main
  * one.  0, or -1 when no thread could be started. */

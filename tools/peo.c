@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <peo/peo.h>
 
@@ -59,7 +60,7 @@ static int help(int argc, char **argv)
 
 	if (argc < 3) {
 		usage(stdout);
-		return fflush(stdout) || ferror(stdout) ? 1 : 0;
+		return 0;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[2], commands[i].name)) {
@@ -71,27 +72,47 @@ static int help(int argc, char **argv)
 	return 2;
 }
 
+/*
+ * A command's exit status @rc, once its standard output is flushed and
+ * closed: a write that failed there (a full disk, `> /dev/full`) is said,
+ * and the status is 1, where the command itself found nothing wrong.
+ */
+static int finish(const char *tool, int rc)
+{
+	if (rc)
+		return rc; /* it said what went wrong; the output adds nothing */
+	return output_finish(tool, stdout, "standard output");
+}
+
+static char out_buf[64 * 1024];
+
 int main(int argc, char **argv)
 {
 	size_t i;
 
+	/* Not a terminal: fully buffered from the first line, as glibc
+	 * buffers it, in a buffer that holds any usage text whole: musl wrote
+	 * the first line (or a long printf) at once, and when that write
+	 * failed its errno was gone by the final flush. */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("peo %s (libpeo %s)\n", PEO_VERSION_STRING, peo_version());
-		return 0;
+		return finish("--version", 0);
 	}
 	if (!strcmp(argv[1], "help"))
-		return help(argc, argv);
+		return finish("help", help(argc, argv));
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return 0;
+		return finish(argv[1], 0);
 	}
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return finish(commands[i].name, commands[i].run(argc - 1, argv + 1));
 	not_a_command("peo", argv[1]);
 	return 2;
 }
