@@ -45,14 +45,14 @@ tracefs_mount() {
 	[ -n "$said" ] && echo "$said"
 	return 0
 }
-# wait_counting PID [SECONDS]: wait until PID (peo or perf) holds a
-# perf_event fd, i.e. has opened its events (both install their signal
+# wait_counting PID [N]: wait until PID (peo or perf) holds N (1)
+# perf_event fds, i.e. has opened its events (both install their signal
 # handlers before that), then a moment for the enable that follows; at
-# most SECONDS (30).  Returns 1 when PID ended or the time ran out.
+# most 30 s.  Returns 1 when PID ended or the time ran out.
 wait_counting() {
-	local pid=$1 limit=${2:-30} i
-	for ((i = 0; i < limit * 20; i++)); do
-		if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'anon_inode:\[perf_event\]'; then
+	local pid=$1 want=${2:-1} i
+	for ((i = 0; i < 600; i++)); do
+		if [ "$(ls -l "/proc/$pid/fd" 2>/dev/null | grep -c 'anon_inode:\[perf_event\]')" -ge "$want" ]; then
 			sleep 0.2
 			return 0
 		fi

@@ -336,19 +336,25 @@ feed_workload() {
 	exec 9>&-
 	wait "$wl_pid"
 }
-# A command that runs until this script tells it to end, so that a tool
-# counts a workload (-t, -a) for as long as the workload takes, however
-# long that is on this machine: tell_open before starting the tool (the
-# FIFO opened read-write, so nothing blocks), tell_end once the work is done.
-until_told=(sh -c 'read -r _ <"$1"' sh "$tmp/told")
+# A command that says when it starts and runs until this script tells it
+# to end, so that a tool counts a workload (-t, -a) from before it works
+# until after, however long each takes on this machine.  peo and perf
+# start their command once every counter is open and enabled (--per-thread
+# -a opens hundreds, one by one): tell_open before starting the tool (the
+# FIFOs opened read-write, so nothing blocks), tell_started to wait (at
+# most 30 s) for the command, tell_end once the work is done.
+until_told=(sh -c 'echo >"$1"; read -r _ <"$2"' sh "$tmp/started" "$tmp/told")
 tell_open() {
-	rm -f "$tmp/told"
-	mkfifo "$tmp/told"
-	exec 8<>"$tmp/told"
+	rm -f "$tmp/told" "$tmp/started"
+	mkfifo "$tmp/told" "$tmp/started"
+	exec 8<>"$tmp/told" 7<>"$tmp/started"
+}
+tell_started() {
+	read -t 30 -r _ <&7
 }
 tell_end() {
 	echo >&8
-	exec 8>&-
+	exec 8>&- 7>&-
 }
 
 W=$workload
@@ -570,7 +576,7 @@ fifo_workload -n 20000
 tell_open
 start_bg "$tmp/6t.peo" "$peo" stat -x, -e "$getppid_ev" -t "$wl_pid" -- "${until_told[@]}"
 peo_pid=$bg_pid
-wait_counting "$peo_pid"
+tell_started
 feed_workload
 tell_end
 wait_bg "$peo_pid" 20
@@ -921,7 +927,7 @@ attach_list() {
 	fifo_workloads 20000 30000
 	start_bg "$out" "${cmd[@]}" -x, -e "$getppid_ev" "$opt" "$wl_list"
 	tpid=$bg_pid
-	wait_counting "$tpid"
+	wait_counting "$tpid" 2 # a counter on each workload
 	feed_workloads
 	if wait_bg "$tpid" 15; then how="ended by itself, exit $bg_rc"; else how="killed after 15 s"; fi
 	got=$(csv_value "$out" "$getppid_ev")
@@ -1000,7 +1006,7 @@ per_thread_all() {
 		tell_open
 		start_bg "$out" "${cmd[@]}" --per-thread -a -x, -e "$getppid_ev" -- "${until_told[@]}"
 		tpid=$bg_pid
-		wait_counting "$tpid"
+		tell_started
 		feed_workloads
 		tell_end
 		wait_bg "$tpid" 20
