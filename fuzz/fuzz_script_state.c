@@ -12,7 +12,8 @@
  *   FORK ptid tid pid ppid     a thread or process made; a new process
  *                              (pid != ppid) starts with ppid's maps only
  *   EXIT tid                   nothing changes (perf keeps the names)
- *   MMAP2 pid start len pgoff  pid maps [start, start + len)
+ *   MMAP2 pid start len pgoff  pid maps [start, start + len) (of a map
+ *                              it overlaps in part, the rest stays)
  *   COPY from to               thread to takes thread from's name, as a
  *                              pointer into the table (what crashed)
  *   BURST ptid base n          n threads forked by ptid, tids base..
@@ -89,11 +90,22 @@ static void model_add(uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff
 	if (!len || end < start)
 		return;
 	model.has_proc[pid] = 1;
-	for (size_t i = 0; i < model.nmaps[pid]; i++)
-		if (v[i].end <= start || v[i].start >= end)
-			v[w++] = v[i];
+	struct model_map kept[MAX_MAPS];
+
+	/* what it overlaps goes, but the parts of a map before and after it */
+	for (size_t i = 0; i < model.nmaps[pid]; i++) {
+		if (v[i].end <= start || v[i].start >= end) {
+			kept[w++] = v[i];
+			continue;
+		}
+		if (v[i].start < start)
+			kept[w++] = (struct model_map){ v[i].start, start, v[i].pgoff };
+		if (v[i].end > end)
+			kept[w++] = (struct model_map){ end, v[i].end, v[i].pgoff + (end - v[i].start) };
+	}
+	kept[w++] = (struct model_map){ start, end, pgoff };
+	memcpy(v, kept, w * sizeof(*v));
 	model.nmaps[pid] = w;
-	v[model.nmaps[pid]++] = (struct model_map){ start, end, pgoff };
 }
 
 /* The model's answer for addr in pid's maps: 1 with *off, or 0. */
@@ -202,7 +214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (take(&in, 1) == 0xff) /* one that wraps */
 				start = UINT64_MAX - mlen / 2;
-			if (model.nmaps[a] >= MAX_MAPS)
+			if (model.nmaps[a] + 2 > MAX_MAPS) /* one more, and a map split in two */
 				break;
 			CHECK(script_maps_add(&m, a, start, mlen, pgoff) == 0);
 			model_add(a, start, mlen, pgoff);

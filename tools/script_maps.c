@@ -64,24 +64,34 @@ static struct proc *proc_of(struct script_maps *m, uint32_t pid, int create)
 	return &m->procs[i];
 }
 
-/* Insert keeping starts sorted; a new map replaces what it overlaps. */
+/* Insert keeping starts sorted; a new map replaces what it overlaps, and
+ * of a map it overlaps in part the rest stays, as perf splits it (the
+ * maps stay apart, so those it overlaps are one run of them). */
 int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_t len,
 		    uint64_t pgoff)
 {
 	struct proc *p;
+	struct map put[3];
 	uint64_t end = start + len;
-	size_t i, w = 0;
+	size_t a = 0, b, r = 0, n;
 
 	if (!len || end < start)
 		return 0; /* maps nothing (a damaged record): no lookup could find it */
 	if (!(p = proc_of(m, pid, 1)))
 		return -1;
 	m->hit_valid = 0;
-	for (i = 0; i < p->n; i++) /* drop overlapped maps (perf splits; whole is enough here) */
-		if (p->maps[i].end <= start || p->maps[i].start >= end)
-			p->maps[w++] = p->maps[i];
-	p->n = w;
-	if (p->n == p->cap) {
+	while (a < p->n && p->maps[a].end <= start)
+		a++;
+	for (b = a; b < p->n && p->maps[b].start < end; b++)
+		;
+	if (a < b && p->maps[a].start < start) /* the part of the first before the new one */
+		put[r++] = (struct map){ p->maps[a].start, start, p->maps[a].pgoff };
+	put[r++] = (struct map){ start, end, pgoff };
+	if (a < b && p->maps[b - 1].end > end) /* the part of the last after it */
+		put[r++] = (struct map){ end, p->maps[b - 1].end,
+					 p->maps[b - 1].pgoff + (end - p->maps[b - 1].start) };
+	n = p->n - (b - a) + r;
+	if (n > p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
 		struct map *more = realloc(p->maps, cap * sizeof(*more));
 
@@ -90,10 +100,9 @@ int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_
 		p->maps = more;
 		p->cap = cap;
 	}
-	for (i = p->n; i > 0 && p->maps[i - 1].start > start; i--)
-		p->maps[i] = p->maps[i - 1];
-	p->maps[i] = (struct map){ start, end, pgoff };
-	p->n++;
+	memmove(p->maps + a + r, p->maps + b, (p->n - b) * sizeof(*p->maps));
+	memcpy(p->maps + a, put, r * sizeof(*put));
+	p->n = n;
 	return 0;
 }
 
