@@ -198,7 +198,10 @@ static void fd_limit_named_with_the_event(const char *cmd, const char *event, co
 		rc = run_peo_shell(line, out, sizeof(out));
 		if (strstr(out, "out of memory") || strstr(out, "Out of memory"))
 			fail_msg("ulimit -n %d: %s said out of memory: %s", n, cmd, out);
-		if (strstr(out, "open files") || strstr(out, "No file descriptors available")) {
+		/* musl's and glibc's words for EMFILE; a sanitizer's or the
+		 * loader's own failure to start (Error 24) is not peo's */
+		if ((strstr(out, "open files") || strstr(out, "No file descriptors available")) &&
+		    strstr(out, "peo ")) {
 			if (strstr(out, "perf.data writer:")) /* the writer's own sentence (H2's), not yet */
 				print_message("[ NOTE ] ulimit -n %d: %s", n, out);
 			else if (!strstr(out, "RLIMIT_NOFILE") || !strstr(out, "ulimit -n"))
@@ -218,7 +221,7 @@ static void fd_limit_named_with_the_event(const char *cmd, const char *event, co
 					 out);
 			named++;
 		}
-		if (rc == 0 || (!strstr(out, "open files") && !strstr(out, "No file descriptors")))
+		if (rc == 0)
 			break; /* past the opens: a larger limit tells nothing more */
 	}
 	if (!said_limit)
@@ -260,7 +263,7 @@ static void ring_enomem_says_the_true_cause(void **state)
 	rc = run_peo_shell(line, out, sizeof(out));
 	if (rc == 0)
 		PEO_SKIP("this kernel mapped a 524288-page ring");
-	if (strstr(out, "Out of memory")) {
+	if (strstr(out, "could not allocate the ring")) { /* ENOMEM */
 		assert_null(strstr(out, "perf_event_mlock_kb"));
 		assert_non_null(strstr(out, "524288 pages is too many"));
 		assert_non_null(strstr(out, "-m 262144 or less"));
@@ -271,8 +274,10 @@ static void ring_enomem_says_the_true_cause(void **state)
 	snprintf(line, sizeof(line), "ulimit -v 200000 && exec %s record -m 65536 -o /dev/null -- true",
 		 tool);
 	rc = run_peo_shell(line, out, sizeof(out));
+	if (rc != 0 && !strstr(out, "mmap of a"))
+		PEO_SKIP("peo could not start under ulimit -v 200000 (a sanitizer build?): %.200s", out);
 	assert_int_not_equal(rc, 0);
-	assert_non_null(strstr(out, "Out of memory"));
+	assert_non_null(strstr(out, "could not allocate the ring"));
 	assert_null(strstr(out, "perf_event_mlock_kb"));
 	assert_non_null(strstr(out, "RLIMIT_AS is 200000 KiB"));
 }
