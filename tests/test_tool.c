@@ -221,7 +221,8 @@ static void fd_limit_named_with_the_event(const char *cmd, const char *event, co
 					 out);
 			named++;
 		}
-		if (rc == 0)
+		if (rc == 0 || (!strstr(out, "open files") && !strstr(out, "No file descriptors") &&
+				!strstr(out, "Error 24") && !strstr(out, "Sanitizer")))
 			break; /* past the opens: a larger limit tells nothing more */
 	}
 	if (!said_limit)
@@ -233,13 +234,15 @@ static void fd_limit_named_with_the_event(const char *cmd, const char *event, co
 static void fd_limit_says_the_limit_and_the_event(void **state)
 {
 	(void)state;
-	fd_limit_named_with_the_event("record -a -o /dev/null", "cycles", "hardware/cycles");
+	fd_limit_named_with_the_event("record -a -o /dev/null -- true", "cycles", "hardware/cycles");
 	if (access("/sys/kernel/tracing/events/sched/sched_switch/id", R_OK) &&
 	    access("/sys/kernel/debug/tracing/events/sched/sched_switch/id", R_OK))
 		PEO_SKIP("no readable sched:sched_switch tracepoint for the event-name check");
-	fd_limit_named_with_the_event("record -a -e sched:sched_switch -o /dev/null",
+	fd_limit_named_with_the_event("record -a -e sched:sched_switch -o /dev/null -- true",
 				      "sched:sched_switch", "tracepoint id");
-	fd_limit_named_with_the_event("stat -a -e sched:sched_switch", "sched:sched_switch",
+	/* three events: more fds than the command's pipes take */
+	fd_limit_named_with_the_event("stat -a -e sched:sched_switch,sched:sched_switch,"
+				      "sched:sched_switch -- true", "sched:sched_switch",
 				      "tracepoint id");
 }
 
@@ -395,12 +398,12 @@ static void frequency_above_the_maximum_is_lowered(void **state)
  * peo stat --per-thread -a lists every thread from /proc and then opens
  * each; under a fork load some exit in between (ESRCH).  perf drops such a
  * thread; peo failed 24 runs in 40 here under four fork loops.  Now none
- * may fail.
+ * of 20 may fail.
  */
 static void per_thread_all_skips_threads_gone_before_open(void **state)
 {
 	pid_t loops[4];
-	int failed = 0, runs = 40;
+	int failed = 0, runs = 20; /* the old build failed half: 20 runs pass it by 1 in 10^6 */
 	char last[512] = "";
 
 	(void)state;
