@@ -328,6 +328,16 @@ static int end_round(struct gen *g)
 	return peo_perfdata_writer_finished_round(g->w);
 }
 
+static void gen_free(struct gen *g)
+{
+	for (int r = 0; r < RINGS; r++)
+		free(g->ring[r]);
+	free(g->live);
+	free(g->dead);
+	free(g->ever);
+	free(g->procs);
+}
+
 int main(int argc, char **argv)
 {
 	struct gen g = { .time = 100000000000ull, .step = 1, .next_pid = 2 };
@@ -347,6 +357,7 @@ int main(int argc, char **argv)
 	g.procs = calloc(PID_MAX, sizeof(*g.procs));
 	if (!g.live || !g.dead || !g.ever || !g.procs) {
 		fprintf(stderr, "threads_synth: out of memory\n");
+		gen_free(&g);
 		return 1;
 	}
 	synth_sample_attr(&a, 1);
@@ -381,12 +392,7 @@ int main(int argc, char **argv)
 	}
 	if (end_round(&g))
 		goto fail;
-	for (int r = 0; r < RINGS; r++)
-		free(g.ring[r]);
-	free(g.live);
-	free(g.dead);
-	free(g.ever);
-	free(g.procs);
+	gen_free(&g);
 	if (peo_perfdata_writer_close(g.w)) {
 		g.w = NULL; /* close freed it, failing too */
 		goto fail;
@@ -398,11 +404,6 @@ int main(int argc, char **argv)
 fail:
 	fprintf(stderr, "threads_synth: %s\n", peo_last_error());
 	peo_perfdata_writer_abandon(g.w);
-	for (int r = 0; r < RINGS; r++)
-		free(g.ring[r]);
-	free(g.live);
-	free(g.dead);
-	free(g.ever);
-	free(g.procs);
+	gen_free(&g);
 	return 1;
 }
