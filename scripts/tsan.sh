@@ -3,13 +3,14 @@
 # several threads, built with clang's ThreadSanitizer: test_threads
 # (separate objects from separate threads, DESIGN.md's promise, and a ring
 # set woken from another thread), test_perfdata (the read-ahead helper
-# thread) and test_script_out (peo script's formatting workers, their
+# thread), test_ring_stress (one record parser shared by several threads,
+# record.h's promise) and test_script_out (peo script's formatting workers, their
 # ordered writer and their shared log); then the peo command itself, recording a
 # file and printing it with its helper threads (read-ahead, formatting
 # workers, writing).
 set -uo pipefail
 build=${1:-build-tsan} jobs=${2:-2}
-tests=(test_threads test_perfdata test_script_out)
+tests=(test_threads test_perfdata test_script_out test_ring_stress)
 echo "=== tsan: configure and build ($build)"
 cmake -S . -B "$build" -DPEO_TESTS=ON -DPEO_TSAN=ON -DCMAKE_C_COMPILER=clang \
 	-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug >/dev/null || exit 1
