@@ -4,6 +4,7 @@
  * the ABI in both byte orders (checked against the values written).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -11,9 +12,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "counter_internal.h" /* peo_cgroup_root */
 #include "record_internal.h"  /* peo_record_peek */
@@ -616,6 +619,11 @@ static void kernel_samples_match_what_the_test_did(void **state)
 /* A child that forks, makes and removes a cgroup, and execs /bin/true. */
 static void task_records_of_a_child(void **state)
 {
+	/* What the child's mkdir did, for the CGROUP record's check. */
+	struct made {
+		int err;    /* 0: made, else mkdir's errno */
+		uint64_t ino;
+	} *made;
 	char root[1024], dir[1200];
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 64);
 	struct peo_record_parser *p;
@@ -632,6 +640,9 @@ static void task_records_of_a_child(void **state)
 	(void)state;
 	peo_cgroup_root(root, sizeof(root));
 	snprintf(dir, sizeof(dir), "%s/peo-record-test-%d", root, (int)getpid());
+	made = mmap(NULL, sizeof(*made), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(made != MAP_FAILED);
+	made->err = -1;
 	assert_int_equal(pipe2(go, O_CLOEXEC), 0);
 	child = fork();
 	if (child == 0) {
@@ -644,8 +655,15 @@ static void task_records_of_a_child(void **state)
 		if (g == 0)
 			_exit(0);
 		waitpid(g, NULL, 0);
-		if (mkdir(dir, 0755) == 0)
+		if (mkdir(dir, 0755) == 0) {
+			struct stat st;
+
+			made->ino = stat(dir, &st) == 0 ? (uint64_t)st.st_ino : 0;
+			made->err = 0;
 			rmdir(dir);
+		} else {
+			made->err = errno;
+		}
 		execl("/bin/true", "true", (char *)NULL);
 		_exit(127);
 	}
@@ -730,11 +748,17 @@ static void task_records_of_a_child(void **state)
 				assert_int_not_equal(peo_record_u64(&r, r.u.namespaces.entries, 1), 0);
 				seen_ns++;
 				break;
-			case PEO_RECORD_CGROUP:
-				assert_non_null(strstr(r.u.cgroup.path, "peo-record-test-"));
-				assert_true(r.u.cgroup.id > 0);
+			case PEO_RECORD_CGROUP: {
+				const char *base = strrchr(dir, '/');
+				size_t pl = strlen(r.u.cgroup.path), bl = strlen(base);
+
+				/* The path is the new cgroup's, from the hierarchy's root. */
+				assert_true(pl >= bl);
+				assert_string_equal(r.u.cgroup.path + pl - bl, base);
+				assert_int_equal(r.u.cgroup.id, made->ino);
 				seen_cgroup++;
 				break;
+			}
 			}
 		}
 	}
@@ -745,10 +769,13 @@ static void task_records_of_a_child(void **state)
 	assert_int_equal(seen_exit, 1);
 	assert_true(seen_switch >= 2);
 	assert_true(seen_ns >= 1);
-	if (!seen_cgroup)
-		print_message("note: no CGROUP record (mkdir %s failed or cgroup v1)\n", dir);
-	else
-		assert_int_equal(seen_cgroup, 1);
+	/* A cgroup the child made is one CGROUP record; none when it could
+	 * not (cgroup_record_of_a_mkdir skips, saying why, in that case). */
+	if (made->err)
+		print_message("note: mkdir %s: %s: no CGROUP record expected\n", dir,
+			      strerror(made->err));
+	assert_int_equal(seen_cgroup, made->err == 0);
+	munmap(made, sizeof(*made));
 	if (exec_ring) {
 		struct peo_ring_record rec;
 		struct peo_tp_format *fmt;
@@ -772,6 +799,134 @@ static void task_records_of_a_child(void **state)
 		peo_ring_unmap(exec_ring);
 		close(exec_fd);
 	}
+	peo_record_parser_free(p);
+	peo_ring_unmap(ring);
+	close(fd);
+}
+
+/* The root of the cgroup mounted at @mnt, as /proc/self/mountinfo gives it
+ * (relative to this process's cgroup namespace): "/" for a whole hierarchy. */
+static int cgroup_mount_root(const char *mnt, char *out, size_t cap)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], root[2048], point[2048];
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %*s %2047s %2047s", root, point) == 2 &&
+		    !strcmp(point, mnt)) {
+			snprintf(out, cap, "%s", root);
+			found = 0; /* the last mount there is the one seen */
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * A cgroup made while an event with attr.cgroup is on brings one CGROUP
+ * record, from the thread that made it: its id is the new directory's inode
+ * (kernfs's node id, what name_to_handle_at() hands out too) and its path the
+ * new cgroup's, from the root of the hierarchy.
+ */
+static void cgroup_record_of_a_mkdir(void **state)
+{
+	char root[1024], mroot[2048], dir[1200], want[4096];
+	PEO_OPTS(peo_ring_opts, ro, .data_pages = 16);
+	struct peo_record_parser *p;
+	struct peo_ring *ring;
+	struct peo_ring_record rec;
+	struct peo_attr a;
+	struct statfs sf;
+	struct stat st;
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[64];
+	} h;
+	uint64_t handle_id = 0;
+	int fd, err, mount_id, seen = 0;
+	const char *name;
+
+	(void)state;
+	peo_cgroup_root(root, sizeof(root));
+	if (statfs(root, &sf) != 0)
+		PEO_SKIP("no cgroup file system at %s: %s", root, strerror(errno));
+	if (sf.f_type != CGROUP2_SUPER_MAGIC && sf.f_type != CGROUP_SUPER_MAGIC)
+		PEO_SKIP("%s is no cgroup mount (no cgroup v2, no v1 perf_event hierarchy)", root);
+	if (cgroup_mount_root(root, mroot, sizeof(mroot)) != 0)
+		PEO_SKIP("%s is not in /proc/self/mountinfo", root);
+	peo_test_base_attr(&a, PEO_SAMPLE_TID | PEO_SAMPLE_TIME);
+	a.config = PEO_COUNT_SW_DUMMY;
+	a.cgroup = 1;
+	/* Side-band records ignore the exclude bits; these let a user open it. */
+	a.exclude_kernel = a.exclude_hv = 1;
+	fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	if (fd == -EACCES || fd == -EPERM)
+		PEO_SKIP("may not open a software event here: %s", peo_last_error());
+	if (fd == -EINVAL || fd == -E2BIG) {
+		struct peo_attr plain = a;
+		int pfd;
+
+		plain.cgroup = 0;
+		pfd = peo_sys_open(&plain, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+		if (pfd >= 0) {
+			close(pfd);
+			PEO_SKIP("the kernel refuses attr.cgroup (%s; Linux 5.7 brought it)",
+				 strerror(-fd));
+		}
+	}
+	if (fd < 0)
+		print_error("%s\n", peo_last_error());
+	assert_true(fd >= 0);
+	assert_int_equal(peo_ring_map(&ring, fd, &ro), 0);
+
+	snprintf(dir, sizeof(dir), "%s/peo-cgroup-record-%d", root, (int)getpid());
+	name = strrchr(dir, '/') + 1;
+	snprintf(want, sizeof(want), "%s/%s", strcmp(mroot, "/") ? mroot : "", name);
+	if (mkdir(dir, 0755) != 0) {
+		err = errno;
+		peo_ring_unmap(ring);
+		close(fd);
+		if (err == EACCES || err == EPERM || err == EROFS)
+			PEO_SKIP("may not make a cgroup in %s (%s): run as root", root,
+				 strerror(err));
+		fail_msg("mkdir %s: %s", dir, strerror(err));
+	}
+	err = stat(dir, &st);
+	h.fh.handle_bytes = sizeof(h.bytes);
+	if (syscall(SYS_name_to_handle_at, AT_FDCWD, dir, &h.fh, &mount_id, 0) == 0 &&
+	    h.fh.handle_bytes == sizeof(handle_id))
+		memcpy(&handle_id, h.fh.f_handle, sizeof(handle_id));
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(err, 0);
+
+	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
+	assert_int_equal(peo_record_parser_add(p, &a, NULL, 0), 0);
+	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
+		struct peo_record r;
+
+		assert_int_equal(peo_record_parse(p, rec.data, rec.header.size, &r), 0);
+		if (r.header.type != PEO_RECORD_CGROUP)
+			continue;
+		if (strcmp(r.u.cgroup.path, want) != 0)
+			print_error("CGROUP record path '%s', expected '%s'\n", r.u.cgroup.path,
+				    want);
+		assert_string_equal(r.u.cgroup.path, want);
+		assert_int_equal(r.u.cgroup.id, (uint64_t)st.st_ino);
+		if (handle_id)
+			assert_int_equal(r.u.cgroup.id, handle_id);
+		/* The trailer names this thread, the one that made it. */
+		assert_int_equal(r.sample_id.pid, getpid());
+		assert_int_equal(r.sample_id.tid, (uint32_t)syscall(SYS_gettid));
+		seen++;
+	}
+	if (!seen)
+		print_error("no CGROUP record for mkdir %s\n", dir);
+	assert_int_equal(seen, 1);
+	print_message("CGROUP record: id %" PRIu64 " (inode%s), path %s\n", (uint64_t)st.st_ino,
+		      handle_id ? " and file handle" : "", want);
 	peo_record_parser_free(p);
 	peo_ring_unmap(ring);
 	close(fd);
@@ -1626,6 +1781,7 @@ int main(void)
 		PEO_TEST(weight_aux_and_read_records),
 		PEO_TEST(kernel_samples_match_what_the_test_did),
 		PEO_TEST(task_records_of_a_child),
+		PEO_TEST(cgroup_record_of_a_mkdir),
 		PEO_TEST(tracepoint_fields_by_name_either_order),
 		PEO_TEST(tracepoint_print_fmt_expressions),
 		PEO_TEST(tracepoint_print_fmt_short_circuits),
