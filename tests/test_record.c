@@ -649,6 +649,7 @@ static void task_records_of_a_child(void **state)
 		char c;
 		pid_t g;
 
+		close(go[1]); /* so that a parent that gives up is EOF here */
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
 		g = fork();
@@ -676,8 +677,13 @@ static void task_records_of_a_child(void **state)
 	a.comm = a.comm_exec = a.task = a.mmap = a.mmap2 = 1;
 	a.context_switch = a.namespaces = a.cgroup = 1;
 	fd = peo_sys_open(&a, child, -1, -1, PEO_FLAG_FD_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		/* The child, waiting for "g", ends (EOF) rather than hang on. */
 		print_error("%s\n", peo_last_error());
+		close(go[1]);
+		waitpid(child, NULL, 0);
+		munmap(made, sizeof(*made));
+	}
 	assert_true(fd >= 0);
 	assert_int_equal(peo_ring_map(&ring, fd, &ro), 0);
 	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
