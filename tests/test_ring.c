@@ -87,28 +87,8 @@ static void getppid_tid_attr(struct peo_attr *a)
 
 static int group_setup(void **state)
 {
-	char why[256];
-
 	(void)state;
-	if (peo_test_tracepoint_id("syscalls", "sys_enter_lseek", why, sizeof(why)) < 0 ||
-	    peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, sizeof(why)) < 0 ||
-	    (raw_arg_offset = peo_test_lseek_offset_field(why, sizeof(why))) < 0) {
-		peo_test_note_skip("%s", why);
-		return -1;
-	}
-	return 0;
-}
-
-static struct peo_ring *map_or_fail(int fd, size_t pages, int overwrite)
-{
-	PEO_OPTS(peo_ring_opts, o, .data_pages = pages, .overwrite = overwrite);
-	struct peo_ring *r;
-	int err = peo_ring_map(&r, fd, &o);
-
-	if (err)
-		print_error("%s\n", peo_last_error());
-	assert_int_equal(err, 0);
-	return r;
+	return peo_test_syscall_tracepoints(&raw_arg_offset);
 }
 
 static uint64_t event_id(int fd)
@@ -203,7 +183,7 @@ static size_t drain_samples(struct peo_ring *r, uint64_t id, uint64_t *next_arg,
 static void exact_bytes_across_the_wrap(void **state)
 {
 	int fd = open_tracepoint("sys_enter_lseek", 0, -1, 0, 0);
-	struct peo_ring *r = map_or_fail(fd, 1, 0);
+	struct peo_ring *r = peo_test_map_ring(fd, 1, 0);
 	uint64_t id = event_id(fd), next = 1000, arg = 1000;
 	size_t got = 0, wrapped = 0;
 
@@ -232,7 +212,7 @@ static void exact_bytes_across_the_wrap(void **state)
 static void no_loss_with_enough_pages(void **state)
 {
 	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
-	struct peo_ring *r = map_or_fail(fd, 128, 0);
+	struct peo_ring *r = peo_test_map_ring(fd, 128, 0);
 	struct peo_ring_record rec;
 	struct peo_ring_stats st = { .sz = sizeof(st) };
 	size_t samples = 0;
@@ -271,7 +251,7 @@ static void no_loss_with_enough_pages(void **state)
 static void lost_plus_received_is_everything(void **state)
 {
 	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
-	struct peo_ring *r = map_or_fail(fd, 1, 0);
+	struct peo_ring *r = peo_test_map_ring(fd, 1, 0);
 	struct peo_ring_record rec;
 	struct peo_ring_stats st = { .sz = sizeof(st) };
 	uint64_t rf[3]; /* value, lost (read_format LOST), nothing else */
@@ -306,7 +286,7 @@ static void lost_plus_received_is_everything(void **state)
 static void overwrite_snapshot_holds_the_newest(void **state)
 {
 	int fd = open_tracepoint("sys_enter_lseek", 0, -1, 1, 0);
-	struct peo_ring *r = map_or_fail(fd, 1, 1);
+	struct peo_ring *r = peo_test_map_ring(fd, 1, 1);
 	size_t size = peo_ring_data_size(r);
 	unsigned char *buf = malloc(size);
 	struct peo_ring_stats st = { .sz = sizeof(st) };
@@ -361,7 +341,7 @@ static void set_output_shares_one_ring(void **state)
 {
 	int a = open_tracepoint("sys_enter_lseek", 0, -1, 0, 0);
 	int b = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
-	struct peo_ring *r = map_or_fail(a, 64, 0);
+	struct peo_ring *r = peo_test_map_ring(a, 64, 0);
 	uint64_t ida = event_id(a), idb = event_id(b);
 	struct peo_ring_record rec;
 	size_t na = 0, nb = 0;
@@ -426,7 +406,7 @@ static void per_cpu_rings_system_wide(void **state)
 
 		for (long c = 0; c < ncpu; c++) {
 			fds[c] = open_tracepoint("sys_enter_getppid", -1, (int)c, 0, 0);
-			rings[c] = map_or_fail(fds[c], 16, 0);
+			rings[c] = peo_test_map_ring(fds[c], 16, 0);
 			assert_int_equal(peo_sys_ioc_enable(fds[c], 0), 0);
 		}
 		for (long c = 0; c < ncpu; c++) {
@@ -494,7 +474,7 @@ static void run_child(pid_t child, int go)
 static void wakeups_timeouts_and_hangup(void **state)
 {
 	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
-	struct peo_ring *r = map_or_fail(fd, 8, 0);
+	struct peo_ring *r = peo_test_map_ring(fd, 8, 0);
 	int go;
 	pid_t child;
 
@@ -514,7 +494,7 @@ static void wakeups_timeouts_and_hangup(void **state)
 		a.wakeup_events = 10;
 		fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 		assert_true(fd >= 0);
-		r = map_or_fail(fd, 8, 0);
+		r = peo_test_map_ring(fd, 8, 0);
 		for (int i = 0; i < 9; i++)
 			getppid();
 		assert_int_equal(peo_ring_wait(r, 0), 0);
@@ -527,7 +507,7 @@ static void wakeups_timeouts_and_hangup(void **state)
 	/* A child's event: POLLHUP once it has exited and its ring is read. */
 	child = child_making_getppid(10, &go);
 	fd = open_tracepoint("sys_enter_getppid", child, -1, 0, 0);
-	r = map_or_fail(fd, 8, 0);
+	r = peo_test_map_ring(fd, 8, 0);
 	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
 	run_child(child, go);
 	{
@@ -574,7 +554,7 @@ static void two_producers_one_consumer(void **state)
 	/* The kernel maps no inherited per-task ring (cpu -1), so the event is
 	 * this process's on CPU 0, inherited by the threads, all pinned there. */
 	int fd = open_tracepoint_on_cpu0_inherited();
-	struct peo_ring *r = map_or_fail(fd, 64, 0);
+	struct peo_ring *r = peo_test_map_ring(fd, 64, 0);
 	volatile int stop = 0;
 	struct producer prod[2] = { { 1, 0, &stop }, { 2, 0, &stop } };
 	pthread_t th[2];
@@ -773,7 +753,7 @@ static void aux_area_needs_a_pmu_with_one(void **state)
 	assert_error_contains("AUX area on fd");
 	assert_null(r);
 	/* The path without an AUX area still reports it has none. */
-	r = map_or_fail(fd, 1, 0);
+	r = peo_test_map_ring(fd, 1, 0);
 	assert_int_equal(peo_ring_aux(r, &aux, &size), -ENOENT);
 	assert_int_equal(peo_ring_aux_head(r), 0);
 	peo_ring_unmap(r);
@@ -808,7 +788,7 @@ static void ring_set_over_per_cpu_rings(void **state)
 		int extra = open_tracepoint("sys_enter_getppid", -1, (int)c, 0, 0);
 
 		fds[c] = open_tracepoint("sys_enter_lseek", -1, (int)c, 0, 0);
-		rings[c] = map_or_fail(fds[c], 16, 0);
+		rings[c] = peo_test_map_ring(fds[c], 16, 0);
 		assert_int_equal(peo_ring_add(rings[c], extra), 0);
 		ids[c] = event_id(extra);
 		close(extra); /* the ring keeps the output; the event goes */
@@ -873,7 +853,7 @@ static void ring_set_drops_a_finished_task(void **state)
 	(void)state;
 	child = child_making_getppid(25, &go);
 	fd = open_tracepoint("sys_enter_getppid", child, -1, 0, 0);
-	r = map_or_fail(fd, 8, 0);
+	r = peo_test_map_ring(fd, 8, 0);
 	assert_int_equal(peo_ring_set_new(&set), 0);
 	assert_int_equal(peo_ring_set_add(set, r), 0);
 	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
@@ -945,7 +925,7 @@ static void refresh_arms_n_overflow_signals(void **state)
 	(void)state;
 	PEO_SKIP_UNDER_VALGRIND("valgrind queues signals, so overflow signals do not arrive as the kernel sends them");
 	fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
-	r = map_or_fail(fd, 8, 0);
+	r = peo_test_map_ring(fd, 8, 0);
 	sigemptyset(&sa.sa_mask);
 	assert_int_equal(sigaction(sig, &sa, &old), 0);
 	rt_signals = 0;
@@ -1029,7 +1009,7 @@ static void sigtrap_carries_sig_data(void **state)
 static void pause_period_and_watermark(void **state)
 {
 	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
-	struct peo_ring *r = map_or_fail(fd, 8, 0);
+	struct peo_ring *r = peo_test_map_ring(fd, 8, 0);
 	struct peo_ring_record rec;
 	size_t samples = 0;
 
@@ -1068,7 +1048,7 @@ static void pause_period_and_watermark(void **state)
 		a.wakeup_watermark = 1600;
 		fd = peo_sys_open(&a, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 		assert_true(fd >= 0);
-		r = map_or_fail(fd, 8, 0);
+		r = peo_test_map_ring(fd, 8, 0);
 		for (int i = 0; i < 50; i++) /* 800 bytes */
 			getppid();
 		assert_int_equal(peo_ring_wait(r, 0), 0);

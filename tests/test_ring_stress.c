@@ -46,28 +46,8 @@ static int raw_arg_offset = -1;
 
 static int group_setup(void **state)
 {
-	char why[256];
-
 	(void)state;
-	if (peo_test_tracepoint_id("syscalls", "sys_enter_lseek", why, sizeof(why)) < 0 ||
-	    peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, sizeof(why)) < 0 ||
-	    (raw_arg_offset = peo_test_lseek_offset_field(why, sizeof(why))) < 0) {
-		peo_test_note_skip("%s", why);
-		return -1;
-	}
-	return 0;
-}
-
-static struct peo_ring *map_or_fail(int fd, size_t pages, int overwrite)
-{
-	PEO_OPTS(peo_ring_opts, o, .data_pages = pages, .overwrite = overwrite);
-	struct peo_ring *r;
-	int err = peo_ring_map(&r, fd, &o);
-
-	if (err)
-		print_error("%s\n", peo_last_error());
-	assert_int_equal(err, 0);
-	return r;
+	return peo_test_syscall_tracepoints(&raw_arg_offset);
 }
 
 static struct peo_record_parser *parser_or_fail(const struct peo_attr *a, const uint64_t *id)
@@ -157,7 +137,7 @@ static void lost_through_counter(struct peo_attr *a, void (*work)(void), uint64_
 	if (err)
 		print_error("%s\n", peo_last_error());
 	assert_int_equal(err, 0);
-	r = map_or_fail(peo_counter_fd(c, 0), 1, 0);
+	r = peo_test_map_ring(peo_counter_fd(c, 0), 1, 0);
 	ring_size = peo_ring_data_size(r);
 	p = parser_or_fail(a, NULL);
 
@@ -310,7 +290,7 @@ static void overwrite_snapshots_of_a_live_writer(void **state)
 		print_error("%s\n", peo_last_error());
 	assert_true(fd >= 0);
 	assert_int_equal(peo_sys_ioc_id(fd, &id), 0);
-	r = map_or_fail(fd, 2, 1);
+	r = peo_test_map_ring(fd, 2, 1);
 	size = peo_ring_data_size(r);
 	buf = malloc(size);
 	assert_non_null(buf);
@@ -562,7 +542,7 @@ static void shared_parser_many_threads(void **state)
 		assert_true(fd[k] >= 0);
 		assert_int_equal(peo_sys_ioc_id(fd[k], &id[k]), 0);
 	}
-	r = map_or_fail(fd[0], 64, 0);
+	r = peo_test_map_ring(fd[0], 64, 0);
 	assert_int_equal(peo_ring_add(r, fd[1]), 0);
 	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
 	assert_int_equal(peo_record_parser_add(p, &a[0], &id[0], 1), 0);

@@ -552,3 +552,28 @@ void peo_test_base_attr(struct peo_attr *a, uint64_t sample_type)
 	a->sample_type = sample_type;
 	a->sample_id_all = 1;
 }
+
+int peo_test_syscall_tracepoints(int *lseek_offset)
+{
+	char why[256];
+
+	if (peo_test_tracepoint_id("syscalls", "sys_enter_lseek", why, sizeof(why)) < 0 ||
+	    peo_test_tracepoint_id("syscalls", "sys_enter_getppid", why, sizeof(why)) < 0 ||
+	    (*lseek_offset = peo_test_lseek_offset_field(why, sizeof(why))) < 0) {
+		peo_test_note_skip("%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+struct peo_ring *peo_test_map_ring(int fd, size_t pages, int overwrite)
+{
+	PEO_OPTS(peo_ring_opts, o, .data_pages = pages, .overwrite = overwrite);
+	struct peo_ring *r;
+	int err = peo_ring_map(&r, fd, &o);
+
+	if (err)
+		print_error("%s\n", peo_last_error());
+	assert_int_equal(err, 0);
+	return r;
+}

@@ -204,6 +204,15 @@ long long peo_test_tracepoint_id(const char *sys, const char *name, char *why, s
  * -1 with @why set (after peo_test_tracepoint_id() has mounted tracefs). */
 int peo_test_lseek_offset_field(char *why, size_t cap);
 
+/* A ring tests' group setup: the sys_enter_lseek and sys_enter_getppid
+ * tracepoints are there; *@lseek_offset gets lseek's offset field (as
+ * peo_test_lseek_offset_field()).  0, or -1 with the skip noted. */
+int peo_test_syscall_tracepoints(int *lseek_offset);
+
+/* The ring of @fd mapped with @pages data pages (an overwrite ring when
+ * @overwrite); the test fails, printing the sentence, when it cannot. */
+struct peo_ring *peo_test_map_ring(int fd, size_t pages, int overwrite);
+
 /* @a set up (peo_attr_init) to sample every hit of @sys:@name.  Returns 0,
  * or -1 with @why set, as peo_test_tracepoint_id(). */
 int peo_test_tracepoint_attr(struct peo_attr *a, const char *sys, const char *name, char *why,
