@@ -8,12 +8,13 @@
 
 #include <peo/peo.h>
 
+static volatile double sink; /* the loop's result: the compiler keeps the loop */
+
 int main(void)
 {
 	struct peo_attr attr;
 	struct peo_counter *counter;
 	struct peo_count n;
-	volatile double x = 0;
 
 	peo_attr_init(&attr);
 	attr.type = PEO_TYPE_SOFTWARE;
@@ -25,7 +26,7 @@ int main(void)
 	}
 	peo_counter_enable(counter); /* counters open disabled */
 	for (int i = 0; i < 10000000; i++)
-		x += i;
+		sink += i;
 	peo_counter_disable(counter);
 	if (peo_counter_read(counter, &n) < 0) {
 		fprintf(stderr, "first_count: %s\n", peo_last_error());
