@@ -32,6 +32,7 @@ struct record_args {
 	char *events; /* -e, repeats joined with ',' */
 	const char *output, *cpus, *pids, *tids;
 	uint64_t freq, period;
+	int freq_given; /* -F on the command line (else the default 4000) */
 	int all_cpus, callgraph, timestamp, sample_cpu, data_addr, switch_events, namespaces,
 	    all_cgroups, compress, compressed2, clockid; /* clockid -1: the kernel's default */
 	uint32_t stack_size;
@@ -225,7 +226,12 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 				return 1;
 			}
 			break;
-		case 'F': if (parse_u64("-F", optarg, &a->freq)) return 2; a->period = 0; break;
+		case 'F':
+			if (parse_u64("-F", optarg, &a->freq))
+				return 2;
+			a->period = 0;
+			a->freq_given = 1;
+			break;
 		case 'c': if (parse_u64("-c", optarg, &a->period)) return 2; break;
 		case 'g': a->callgraph = 1; break;
 		case O_CALLGRAPH: if (parse_callgraph(a, optarg)) return 2; break;
@@ -447,7 +453,7 @@ static int open_events(struct record *r)
 
 	/* above kernel.perf_event_max_sample_rate: lowered, with perf's warning */
 	if (!r->a.period && r->a.freq)
-		r->a.freq = freq_limit(r->a.freq, r->a.freq == 4000);
+		r->a.freq = freq_limit(r->a.freq, !r->a.freq_given);
 	r->fds = calloc(ncpus * nthreads * r->nevents, sizeof(*r->fds));
 	r->ids = calloc(ncpus * nthreads * r->nevents, sizeof(*r->ids));
 	r->rings = calloc(ncpus, sizeof(*r->rings));
