@@ -1,5 +1,5 @@
 /*
- * fuzz_perfdata.c - libFuzzer target for the perf.data reader (perfdata*.c
+ * fuzz_perfdata.c - libFuzzer target for the perf.data reader (src/perfdata/
  * over the record parser): the input is a whole file, given as a memfd so
  * the reader's mapping and pread paths run; the last byte's bits pick time
  * order (1), counting with peo_perfdata_count() instead of reading (2),

@@ -18,7 +18,7 @@
 #include "test_util.h"
 
 #include "json_out.h"
-#include "perfdata_dir_sort.h" /* peo_pd_late_most */
+#include "perfdata/dir_sort.h" /* peo_pd_late_most */
 #include "script_json.h" /* peo script --json of the user records built here */
 #include "synth_sample.h"
 #include "tie_dir.h"

@@ -1,12 +1,12 @@
 /*
- * perfdata_dir_sort.c - a --threads data file's late records, found by a
- * first pass, and the records held back for them (perfdata_dir_sort.h).
+ * dir_sort.c - a --threads data file's late records, found by a
+ * first pass, and the records held back for them (perfdata/dir_sort.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_dir_sort.h"
+#include "perfdata/dir_sort.h"
 
 size_t peo_pd_late_most = 65536; /* 1 MiB of late records a file */
 

@@ -1,5 +1,5 @@
 /*
- * perfdata_host.c - the feature sections that describe the recording
+ * write_host.c - the feature sections that describe the recording
  * machine, made as perf makes them (uname, /proc/cpuinfo, /proc/meminfo,
  * sysfs topology), and EVENT_DESC from the writer's events.
  */
@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "counter_internal.h" /* peo_cpu_list_parse_tolerated */
-#include "perfdata_internal.h"
-#include "perfdata_write.h"
+#include "perfdata/reader.h"
+#include "perfdata/write.h"
 
 #define STRING_ALIGN 64 /* perf pads every header string to this */
 

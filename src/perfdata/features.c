@@ -1,12 +1,12 @@
 /*
- * perfdata_features.c - feature sections: their bytes, strings, and the
+ * features.c - feature sections: their bytes, strings, and the
  * event names of EVENT_DESC.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 
 int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **bytes, size_t *size)
 {

@@ -1,5 +1,5 @@
 /*
- * perfdata_write_zstd.c - records written zstd-compressed, as perf record -z
+ * write_zstd.c - records written zstd-compressed, as perf record -z
  * writes them: one zstd stream through the whole recording, each span of
  * records compressed and flushed, its output cut into COMPRESSED records of
  * at most 64 KiB (a record inside may go on in the next one; readers keep
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_internal.h"
-#include "perfdata_write.h"
+#include "perfdata/reader.h"
+#include "perfdata/write.h"
 
 #define COMPRESSED_MAX 65535u /* a record's u16 size */
 #define COMPRESSED2_MAX (COMPRESSED_MAX & ~7u)

@@ -1,5 +1,5 @@
 /*
- * perfdata_read.c - the data section, record by record, through a read
+ * read.c - the data section, record by record, through a read
  * window of fixed size: file offsets are read with pread(), a pipe is read
  * in order and what is consumed is dropped.
  */
@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 
 /*
  * The whole data section as one mapping (64-bit): records and held ones

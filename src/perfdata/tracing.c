@@ -1,5 +1,5 @@
 /*
- * perfdata_tracing.c - the TRACING_DATA feature: the tracefs format files
+ * tracing.c - the TRACING_DATA feature: the tracefs format files
  * perf saved with the recording, so tracepoint payloads are read with the
  * formats of the machine that wrote them.
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 #include "tp_expr.h"
 
 struct tcur {

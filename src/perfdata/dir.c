@@ -1,5 +1,5 @@
 /*
- * perfdata_dir.c - directory mode (perf record --threads): DIR/data holds
+ * dir.c - directory mode (perf record --threads): DIR/data holds
  * the header, the attrs, the features and the records perf synthesized;
  * each DIR/data.N holds one ring's records, already in time order and
  * without FINISHED_ROUND.  Each has a read window of its own.
@@ -12,7 +12,7 @@
  * keep perf's reading order: a tie goes to the record of the earlier turn,
  * then to the stream perf reads first.  A data file's own records are not
  * quite in time order, and perf sorts them all: each stream is put in
- * time order first (perfdata_dir_sort.c).
+ * time order first (perfdata/dir_sort.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,9 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfdata_dir_sort.h"
-#include "perfdata_heap.h"
-#include "perfdata_internal.h"
+#include "perfdata/dir_sort.h"
+#include "perfdata/heap.h"
+#include "perfdata/reader.h"
 
 #define TURN_BYTES (2u << 20) /* what perf reads of one stream before the next */
 

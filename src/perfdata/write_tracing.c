@@ -1,5 +1,5 @@
 /*
- * perfdata_tracing_write.c - the TRACING_DATA feature for a recording's
+ * write_tracing.c - the TRACING_DATA feature for a recording's
  * tracepoints: tracefs's header_page and header_event and the format file
  * of each tracepoint event, in the layout perf writes (version 0.6), so
  * that perf script and peo script decode the payloads without the
@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "event_internal.h" /* peo_tracefs_dir, peo_tracepoint_file */
-#include "perfdata_internal.h"
-#include "perfdata_write.h"
+#include "perfdata/reader.h"
+#include "perfdata/write.h"
 
 /*
  * The whole of file @path into @b as its size (@size_bytes: 8, or 4 where

@@ -1,5 +1,5 @@
 /*
- * perfdata_buildid_write.c - the BUILD_ID feature for the files samples
+ * write_buildid.c - the BUILD_ID feature for the files samples
  * hit, as perf record writes it: the writer watches the records it is
  * given (MMAP and MMAP2 say which file each address range of a process
  * maps; each sample's ip names one), and at close reads the GNU build id of
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_internal.h"
-#include "perfdata_write.h"
+#include "perfdata/reader.h"
+#include "perfdata/write.h"
 
 #define NAME_ALIGN 64
 #define MISC_BUILD_ID_SIZE (1u << 15)

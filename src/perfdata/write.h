@@ -1,5 +1,5 @@
 /*
- * perfdata_write.h - what the perf.data writer's files share: a growing
+ * write.h - what the perf.data writer's files share: a growing
  * byte buffer for feature sections, in host order.
  */
 #ifndef PEO_PERFDATA_WRITE_H
@@ -23,7 +23,7 @@ PEO_HIDDEN void pd_bytes_u64(struct pd_bytes *b, uint64_t v);
 PEO_HIDDEN void pd_bytes_string(struct pd_bytes *b, const char *s);
 
 struct peo_perfdata_writer;
-struct pd_deflate; /* perfdata_write_zstd.c */
+struct pd_deflate; /* perfdata/write_zstd.c */
 
 /* Bytes straight into the writer's buffer (no compression, no checks). */
 PEO_HIDDEN int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes, size_t len);
@@ -34,7 +34,7 @@ PEO_HIDDEN int pd_writer_append(struct peo_perfdata_writer *w, const void *bytes
 PEO_HIDDEN void pd_writer_counted(struct peo_perfdata_writer *w, uint32_t type, size_t size,
 				  int sign);
 
-/* perfdata_file.c: the file's names and locks.  What pd_file_take() found. */
+/* perfdata/write_file.c: the file's names and locks.  What pd_file_take() found. */
 enum { PD_FILE_ABSENT, PD_FILE_REGULAR, PD_FILE_OTHER };
 struct stat;
 /* flock(@fd) exclusive, not waiting: 0 (also where there are no locks), or
@@ -53,7 +53,7 @@ PEO_HIDDEN int pd_file_temp(const char *path, char **temp);
  * is renamed then), or the rename's negative errno. */
 PEO_HIDDEN int pd_file_publish(const char *temp, const char *path);
 
-/* perfdata_write_zstd.c: records compressed into COMPRESSED records. */
+/* perfdata/write_zstd.c: records compressed into COMPRESSED records. */
 PEO_HIDDEN int pd_deflate_new(struct pd_deflate **out, int level, size_t ring_bytes,
 			      uint32_t record_type);
 PEO_HIDDEN int pd_deflate_records(struct peo_perfdata_writer *w, struct pd_deflate *z,
@@ -61,12 +61,12 @@ PEO_HIDDEN int pd_deflate_records(struct peo_perfdata_writer *w, struct pd_defla
 /* Set the COMPRESSED feature (version, zstd, level, ratio, ring size). */
 PEO_HIDDEN int pd_deflate_finish(struct peo_perfdata_writer *w, struct pd_deflate *z);
 PEO_HIDDEN void pd_deflate_free(struct pd_deflate *z);
-struct pd_event; /* perfdata_internal.h */
+struct pd_event; /* perfdata/reader.h */
 
 /* The writer's events so far, *@n of them. */
 PEO_HIDDEN const struct pd_event *pd_writer_events(const struct peo_perfdata_writer *w, size_t *n);
 
-/* perfdata_buildid_write.c: the files samples hit, for BUILD_ID. */
+/* perfdata/write_buildid.c: the files samples hit, for BUILD_ID. */
 struct pd_hits;
 PEO_HIDDEN int pd_hits_new(struct pd_hits **out, const struct peo_perfdata_writer *w);
 PEO_HIDDEN void pd_hits_records(struct pd_hits *h, const unsigned char *bytes, size_t len);

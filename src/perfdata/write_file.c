@@ -1,5 +1,5 @@
 /*
- * perfdata_file.c - the perf.data writer's file names and locks.  A file
+ * write_file.c - the perf.data writer's file names and locks.  A file
  * being written is locked (flock, exclusive), so a second writer of the
  * same name is refused instead of writing into it.  A file written "aside"
  * has a name of its own beside the one asked for (NAME.peo-XXXXXX) until
@@ -18,7 +18,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "perfdata_write.h"
+#include "perfdata/write.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE 1

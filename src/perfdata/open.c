@@ -1,5 +1,5 @@
 /*
- * perfdata.c - opening perf.data: the file header (or the pipe header),
+ * open.c - opening perf.data: the file header (or the pipe header),
  * the attrs and their ids, the feature index, and the event names.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 
 #define MAGIC_LE 0x32454c4946524550ULL /* "PERFILE2" read as a little-endian u64 */
 #define FILE_HEADER_BYTES 104

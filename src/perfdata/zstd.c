@@ -1,5 +1,5 @@
 /*
- * perfdata_zstd.c - records inside COMPRESSED and COMPRESSED2 records
+ * zstd.c - records inside COMPRESSED and COMPRESSED2 records
  * (perf record -z): each holds zstd data whose output is a run of records;
  * a record may be cut at the end of one and go on in the next, so the tail
  * is kept until then.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 
 #ifdef PEO_HAVE_ZSTD
 #include <zstd.h>

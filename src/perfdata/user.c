@@ -1,10 +1,10 @@
 /*
- * perfdata_user.c - the fields of perf's own records (types 64 and up).
+ * user.c - the fields of perf's own records (types 64 and up).
  */
 #include <errno.h>
 #include <string.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 
 /* The bytes after the header, or -EPROTO when fewer than @need. */
 static int body(const struct peo_record *r, size_t need, const unsigned char **p, size_t *n)

@@ -1,5 +1,5 @@
 /*
- * perfdata_write.c - writing a file-mode perf.data: the header, each
+ * write.c - writing a file-mode perf.data: the header, each
  * event's ids and attr, the data section as records come, then the feature
  * sections and their index after the data, and the header rewritten with
  * the final sizes.  Layout on disk:
@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfdata_internal.h"
-#include "perfdata_write.h"
+#include "perfdata/reader.h"
+#include "perfdata/write.h"
 
 #define HEADER_BYTES 104
 #define MAGIC "PERFILE2"

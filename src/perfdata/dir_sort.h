@@ -1,5 +1,5 @@
 /*
- * perfdata_dir_sort.h - one data file of a --threads directory in time
+ * dir_sort.h - one data file of a --threads directory in time
  * order.  perf reads such a directory whole before it sorts (it holds no
  * FINISHED_ROUND), so a record goes before the records its file holds
  * ahead of it with later times.  perf record writes one ring a file, and
@@ -18,11 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perfdata_heap.h"
-#include "perfdata_internal.h"
+#include "perfdata/heap.h"
+#include "perfdata/reader.h"
 
 /* A record held back: its copy, and its time and perf's reading turn
- * (perfdata_dir.c's tie-break between files). */
+ * (perfdata/dir.c's tie-break between files). */
 struct pd_held {
 	uint64_t time, turn;
 	struct peo_perfdata_record rec; /* rec.bytes point at bytes */

@@ -1,5 +1,5 @@
 /*
- * perfdata_internal.h - what the perf.data reader's files share.
+ * reader.h - what the perf.data reader's files share.
  */
 #ifndef PEO_PERFDATA_INTERNAL_H
 #define PEO_PERFDATA_INTERNAL_H
@@ -32,7 +32,7 @@ struct pd_event {
 /* Free @n events' ids and names, and the array. */
 PEO_HIDDEN void pd_events_free(struct pd_event *v, size_t n);
 
-struct pd_inflate; /* perfdata_zstd.c */
+struct pd_inflate; /* perfdata/zstd.c */
 
 struct peo_perfdata {
 	int fd, own_fd;
@@ -46,7 +46,7 @@ struct peo_perfdata {
 	unsigned char has_feature[PEO_FEAT_MAX];
 	void *feature_bytes[PEO_FEAT_MAX];
 	const char **feature_lists[PEO_FEAT_MAX]; /* string lists, pointing into feature_bytes */
-	void *decoded[PEO_FEAT_MAX];  /* typed decodings (perfdata_typed.c) */
+	void *decoded[PEO_FEAT_MAX];  /* typed decodings (perfdata/typed.c) */
 	size_t decoded_n[PEO_FEAT_MAX];
 	size_t feature_list_len[PEO_FEAT_MAX];
 	int names_read;
@@ -84,14 +84,14 @@ struct peo_perfdata {
 };
 
 PEO_HIDDEN uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p);
-/* perfdata_user.c: a HEADER_ATTR record's attr (file order, *attr_size
+/* perfdata/user.c: a HEADER_ATTR record's attr (file order, *attr_size
  * bytes) and its count of ids after it.  0, or -EPROTO when they do not fit. */
 PEO_HIDDEN int peo_pd_header_attr(const struct peo_perfdata *f, const struct peo_record *r,
 				  const unsigned char **attr, size_t *attr_size, size_t *nids);
-/* perfdata_features.c: a perf_header_string at @p: bytes used, or 0 when it overruns. */
+/* perfdata/features.c: a perf_header_string at @p: bytes used, or 0 when it overruns. */
 PEO_HIDDEN size_t peo_pd_header_string(const struct peo_perfdata *f, const unsigned char *p,
 				       size_t avail, const char **s);
-/* perfdata_typed.c: free the typed decodings (of one feature, or all). */
+/* perfdata/typed.c: free the typed decodings (of one feature, or all). */
 PEO_HIDDEN void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit);
 PEO_HIDDEN void peo_pd_typed_free(struct peo_perfdata *f);
 PEO_HIDDEN uint32_t peo_pd_u32(const struct peo_perfdata *f, const void *p);
@@ -113,12 +113,12 @@ static inline size_t peo_pd_attr_index(const struct peo_perfdata *f, const struc
 {
 	return ((uintptr_t)attr - (uintptr_t)&f->parser->attrs[0].attr) / sizeof(struct parse_attr);
 }
-/* perfdata_read.c: a record cut by the end of the data or stream, at
+/* perfdata/read.c: a record cut by the end of the data or stream, at
  * f->pos, with @have of its @need bytes there (@what: "a record", "a record
  * header"): under opts.force the data ends there (f->stopped says so, and
  * 0 is returned); else -EPROTO naming it. */
 PEO_HIDDEN int peo_pd_cut(struct peo_perfdata *f, const char *what, uint64_t have, uint64_t need);
-/* perfdata_read.c: the next record in file order. */
+/* perfdata/read.c: the next record in file order. */
 PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
 /* The record at @bytes parsed whole (kernel types' fields, user types'
  * header and bytes); an error's sentence names its @offset.  Returns 0 or
@@ -131,14 +131,14 @@ PEO_HIDDEN int peo_pd_parse_fields(struct peo_perfdata *f, const void *bytes, si
  * it; 0 when peo_pd_next_raw() must read it. */
 PEO_HIDDEN int peo_pd_next_plain(struct peo_perfdata *f, struct peo_event_header *h,
 				 const unsigned char **at);
-/* perfdata_dir.c: directory mode */
+/* perfdata/dir.c: directory mode */
 struct pd_dir;
 PEO_HIDDEN int peo_pd_dir_open(struct peo_perfdata *f, const char *dir);
 PEO_HIDDEN int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out);
 PEO_HIDDEN void peo_pd_dir_free(struct peo_perfdata *f);
 /* Where the records stopped at a cut one (f's own, or a data file's). */
 PEO_HIDDEN const char *peo_pd_dir_stopped(const struct peo_perfdata *f);
-/* perfdata_order.c */
+/* perfdata/order.c */
 struct pd_order;
 PEO_HIDDEN int peo_pd_order_new(struct peo_perfdata *f);
 PEO_HIDDEN void peo_pd_order_free(struct peo_perfdata *f);
@@ -162,7 +162,7 @@ static inline uint64_t pd_release_span(uint64_t *released, uint64_t keep, uint64
 	return *released - *from;
 }
 
-/* perfdata_ahead.c: the helper thread filling page tables ahead of the reader. */
+/* perfdata/readahead.c: the helper thread filling page tables ahead of the reader. */
 struct pd_ahead;
 /* Start it (f->ahead); without memory or a thread there is none, and the
  * reader populates as it goes. */
@@ -171,7 +171,7 @@ PEO_HIDDEN void peo_pd_ahead_start(struct peo_perfdata *f);
 PEO_HIDDEN void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep);
 PEO_HIDDEN void peo_pd_ahead_stop(struct peo_perfdata *f);
 
-/* perfdata_zstd.c: records inside a COMPRESSED/COMPRESSED2 record. */
+/* perfdata/zstd.c: records inside a COMPRESSED/COMPRESSED2 record. */
 PEO_HIDDEN int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *r,
 					  uint64_t offset);
 PEO_HIDDEN int peo_perfdata_inflate_next(struct peo_perfdata *f, const void **rec, size_t *len);

@@ -1,12 +1,12 @@
 /*
- * perfdata_typed.c - feature sections decoded into typed structs, each
+ * typed.c - feature sections decoded into typed structs, each
  * read once into memory the reader keeps until it closes.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 
 /* A read position in one feature section; the first failure sticks. */
 struct fcur {

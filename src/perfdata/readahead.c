@@ -1,5 +1,5 @@
 /*
- * perfdata_ahead.c - a helper thread that fills the page tables of the
+ * readahead.c - a helper thread that fills the page tables of the
  * mapped data section a few MiB ahead of the reader (opts.readahead_thread)
  * and drops them behind the oldest byte in use, so the reading thread finds
  * its pages mapped instead of faulting or populating them itself: on a
@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 
 #define AHEAD_MAX (2 * POPULATE_STEP) /* how far the helper runs ahead of the reader */
 #define RELEASE_BEHIND_MAX (3 * RELEASE_STEP) /* past this the reader releases */

@@ -1,5 +1,5 @@
 /*
- * perfdata_count.c - record counts by type and samples by event, what perf
+ * count.c - record counts by type and samples by event, what perf
  * report --stats prints, without parsing records: most records are only
  * their header, read in place (peo_pd_next_plain); the few the reader acts
  * on take the full path.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_internal.h"
+#include "perfdata/reader.h"
 
 _Static_assert(PEO_RECORD_USER_MAX <= PEO_PERFDATA_COUNT_TYPES, "a record type past by_type");
 

@@ -1,5 +1,5 @@
 /*
- * perfdata_order.c - records in time order, by perf's FINISHED_ROUND rule:
+ * order.c - records in time order, by perf's FINISHED_ROUND rule:
  * a round's end means no record older than the newest one of the round
  * before it is still to come, so those can go out.  Where a file breaks
  * that promise, peo goes as perf's queue goes: a record older than a
@@ -10,7 +10,7 @@
  * them is out) and kept in sorted runs: a ring's records arrive in time
  * order, so a new record joins a run whose last time is not newer, and the
  * next record out is the smallest head of the runs, kept on top of a heap
- * of the runs that hold records (perfdata_heap.h).  Equal times keep their
+ * of the runs that hold records (perfdata/heap.h).  Equal times keep their
  * order of arrival.
  */
 #include <errno.h>
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata_heap.h"
-#include "perfdata_internal.h"
+#include "perfdata/heap.h"
+#include "perfdata/reader.h"
 
 #define CHUNK_BYTES (4u << 20)
 #define IN_FILE UINT32_MAX /* a held record's chunk when it points into the mapped file */
@@ -332,7 +332,7 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 
 	if (!f || !out)
 		return peo_fail(EINVAL, "peo_perfdata_next: argument '%s' is NULL", f ? "rec" : "f");
-	if (f->dir) /* merged by time, or in perf's reading order (perfdata_dir.c) */
+	if (f->dir) /* merged by time, or in perf's reading order (perfdata/dir.c) */
 		return peo_pd_dir_next(f, out);
 	o = f->order;
 	if (!o)
