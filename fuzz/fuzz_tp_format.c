@@ -1,6 +1,6 @@
 /*
  * fuzz_tp_format.c - libFuzzer target for tracepoint format files and their
- * print fmt (tp_format.c, tp_expr.c, tp_print.c), which a perf.data's
+ * print fmt (src/tracepoint/: format.c, expr.c, print.c), which a perf.data's
  * TRACING_DATA section hands peo from whoever wrote the file.  The input is
  * the format text, a NUL, then the RAW payload the print fmt is applied
  * to, in either byte order (the payload's first byte picks).  Whatever the
@@ -8,8 +8,8 @@
  * within the buffer.  The format text is read as a printk formats list
  * too (mostly lines it passes over), the kernel strings %s of a pointer
  * names.  The print is held to its reference (every argument by the
- * interpreter, every conversion by snprintf: tp_prog.c's compiled
- * arguments and tp_print.c's fast paths must print the same text, or fail
+ * interpreter, every conversion by snprintf: prog.c's compiled
+ * arguments and print.c's fast paths must print the same text, or fail
  * with the same sentence).
  *
  * Seeds: real format files from tracefs with payloads (make fuzz).
@@ -22,7 +22,7 @@
 #include "peo/peo.h"
 
 #include "fuzz_check.h"
-#include "tp_expr.h" /* the kernel strings list */
+#include "tracepoint/format.h" /* the kernel strings list, print_as */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -24,7 +24,7 @@
 
 #include "json_out.h"
 #include "script_json.h" /* peo script --json of the records built here */
-#include "tp_expr.h" /* the kernel strings list */
+#include "tracepoint/format.h" /* the kernel strings list */
 
 /* ------------------------------------------------------- byte vectors */
 

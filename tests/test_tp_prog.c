@@ -1,7 +1,7 @@
 /*
- * test_tp_prog.c - print fmt arguments compiled once (src/tp_prog.c)
+ * test_tp_prog.c - print fmt arguments compiled once (src/tracepoint/prog.c)
  * against the interpreter that reads their text for each payload
- * (src/tp_expr.c): every tracepoint format this machine's tracefs has,
+ * (src/tracepoint/expr.c): every tracepoint format this machine's tracefs has,
  * and made-up formats for what the kernel's do not reach, printed over
  * payloads of chosen and random values (fields short of the payload
  * too), in either byte order: the same text, and the same error and
@@ -18,7 +18,7 @@
 
 #include "event_internal.h"
 #include "internal.h"
-#include "tp_expr.h"
+#include "tracepoint/format.h"
 
 #define PAYLOADS 40
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "perfdata/reader.h"
-#include "tp_expr.h"
+#include "tracepoint/format.h"
 
 struct tcur {
 	const unsigned char *p;

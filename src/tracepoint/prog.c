@@ -1,7 +1,7 @@
 /*
- * tp_prog.c - print fmt arguments compiled once per format into a tree,
+ * prog.c - print fmt arguments compiled once per format into a tree,
  * then evaluated for each payload without reading their text again.
- * tp_expr.c's interpreter parses an argument each time it evaluates it:
+ * expr.c's interpreter parses an argument each time it evaluates it:
  * sched_switch's prev_state, ~150 tokens, cost 246,000 instructions a
  * sample.
  *
@@ -11,7 +11,7 @@
  * _rel and _len forms, __print_flags() and __print_symbolic()); an
  * argument with anything else stays the interpreter's.  Evaluation follows the interpreter step for
  * step, its dead operands, failures and their sentences included, sharing
- * its helpers (tp_expr_internal.h); where the scratch space would not
+ * its helpers (expr_internal.h); where the scratch space would not
  * hold what the interpreter puts there, it hands the argument back to the
  * interpreter (TP_PROG_INTERPRET).
  */
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_expr_internal.h"
+#include "tracepoint/expr_internal.h"
 
 enum kind {
 	K_VALUE,  /* a number or a string literal: v */

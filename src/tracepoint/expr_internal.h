@@ -1,15 +1,15 @@
 /*
- * tp_expr_internal.h - what tp_expr.c's interpreter of print fmt arguments
- * shares with tp_prog.c, which compiles the arguments it can once per
+ * expr_internal.h - what expr.c's interpreter of print fmt arguments
+ * shares with prog.c, which compiles the arguments it can once per
  * format and evaluates them without parsing their text again.
  */
 #ifndef PEO_TP_EXPR_INTERNAL_H
 #define PEO_TP_EXPR_INTERNAL_H
 
-#include "tp_expr.h"
+#include "tracepoint/expr.h"
 
-/* An argument's text being read, evaluated as it goes (tp_expr.c), or
- * compiled (tp_prog.c, then with no payload); the evaluation's state. */
+/* An argument's text being read, evaluated as it goes (expr.c), or
+ * compiled (prog.c, then with no payload); the evaluation's state. */
 struct parser {
 	const struct peo_tp_format *f;
 	const struct peo_record *rec;

@@ -1,5 +1,5 @@
 /*
- * tp_format.c - tracepoint format files: their fields, and reading those
+ * format.c - tracepoint format files: their fields, and reading those
  * fields out of a sample's RAW payload.
  */
 #include <ctype.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "event_internal.h"
-#include "tp_expr.h"
+#include "tracepoint/format.h"
 
 struct peo_tp_format {
 	char *name;
@@ -140,7 +140,7 @@ static int parse_field_line(struct peo_tp_format *f, const char *line, size_t li
 
 /*
  * The print fmt's arguments after its string, comma-separated at
- * parenthesis depth 0, each compiled once (tp_prog.c) where it can be
+ * parenthesis depth 0, each compiled once (prog.c) where it can be
  * (else the interpreter reads its text each time).  Returns 0 or -ENOMEM.
  */
 static int compile_args(struct peo_tp_format *f)

@@ -1,5 +1,5 @@
 /*
- * tp_strings.c - the kernel's constant strings that tracepoints record by
+ * kernel_strings.c - the kernel's constant strings that tracepoints record by
  * address (a "const char *" field printed with %s: rcu's context names,
  * wbt's messages, __func__ names), from the printk formats list: lines
  * `0xADDRESS : "text"`, saved in the recording's TRACING_DATA and found in
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "tp_expr.h"
+#include "tracepoint/kernel_strings.h"
 
 struct tp_string {
 	uint64_t addr;

@@ -1,5 +1,5 @@
 /*
- * tp_expr.c - the C expressions a tracepoint's print fmt passes as
+ * expr.c - the C expressions a tracepoint's print fmt passes as
  * arguments, evaluated over one payload: integer arithmetic, comparisons,
  * logic and the conditional operator, casts, string literals, REC->field
  * and REC->array[i], __get_str(), __get_dynamic_array(), __get_bitmask(),
@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "internal.h"
-#include "tp_expr.h"
-#include "tp_expr_internal.h"
+#include "tracepoint/expr.h"
+#include "tracepoint/expr_internal.h"
 
 
 int tpx_fail(struct parser *ps, int err, const char *what)

@@ -1,7 +1,7 @@
 /*
- * tp_print.c - a tracepoint payload printed by its print fmt: the format
+ * print.c - a tracepoint payload printed by its print fmt: the format
  * string's conversions filled from its arguments, C expressions over the
- * payload's fields (tp_expr.c).
+ * payload's fields (expr.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "internal.h"
-#include "tp_expr.h"
+#include "tracepoint/format.h"
+#include "tracepoint/ip.h"
 
 /*
  * snprintf with a conversion spec built from the print fmt: only flags,

@@ -1,5 +1,5 @@
 /*
- * tp_ip.c - the printk extensions for network addresses that tracepoint
+ * ip.c - the printk extensions for network addresses that tracepoint
  * print fmts use (fib, tcp, sock, neigh): %pI4 and %pi4, %pI6, %pi6 and
  * %pI6c (RFC 5952's compressed form, an IPv4-mapped or ISATAP address
  * ending in dotted quad), and %pIS/%piS over a struct sockaddr_in or
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "tp_expr.h"
+#include "tracepoint/ip.h"
 
 #define FAMILY_INET 2   /* AF_INET, as the kernel's sockaddr carries it */
 #define FAMILY_INET6 10 /* AF_INET6 */
