@@ -31,6 +31,8 @@ else
 	have_cmd python3 || need+=(python3) # the compare scripts parse perf's output
 	have_cmd perf || need+=(linux-perf) # the oracle peo's encodings are compared with
 	have_cmd valgrind || need+=(valgrind) # make check-valgrind
+	have_cmd groff || need+=(groff-base) # tests/man_pages.sh renders docs/man
+	have_cmd man || need+=(man-db)
 fi
 
 if [ "${1:-}" != --hw ]; then
