@@ -62,6 +62,9 @@ done
 bad=$(grep -Hn -- '-' $pages | grep -v '^[^:]*:[0-9]*:\.\(TH \|\\"\)' |
 	grep -- '^[^:]*:[0-9]*:\(-\|.*[^\\]-\)')
 [ -z "$bad" ] || fail "a bare '-' (write \\-): $bad"
+# shellcheck disable=SC2086
+bad=$(LC_ALL=C grep -Hn "$(printf '[\001-\010\013-\037\177]')" $pages)
+[ -z "$bad" ] || fail "a control character: $bad"
 
 # ------------------------------------------------------------ options
 # What each command accepts: the long options its --help names, and what
