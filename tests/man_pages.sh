@@ -56,8 +56,9 @@ for tool in groff man; do
 		[ -z "$out" ] || fail "$tool warns on ${p##*/}: $out"
 	done
 done
-# A bare - renders as a hyphen (U+2010) in UTF-8: an option or an example
-# copied from the page would not work.
+# man(7) spells a dash that is typed \-: mandoc, groff -Tps and PDF render
+# a bare - as a hyphen, and an option or an example copied from there
+# would not work.
 # shellcheck disable=SC2086
 bad=$(grep -Hn -- '-' $pages | grep -v '^[^:]*:[0-9]*:\.\(TH \|\\"\)' |
 	grep -- '^[^:]*:[0-9]*:\(-\|.*[^\\]-\)')
