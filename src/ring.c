@@ -560,6 +560,30 @@ long peo_ring_copy_newest(struct peo_ring *r, void *buf, size_t cap)
 	return (long)take;
 }
 
+/*
+ * PAUSE_OUTPUT stops writes that have not begun, but one another CPU had
+ * already begun goes on, onto the oldest bytes of an overwrite ring.  The
+ * kernel writes each record inside an RCU read-side section, so waiting
+ * for a grace period (membarrier's GLOBAL command is synchronize_rcu())
+ * waits for those writes to end and publish data_head.  Returns 0, or a
+ * negative errno where there is none to wait for (nohz_full: -EINVAL).
+ */
+enum { MEMBARRIER_GLOBAL = 1 }; /* MEMBARRIER_CMD_GLOBAL, Linux 4.3 (as CMD_SHARED) */
+
+static int wait_for_begun_writes(void)
+{
+	static int unavailable; /* the errno, once membarrier has refused */
+	int err = __atomic_load_n(&unavailable, __ATOMIC_RELAXED);
+
+	if (err)
+		return -err;
+	if (syscall(SYS_membarrier, MEMBARRIER_GLOBAL, 0, 0) == 0)
+		return 0;
+	err = errno == EINTR ? 0 : errno;
+	__atomic_store_n(&unavailable, err, __ATOMIC_RELAXED);
+	return -(err ? err : EINTR);
+}
+
 long peo_ring_snapshot(struct peo_ring *r, void *buf, size_t cap)
 {
 	long got;
@@ -573,7 +597,20 @@ long peo_ring_snapshot(struct peo_ring *r, void *buf, size_t cap)
 	perr = peo_sys_ioc_pause_output(r->fd, 1);
 	if (perr < 0)
 		return perr;
-	got = peo_ring_copy_newest(r, buf, cap);
+	if (wait_for_begun_writes() == 0) {
+		got = peo_ring_copy_newest(r, buf, cap);
+	} else {
+		/* No grace period to wait for: copy until data_head holds still
+		 * across a copy, which catches every write that ended meanwhile. */
+		uint64_t before;
+		int tries = 0;
+
+		do {
+			before = __atomic_load_n(&control(r)->data_head, __ATOMIC_ACQUIRE);
+			got = peo_ring_copy_newest(r, buf, cap);
+		} while (got >= 0 && ++tries < 64 &&
+			 before != __atomic_load_n(&control(r)->data_head, __ATOMIC_ACQUIRE));
+	}
 	perr = peo_sys_ioc_pause_output(r->fd, 0);
 	return got < 0 || perr >= 0 ? got : perr;
 }

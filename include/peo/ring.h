@@ -187,12 +187,15 @@ PEO_API int peo_ring_wait(struct peo_ring *ring, int timeout_ms);
 /**
  * peo_ring_snapshot() - the newest records of an overwrite ring: output is
  * paused (PERF_EVENT_IOC_PAUSE_OUTPUT), the records are walked from
- * data_head towards older ones and copied, and output resumes.  Known
- * limit: pausing does not wait for a write another CPU had already begun,
- * and that write lands on the oldest bytes being walked, so against a
- * live writer on a loaded machine the oldest records of a snapshot can be
- * torn (about 1 run in 4 of test_ring_stress's 200 snapshots under two
- * busy loops); disable the event first for a snapshot that must be exact.
+ * data_head towards older ones and copied, and output resumes.  Pausing
+ * does not stop a write another CPU had already begun, which would land on
+ * the oldest bytes being copied, so the snapshot first waits for such
+ * writes to end (membarrier(MEMBARRIER_CMD_GLOBAL): an RCU grace period,
+ * about 1 to 5 ms here).  Where membarrier refuses (a nohz_full kernel),
+ * it copies until data_head holds still across a copy instead, which a
+ * write stalled for the whole copy can still tear.  Samples that arrive
+ * while output is paused are counted in a LOST record written before the
+ * next sample.
  * @ring: an overwrite ring (opts.overwrite and attr.write_backward).
  * @buf:  receives whole records, newest first (the order they lie in a
  *        backward ring), each as the kernel wrote it.
