@@ -104,10 +104,10 @@ static double parse_all(const struct peo_record_parser *p)
 {
 	double t0 = now_s();
 	uint64_t s = 0;
+	struct peo_record r = { .sz = sizeof(r) };
+	struct peo_callchain_iter it = { .sz = sizeof(it) };
 
 	for (size_t at = 0; at < used;) {
-		struct peo_record r;
-		struct peo_callchain_iter it;
 		uint64_t ip;
 		int64_t ctx;
 

@@ -24,7 +24,7 @@ int main(void)
 	PEO_OPTS(peo_ring_opts, ring_opts, .data_pages = 16);
 	struct peo_ring_stats stats = { .sz = sizeof(stats) };
 	struct peo_event_list *list;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_ring *ring;
 	struct peo_attr attr;
 	unsigned char wrapped[256];

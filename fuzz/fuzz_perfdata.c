@@ -32,9 +32,9 @@ static void decode_features(struct peo_perfdata *f)
 		const struct peo_group_desc *groups;
 		const struct peo_cache_level *caches;
 		const char *const *list;
-		struct peo_mem_topology mem;
-		struct peo_compressed z;
-		struct peo_clock_data clk;
+		struct peo_mem_topology mem = { .sz = sizeof(mem) };
+		struct peo_compressed z = { .sz = sizeof(z) };
+		struct peo_clock_data clk = { .sz = sizeof(clk) };
 		uint32_t a, b;
 		uint64_t x, y;
 		size_t n;
@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    : data[size - 1] & 8 ? PEO_PERFDATA_ORDER_AS_PERF
 			    : PEO_PERFDATA_TIME_ORDER,
 		 .window = size && (data[size - 1] & 4) ? 0 : 1);
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	int fd = memfd_create("fuzz", MFD_CLOEXEC), got, n = 0;
 
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)peo_perfdata_event_name(f, i);
 	decode_features(f);
 	if (size && (data[size - 1] & 2)) {
-		struct peo_perfdata_counts c;
+		struct peo_perfdata_counts c = { .sz = sizeof(c) };
 
 		got = peo_perfdata_count(f, &c);
 		if (!got) {

@@ -33,9 +33,9 @@ static void inside(const void *p, uint64_t len)
 static void walk(const struct peo_record *r)
 {
 	const struct peo_sample *s = &r->u.sample;
-	struct peo_callchain_iter it;
-	struct peo_read_value rv;
-	struct peo_branch b;
+	struct peo_callchain_iter it = { .sz = sizeof(it) };
+	struct peo_read_value rv = { .sz = sizeof(rv) };
+	struct peo_branch b = { .sz = sizeof(b) };
 	uint64_t ip, sink = 0;
 	int64_t ctx;
 
@@ -74,7 +74,7 @@ static void walk(const struct peo_record *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct peo_record_parser *p;
-	struct peo_record r;
+	struct peo_record r = { .sz = sizeof(r) };
 	struct peo_attr a;
 	uint64_t cfg[5];
 	uint8_t mode;

@@ -36,7 +36,7 @@ static int inside(const void *p, size_t len)
 static void forward(void)
 {
 	struct peo_ring *r;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	unsigned char buf[512];
 	int got, n = 0;
 

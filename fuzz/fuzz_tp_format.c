@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = malloc(text_len + 1), out[512], ref[512], error[1100];
 	const uint8_t *raw = nul ? nul + 1 : data + size;
 	size_t raw_size = nul ? size - text_len - 1 : 0;
-	struct peo_record rec = { .swapped = raw_size && (raw[0] & 1) };
+	struct peo_record rec = { .sz = sizeof(rec), .swapped = raw_size && (raw[0] & 1) };
 	struct peo_tp_format *f;
 	int n;
 

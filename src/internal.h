@@ -211,4 +211,7 @@ PEO_HIDDEN int peo_notes_build_id(const unsigned char *notes, size_t len, int sw
  * first use).  1 with its name and @addr's offset into it, 0 when none. */
 PEO_HIDDEN int peo_kallsyms_find(uint64_t addr, const char **name, uint64_t *offset);
 
+/* The structs callers allocate and libpeo fills: their released sizes. */
+#include "sized.h"
+
 #endif /* PEO_INTERNAL_H */

@@ -1,6 +1,8 @@
 /*
- * opts.c - the sized-options rule: a caller's struct may be older (smaller)
- * than ours, or newer (bigger) as long as the fields we do not know are zero.
+ * opts.c - the sized-struct rules (common.h).  Options: a caller's struct
+ * may be older (smaller) than ours, or newer (bigger) as long as the fields
+ * we do not know are zero.  Structs we fill: at least their first release's
+ * size, and what we do not know of a newer one is zeroed.
  */
 #include <errno.h>
 #include <string.h>
@@ -23,5 +25,16 @@ int peo_opts_check(const void *opts, size_t known_size, const char *type)
 					"struct %s: byte %zu is set but this libpeo (%s) knows only "
 					"the first %zu bytes; upgrade libpeo or leave newer fields zero",
 					type, i, PEO_VERSION_STRING, known_size);
+	return 0;
+}
+
+int peo_sized_check(void *out, size_t sz, size_t first, size_t known, const char *type)
+{
+	if (sz < first)
+		return peo_fail(EINVAL, "struct %s: sz is %zu, under the %zu bytes of its first "
+				"release; set it to sizeof(struct %s) before the call",
+				type, sz, first, type);
+	if (sz > known) /* a newer caller: the fields we do not know read as absent */
+		memset((unsigned char *)out + known, 0, sz - known);
 	return 0;
 }

@@ -380,15 +380,25 @@ static void clear_for_sample(struct peo_record *out)
 int peo_record_parse(const struct peo_record_parser *p, const void *bytes, size_t len,
 		     struct peo_record *out)
 {
+	int err;
+
+	if (!p || !bytes || !out)
+		return peo_fail(EINVAL, "peo_record_parse: argument '%s' is NULL",
+				!p ? "p" : !bytes ? "bytes" : "out");
+	if ((err = PEO_SIZED(out, peo_record, PEO_RECORD_SZ_0_1)))
+		return err;
+	return peo_record_fill(p, bytes, len, out);
+}
+
+int peo_record_fill(const struct peo_record_parser *p, const void *bytes, size_t len,
+		    struct peo_record *out)
+{
 	struct cursor c = { 0 };
 	const struct parse_attr *pa = NULL;
 	struct peo_event_header h;
 	uint64_t id = 0;
 	int who;
 
-	if (!p || !bytes || !out)
-		return peo_fail(EINVAL, "peo_record_parse: argument '%s' is NULL",
-				!p ? "p" : !bytes ? "bytes" : "out");
 	if (len < sizeof(h)) {
 		peo_record_zero(out);
 		return peo_fail(EPROTO, "record: %zu bytes cannot hold the 8-byte header", len);
@@ -527,11 +537,14 @@ int peo_read_value(const struct peo_record *r, const struct peo_read *read, size
 {
 	int has_id = !!(read->format & PEO_FORMAT_ID), has_lost = !!(read->format & PEO_FORMAT_LOST);
 	const unsigned char *tail;
+	int err;
 
+	if ((err = PEO_SIZED(out, peo_read_value, PEO_READ_VALUE_SZ_0_1)))
+		return err;
 	if (!read->values || i >= read->nr)
 		return peo_fail(ERANGE, "peo_read_value: entry %zu of %llu", i,
 				(unsigned long long)read->nr);
-	memset(out, 0, sizeof(*out));
+	*out = (struct peo_read_value){ .sz = out->sz };
 	if (read->format & PEO_FORMAT_GROUP) {
 		const unsigned char *e = (const unsigned char *)read->values + 8 * i * (1 + has_id + has_lost);
 

@@ -65,10 +65,14 @@ static inline void peo_zero_span(void *base, size_t from, size_t to)
 		memset(p + i, 0, 8);
 }
 
+/* Zero the record but its sz, the caller's. */
 static inline void peo_record_zero(struct peo_record *r)
 {
+	size_t sz = r->sz;
+
 	_Static_assert(sizeof(*r) % 8 == 0, "the record is whole u64s");
 	peo_zero_span(r, 0, sizeof(*r));
+	r->sz = sz;
 }
 
 /* Word @i of a u64 array of @r, in host order (peo_record_u64(), inline). */
@@ -79,6 +83,10 @@ static inline uint64_t peo_record_word(const struct peo_record *r, const void *a
 
 /* A read_format block at the cursor. */
 PEO_HIDDEN void peo_parse_read(struct cursor *c, uint64_t read_format, struct peo_read *r);
+/* peo_record_parse() of a record of libpeo's own (its sz unset) or one
+ * whose arguments and sz were checked. */
+PEO_HIDDEN int peo_record_fill(const struct peo_record_parser *p, const void *bytes, size_t len,
+			       struct peo_record *out);
 /*
  * The header, bytes and attr of a record, and its time when it has one and
  * @time is not NULL (returns 1 then, 0 when not, -EPROTO for a header that

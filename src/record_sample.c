@@ -292,12 +292,15 @@ int peo_sample_branch(const struct peo_record *r, size_t i, struct peo_branch *o
 	const struct peo_sample *s = &r->u.sample;
 	const unsigned char *e;
 	uint64_t f;
+	int err;
 
+	if ((err = PEO_SIZED(out, peo_branch, PEO_BRANCH_SZ_0_1)))
+		return err;
 	if (!s->branches || i >= s->branch_nr)
 		return peo_fail(ERANGE, "peo_sample_branch: entry %zu of %llu", i,
 				(unsigned long long)s->branch_nr);
 	e = (const unsigned char *)s->branches + 24 * i;
-	memset(out, 0, sizeof(*out));
+	*out = (struct peo_branch){ .sz = out->sz };
 	out->from = peo_record_u64(r, e, 0);
 	out->to = peo_record_u64(r, e, 1);
 	/* A plain bitfield word: laid out from the top on a big-endian writer. */
@@ -314,8 +317,14 @@ int peo_sample_branch(const struct peo_record *r, size_t i, struct peo_branch *o
 	return 0;
 }
 
-void peo_data_src_decode(uint64_t v, struct peo_data_src *out)
+int peo_data_src_decode(uint64_t v, struct peo_data_src *out)
 {
+	int err;
+
+	if (!out)
+		return peo_fail(EINVAL, "peo_data_src_decode: argument 'out' is NULL");
+	if ((err = PEO_SIZED(out, peo_data_src, PEO_DATA_SRC_SZ_0_1)))
+		return err;
 	/* The uapi keeps these positions in the u64 on either byte order. */
 	out->op = bits(v, 0, 5);
 	out->lvl = bits(v, 5, 14);
@@ -327,11 +336,18 @@ void peo_data_src_decode(uint64_t v, struct peo_data_src *out)
 	out->snoopx = bits(v, 38, 2);
 	out->blk = bits(v, 40, 3);
 	out->hops = bits(v, 43, 3);
+	return 0;
 }
 
-void peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record *r)
+int peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record *r)
 {
-	memset(it, 0, sizeof(*it));
+	int err;
+
+	if (!it || !r)
+		return peo_fail(EINVAL, "peo_callchain_begin: argument '%s' is NULL", it ? "r" : "it");
+	if ((err = PEO_SIZED(it, peo_callchain_iter, PEO_CALLCHAIN_ITER_SZ_0_1)))
+		return err;
+	*it = (struct peo_callchain_iter){ .sz = it->sz };
 	it->r = r;
 	if (r->header.type == PEO_RECORD_SAMPLE) {
 		it->ips = r->u.sample.callchain;
@@ -341,6 +357,7 @@ void peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record 
 		it->nr = r->u.callchain_deferred.nr;
 		it->context = PEO_CONTEXT_USER; /* deferred chains are user stacks */
 	}
+	return 0;
 }
 
 int peo_callchain_next(struct peo_callchain_iter *it, uint64_t *ip, int64_t *context)

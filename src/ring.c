@@ -378,10 +378,12 @@ int peo_ring_next(struct peo_ring *r, struct peo_ring_record *rec, void *buf, si
 
 	if (!r || !rec)
 		return peo_fail(EINVAL, "peo_ring_next: argument '%s' is NULL", r ? "rec" : "ring");
+	if ((got = PEO_SIZED(rec, peo_ring_record, PEO_RING_RECORD_SZ_0_1)))
+		return got;
 	got = peek_header(r, "peo_ring_next", &h);
 	if (got <= 0)
 		return got;
-	memset(rec, 0, sizeof(*rec));
+	*rec = (struct peo_ring_record){ .sz = rec->sz };
 	rec->header = *h;
 	rec->pos = r->pos;
 	first = (size_t)(r->size - (r->pos & (r->size - 1)));
@@ -464,14 +466,15 @@ void peo_ring_consume(struct peo_ring *r)
 
 int peo_ring_stats(const struct peo_ring *r, struct peo_ring_stats *stats)
 {
-	size_t n;
+	int err;
 
-	if (!r || !stats || !stats->sz)
-		return peo_fail(EINVAL, "peo_ring_stats: %s", !r ? "the ring is NULL" : !stats ?
-				"argument 'stats' is NULL" : "stats->sz is 0; set it to sizeof");
-	n = stats->sz < sizeof(*stats) ? stats->sz : sizeof(*stats);
+	if (!r || !stats)
+		return peo_fail(EINVAL, "peo_ring_stats: %s",
+				!r ? "the ring is NULL" : "argument 'stats' is NULL");
+	if ((err = PEO_SIZED(stats, peo_ring_stats, PEO_RING_STATS_SZ_0_1)))
+		return err;
 	memcpy((char *)stats + sizeof(size_t), (const char *)&r->stats + sizeof(size_t),
-	       n - sizeof(size_t));
+	       sizeof(*stats) - sizeof(size_t));
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# libpeo.so exports exactly the symbols in src/libpeo.map, carries the major
-# version in its soname, and an installed tree builds a program through
-# pkg-config.  Usage: install_and_exports.sh SOURCE_DIR BUILD_DIR
+# libpeo.so exports exactly the symbols in src/libpeo.map, each at the
+# version node the map puts it in, defines exactly the map's nodes, and
+# carries the major version in its soname; an installed tree builds a
+# program through pkg-config.  Usage: install_and_exports.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1 build=$2
 so=$(readlink -f "$build/libpeo.so")
@@ -10,16 +11,35 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = "libpeo.so.0" ] || fail "soname is '$soname', expected libpeo.so.0"
 
-want=$(sed -n 's/^[[:space:]]*\(peo_[a-z0-9_]*\);$/\1/p' "$src/src/libpeo.map" | sort)
-have=$(nm -D --defined-only "$so" | awk '$2 ~ /[TDBR]/ {print $3}' | sed 's/@.*//' | grep -v '^PEO_' | sort)
+# Each symbol of the map at its node: SYMBOL@@NODE for its newest node (the
+# default version), SYMBOL@NODE for older ones (a compat body kept with
+# .symver); a node's name is the word before its '{'.
+map=$src/src/libpeo.map
+want=$(sed 's,/\*.*\*/,,; /\/\*/,/\*\//d' "$map" | awk '
+	/^[[:space:]]*PEO_[0-9.]+[[:space:]]*\{/ { node = $1 }
+	/^[[:space:]]*peo_[a-z0-9_]*;$/ { sub(/;$/, "", $1); sym[++k] = $1; at[k] = node; n[$1]++ }
+	END { for (i = 1; i <= k; i++) print sym[i] (++seen[sym[i]] < n[sym[i]] ? "@" : "@@") at[i] }' |
+	sort)
+have=$(nm -D --defined-only "$so" | awk '$2 != "A" {print $3}' | sort)
+[ -n "$want" ] || fail "no symbols read from $map"
 if [ "$want" != "$have" ]; then
 	diff <(echo "$want") <(echo "$have") >&2 || true
-	fail "exported symbols differ from src/libpeo.map (< map, > library)"
+	fail "exported symbols (with their versions) differ from src/libpeo.map (< map, > library)"
 fi
-echo "exports: $(echo "$have" | wc -l) symbols, exactly the version script's"
+# The version nodes the library defines: the map's, besides the soname's own.
+want_nodes=$(sed 's,/\*.*\*/,,; /\/\*/,/\*\//d' "$map" |
+	sed -n 's/^[[:space:]]*\(PEO_[0-9.]*\)[[:space:]]*{.*/\1/p' | sort)
+have_nodes=$(readelf -V "$so" | sed -n '/\.gnu\.version_d/,/^$/p' |
+	sed -n 's/.*Flags: none .*Name: \(.*\)$/\1/p' | sort)
+if [ "$want_nodes" != "$have_nodes" ]; then
+	diff <(echo "$want_nodes") <(echo "$have_nodes") >&2 || true
+	fail "version nodes differ from src/libpeo.map (< map, > library)"
+fi
+echo "exports: $(echo "$have" | wc -l) symbols at $(echo "$have_nodes" | wc -l) version node(s)," \
+	"exactly the version script's"
 
 # Every exported function is declared in a public header.
-for sym in $have; do
+for sym in $(echo "$have" | sed 's/@.*//'); do
 	grep -q "\b$sym(" "$src"/include/peo/*.h || fail "$sym is exported but not declared in include/peo/"
 done
 

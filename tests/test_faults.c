@@ -72,7 +72,7 @@ static int wait_through_eintr(void *arg)
 {
 	char why[256];
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 16);
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_ring_set *set;
 	struct peo_ring *r;
 	struct peo_attr a;
@@ -273,7 +273,7 @@ static int write_until_failure(void *arg)
 {
 	struct writer_case *wc = arg;
 	struct peo_perfdata_writer *w;
-	struct peo_perfdata_counts counts;
+	struct peo_perfdata_counts counts = { .sz = sizeof(counts) };
 	struct peo_perfdata *f;
 	struct peo_attr a;
 	uint64_t ids[1] = { 1 }, rec[5], written = 0;

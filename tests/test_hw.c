@@ -284,7 +284,7 @@ static void multiplexing_scales_right(void **state)
 static void cycles_overflow_samples_into_a_ring(void **state)
 {
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 16);
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_ring *r;
 	struct peo_attr a;
 	int fd, samples = 0, user = 0;

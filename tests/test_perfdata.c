@@ -338,9 +338,9 @@ static void check_typed_features(struct peo_perfdata *f)
 	const struct peo_pmu_mapping *pmus;
 	const struct peo_group_desc *groups;
 	const struct peo_cache_level *caches;
-	struct peo_mem_topology mem;
-	struct peo_compressed z;
-	struct peo_clock_data clk;
+	struct peo_mem_topology mem = { .sz = sizeof(mem) };
+	struct peo_compressed z = { .sz = sizeof(z) };
+	struct peo_clock_data clk = { .sz = sizeof(clk) };
 	size_t n;
 
 	assert_int_equal(peo_perfdata_build_ids(f, &ids, &n), 0);
@@ -403,7 +403,7 @@ static int whole_again_teardown(void **state)
 
 static void a_file_of_either_order_in(int big)
 {
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	struct layout l;
 	struct vec v;
@@ -480,7 +480,7 @@ static void counts_by_type_and_event(void **state)
 	for (int big = 0; big < 2; big++)
 		for (int ahead = 0; ahead < 2; ahead++) {
 			PEO_OPTS(peo_perfdata_opts, o, .readahead_thread = ahead);
-			struct peo_perfdata_counts c;
+			struct peo_perfdata_counts c = { .sz = sizeof(c) };
 			struct peo_perfdata *f;
 			struct layout l;
 			struct vec v;
@@ -515,9 +515,9 @@ static void headers_only_records_parse_with_the_files_parser(void **state)
 	assert_null(peo_perfdata_parser(NULL));
 	for (int big = 0; big < 2; big++) {
 		PEO_OPTS(peo_perfdata_opts, o, .ordered = 1, .headers_only = 1);
-		struct peo_perfdata_record rec;
+		struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 		struct peo_record_parser *clone;
-		struct peo_record r, c;
+		struct peo_record r = { .sz = sizeof(r) }, c = { .sz = sizeof(c) };
 		struct peo_perfdata *f;
 		struct layout l;
 		struct vec v;
@@ -601,8 +601,8 @@ static void written_file_reads_back(void **state)
 	char path[] = "/tmp/peo-writer-XXXXXX";
 	const char *argv[] = { "peo", "record", "--", "true" };
 	struct peo_perfdata_writer *w;
-	struct peo_perfdata_record rec;
-	struct peo_perfdata_counts c;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
+	struct peo_perfdata_counts c = { .sz = sizeof(c) };
 	struct peo_perfdata *f;
 	struct peo_attr a;
 	struct utsname u;
@@ -726,7 +726,7 @@ static void many_rings_merge_in_time_order(void **state)
 	static struct arrival want[ROUNDS * RINGS * MOST];
 	char path[] = "/tmp/peo-rings-XXXXXX";
 	struct peo_perfdata_writer *w;
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	struct peo_attr a;
 	struct vec v = { .big = 0 };
@@ -788,7 +788,7 @@ static int compressed_round_trip(uint32_t type, const char *path)
 {
 	enum { N = 3000 };
 	struct peo_perfdata_writer *w;
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	struct peo_attr a;
 	uint64_t ids[1] = { 7 };
@@ -878,7 +878,7 @@ static void written_attrs_of_two_sizes_read_back(void **state)
 {
 	char path[] = "/tmp/peo-attrsizes-XXXXXX";
 	struct peo_perfdata_writer *w;
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	struct peo_attr small, large;
 	static const unsigned char zeros[sizeof(struct peo_attr)];
@@ -982,7 +982,7 @@ static void tracing_data_formats_and_strings(void **state)
 	static const char printk[] = "0xffffffff8283d1a6 : \"scale up\"\n";
 	unsigned char raw[16] = { 0x8c, 0x23 };
 	const uint64_t addr = 0xffffffff8283d1a6ull;
-	struct peo_record rec = { .swapped = 0 };
+	struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 
 	(void)state;
 	memcpy(raw + 8, &addr, 8);
@@ -1132,7 +1132,7 @@ static void build_ids_follow_fork_and_exit(void **state)
 /* Each malformed variant fails at open or at its record, naming the offset. */
 static void malformed_files_name_the_offset_in(int big)
 {
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	struct layout l;
 	struct vec v;
@@ -1250,7 +1250,7 @@ static void malformed_files_name_the_offset(void **state)
  * (room for 8), and what ended them (0, or the negative errno). */
 static int read_all(struct peo_perfdata *f, int *n, uint64_t *times, int *ntimes)
 {
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	int got;
 
 	*n = *ntimes = 0;
@@ -1475,7 +1475,7 @@ static void pipe_cut_mid_record(void **state)
 			snprintf(want, sizeof(want), "the stream ends inside a record at offset %" PRIu64
 				 ": 9 of its 40 bytes are there", cut_at);
 			{
-				struct peo_perfdata_record rec;
+				struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 				int got;
 
 				n = nt = 0;
@@ -1542,9 +1542,9 @@ static void assert_json(const struct peo_perfdata *f, const struct peo_record *r
 
 static void perfs_own_records_in_either_order_in(int big)
 {
-	struct peo_user_record u;
+	struct peo_user_record u = { .sz = sizeof(u) };
 	struct peo_perfdata *f;
-	struct peo_record r;
+	struct peo_record r = { .sz = sizeof(r) };
 	struct layout l;
 	struct vec file, v;
 	int fd;
@@ -1793,7 +1793,7 @@ static uint64_t tie_ip(const char *name)
 static void ties_come_as(const char *dir, int order, const uint64_t want[TIES], int late)
 {
 	PEO_OPTS(peo_perfdata_opts, o, .ordered = order);
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	uint64_t last = 0;
 	int k = 0, after = 0;
@@ -1893,7 +1893,7 @@ static void directory_errors_name_the_data_file(void **state)
 	static const struct tie_dir_opts o = { .fill = TIE_FILL_NONE };
 	const char *tool = getenv("PEO_TOOL");
 	char dir[] = "/tmp/peo-dir-XXXXXX", path[128], cmd[256], out[512];
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	FILE *fp;
 	int got;
@@ -2026,7 +2026,7 @@ static void directory_time_order_is_perfs_stable_sort(void **state)
 		 * for plain files, so those of more than one turn are plain */
 		struct tie_dir_opts o = { .sample_id_all = 1, .compress = round % 4 == 1 };
 		PEO_OPTS(peo_perfdata_opts, po, .ordered = PEO_PERFDATA_TIME_ORDER);
-		struct peo_perfdata_record rec;
+		struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 		struct peo_perfdata *f;
 		size_t late_most = peo_pd_late_most;
 

@@ -71,10 +71,10 @@ static void sample_fields_machines_here_cannot_make(void **state)
 	for (int big = 0; big < 2; big++) {
 		struct peo_attr attr;
 		struct peo_record_parser *p;
-		struct peo_record r;
-		struct peo_branch br;
-		struct peo_read_value rv;
-		struct peo_data_src ds;
+		struct peo_record r = { .sz = sizeof(r) };
+		struct peo_branch br = { .sz = sizeof(br) };
+		struct peo_read_value rv = { .sz = sizeof(rv) };
+		struct peo_data_src ds = { .sz = sizeof(ds) };
 		struct vec v;
 		/* mispred, cycles 300, type COND(1), spec 3, new_type 2, priv USER(1) */
 		uint64_t flags = 1ULL << 0 | 300ULL << 4 | 1ULL << 20 | 3ULL << 24 | 2ULL << 26 |
@@ -177,11 +177,11 @@ static void other_records_from_the_abi(void **state)
 	for (int big = 0; big < 2; big++) {
 		struct peo_attr attr;
 		struct peo_record_parser *p;
-		struct peo_record r;
+		struct peo_record r = { .sz = sizeof(r) };
 		struct vec v;
 		uint64_t ip;
 		int64_t ctx;
-		struct peo_callchain_iter it;
+		struct peo_callchain_iter it = { .sz = sizeof(it) };
 
 		peo_test_base_attr(&attr, PEO_SAMPLE_TID | PEO_SAMPLE_TIME | PEO_SAMPLE_IDENTIFIER);
 		p = peo_test_parser_for(big, &attr);
@@ -376,8 +376,8 @@ static void weight_aux_and_read_records(void **state)
 	for (int big = 0; big < 2; big++) {
 		struct peo_attr attr;
 		struct peo_record_parser *p;
-		struct peo_record r;
-		struct peo_read_value rv;
+		struct peo_record r = { .sz = sizeof(r) };
+		struct peo_read_value rv = { .sz = sizeof(rv) };
 		struct vec v;
 
 		peo_test_base_attr(&attr, PEO_SAMPLE_TID | PEO_SAMPLE_WEIGHT | PEO_SAMPLE_AUX);
@@ -478,7 +478,7 @@ static void kernel_samples_match_what_the_test_did(void **state)
 	struct peo_record_parser *p;
 	struct peo_attr a;
 	struct peo_ring *ring;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	uint64_t last_time = 0, id;
 	size_t n = 0;
 	volatile uint64_t canary[4] = { CANARY, CANARY, CANARY, CANARY };
@@ -530,10 +530,10 @@ static void kernel_samples_match_what_the_test_did(void **state)
 		syscall(SYS_lseek, -1, (long)(1000 + i), SEEK_SET);
 	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
 	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
-		struct peo_record r;
+		struct peo_record r = { .sz = sizeof(r) };
 		const struct peo_sample *s = &r.u.sample;
-		struct peo_read_value rv;
-		struct peo_callchain_iter it;
+		struct peo_read_value rv = { .sz = sizeof(rv) };
+		struct peo_callchain_iter it = { .sz = sizeof(it) };
 		uint64_t ip, arg;
 		int64_t ctx;
 
@@ -712,11 +712,11 @@ static void task_records_of_a_child(void **state)
 	close(go[1]);
 	assert_int_equal(waitpid(child, NULL, 0), child);
 	{
-		struct peo_ring_record rec;
+		struct peo_ring_record rec = { .sz = sizeof(rec) };
 		static unsigned char scratch[65536];
 
 		while (peo_ring_next(ring, &rec, scratch, sizeof(scratch)) == 1) {
-			struct peo_record r;
+			struct peo_record r = { .sz = sizeof(r) };
 			const void *bytes = rec.data;
 
 			assert_int_equal(peo_record_parse(p, bytes, rec.header.size, &r), 0);
@@ -783,9 +783,9 @@ static void task_records_of_a_child(void **state)
 	assert_int_equal(seen_cgroup, made->err == 0);
 	munmap(made, sizeof(*made));
 	if (exec_ring) {
-		struct peo_ring_record rec;
+		struct peo_ring_record rec = { .sz = sizeof(rec) };
 		struct peo_tp_format *fmt;
-		struct peo_record r;
+		struct peo_record r = { .sz = sizeof(r) };
 		const void *name;
 		size_t len;
 		int64_t pid;
@@ -843,7 +843,7 @@ static void cgroup_record_of_a_mkdir(void **state)
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 16);
 	struct peo_record_parser *p;
 	struct peo_ring *ring;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_attr a;
 	struct statfs sf;
 	struct stat st;
@@ -911,7 +911,7 @@ static void cgroup_record_of_a_mkdir(void **state)
 	assert_int_equal(peo_record_parser_new(&p, NULL), 0);
 	assert_int_equal(peo_record_parser_add(p, &a, NULL, 0), 0);
 	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
-		struct peo_record r;
+		struct peo_record r = { .sz = sizeof(r) };
 
 		assert_int_equal(peo_record_parse(p, rec.data, rec.header.size, &r), 0);
 		if (r.header.type != PEO_RECORD_CGROUP)
@@ -1016,7 +1016,7 @@ static void tracepoint_fields_by_name_either_order(void **state)
 	}
 	for (int big = 0; big < 2; big++) {
 		struct vec v = { .big = big };
-		struct peo_record rec = { .swapped = big }; /* this host is little-endian */
+		struct peo_record rec = { .sz = sizeof(rec), .swapped = big }; /* this host is little-endian */
 		const void *bytes;
 		size_t len;
 		int64_t x;
@@ -1082,7 +1082,7 @@ static void tracepoint_fields_by_name_either_order(void **state)
 	{
 		char text[64];
 		int32_t one = 1;
-		struct peo_record rec = { .swapped = 0 };
+		struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 
 		assert_int_equal(peo_tp_format_print(f, &rec, &one, 4, text, sizeof(text)), -ENOTSUP);
 		assert_error_contains("jiffies_to_msecs(REC->a");
@@ -1093,7 +1093,7 @@ static void tracepoint_fields_by_name_either_order(void **state)
 	/* A u8 array prints as text where it reads as text up to its NUL, else as its bytes. */
 	f = one_field_format("u8 tag[4]", 4, "\"%u\", jiffies_to_msecs(REC->tag[0])");
 	{
-		struct peo_record rec = { .swapped = 0 };
+		struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 		char text[64];
 
 		assert_int_equal(peo_tp_format_print_fields(f, &rec, "ok\0\x01", 4, text, sizeof(text)),
@@ -1147,7 +1147,7 @@ static void tracepoint_print_fmt_expressions(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		for (int big = 0; big < 2; big++) {
 			struct vec v = { .big = big };
-			struct peo_record rec = { .swapped = big };
+			struct peo_record rec = { .sz = sizeof(rec), .swapped = big };
 
 			vec_put64(&v, 7);
 			vec_put64(&v, cases[i].state);
@@ -1169,7 +1169,7 @@ static void tracepoint_print_fmt_short_circuits(void **state)
 		const char *want;
 	} cases[] = { { 0, "0 0 1" }, { 4, "25 1 1" } };
 	struct peo_tp_format *f;
-	struct peo_record rec = { .swapped = 0 };
+	struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 	char text[64];
 
 	(void)state;
@@ -1196,7 +1196,7 @@ static void tracepoint_print_fmt_short_circuits(void **state)
 static void tracepoint_print_fmt_kernel_idioms(void **state)
 {
 	uint64_t args[6] = { 7, 0x2400, 0, 0x7fe3e482b5e0, 1, (uint64_t)-4095 };
-	struct peo_record rec = { .swapped = 0 };
+	struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 	struct peo_tp_format *f;
 	char text[64];
 
@@ -1260,7 +1260,7 @@ static void tracepoint_print_fmt_addresses(void **state)
 		{ { 0x20, 0x01, 0x0d, 0xb8, [15] = 0 }, "2001:db8::" },
 	};
 	struct peo_tp_format *f;
-	struct peo_record rec = { .swapped = 0 };
+	struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 	char text[512], want[512];
 
 	(void)state;
@@ -1327,7 +1327,7 @@ static void tracepoint_print_fmt_kernel_strings(void **state)
 				   "0xffffffff825218f8 : \"mas_split\"";
 	struct tp_strings *strings;
 	struct peo_tp_format *f;
-	struct peo_record rec = { .swapped = 0 };
+	struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 
 	(void)state;
 	assert_int_equal(peo_tp_strings_parse(&strings, list, sizeof(list) - 1), 0);
@@ -1348,7 +1348,7 @@ static void tracepoint_print_fmt_kernel_strings(void **state)
 static void tracepoint_print_fmt_bitmasks(void **state)
 {
 	struct peo_tp_format *f;
-	struct peo_record rec = { .swapped = 0 };
+	struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 	unsigned char p[32] = { 0 };
 
 	(void)state;
@@ -1383,7 +1383,7 @@ static void tracepoint_print_fmt_division_wraps(void **state)
 	int64_t a = INT64_MIN;
 	struct peo_tp_format *f = one_field_format("s64 a", 8, "\"%lld %lld %s\", REC->a / -1, "
 						   "REC->a % -1, \"x,y\"");
-	struct peo_record rec = { .swapped = 0 };
+	struct peo_record rec = { .sz = sizeof(rec), .swapped = 0 };
 
 	(void)state;
 	assert_printed(f, &rec, &a, 8, "-9223372036854775808 0 x,y");
@@ -1397,7 +1397,7 @@ static void page_fault_samples_carry_their_addresses(void **state)
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 16);
 	struct peo_record_parser *p;
 	struct peo_ring *ring;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_attr a;
 	unsigned char *mem;
 	int fd;
@@ -1427,7 +1427,7 @@ static void page_fault_samples_carry_their_addresses(void **state)
 		mem[i * page + 123] = 1;
 	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
 	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
-		struct peo_record r;
+		struct peo_record r = { .sz = sizeof(r) };
 		const struct peo_sample *s = &r.u.sample;
 		uint64_t at;
 
@@ -1460,7 +1460,7 @@ static void kernel_callchains_start_with_the_kernel_marker(void **state)
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 16);
 	struct peo_record_parser *p;
 	struct peo_ring *ring;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_attr a;
 	size_t n = 0;
 	int fd;
@@ -1482,8 +1482,8 @@ static void kernel_callchains_start_with_the_kernel_marker(void **state)
 		usleep(1000);
 	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
 	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
-		struct peo_record r;
-		struct peo_callchain_iter it;
+		struct peo_record r = { .sz = sizeof(r) };
+		struct peo_callchain_iter it = { .sz = sizeof(it) };
 		uint64_t ip;
 		int64_t ctx, last = 0;
 		int kernel = 0, user = 0;
@@ -1577,7 +1577,7 @@ static void every_set_of_fixed_fields(void **state)
 			uint32_t pid;
 			int both;
 			struct peo_attr attr;
-			struct peo_record r;
+			struct peo_record r = { .sz = sizeof(r) };
 			size_t last = 0;
 			char want[96];
 			struct vec v;
@@ -1654,7 +1654,7 @@ static void every_set_of_fixed_fields(void **state)
 static void parses_by_id(struct peo_record_parser *p, int big, const struct peo_attr *a1,
 			 const struct peo_attr *a2)
 {
-	struct peo_record r;
+	struct peo_record r = { .sz = sizeof(r) };
 	struct vec v;
 
 	vec_record_begin(&v, big, PEO_RECORD_SAMPLE, 0);
@@ -1731,7 +1731,7 @@ static void cpu_wide_switch_records(void **state)
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 64);
 	struct peo_record_parser *p;
 	struct peo_ring *ring;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_attr a;
 	int cpu, fd, outs = 0, ins = 0;
 	pid_t me = (pid_t)syscall(SYS_gettid);
@@ -1756,7 +1756,7 @@ static void cpu_wide_switch_records(void **state)
 		usleep(1000);
 	assert_int_equal(peo_sys_ioc_disable(fd, 0), 0);
 	while (peo_ring_next(ring, &rec, NULL, 0) == 1) {
-		struct peo_record r;
+		struct peo_record r = { .sz = sizeof(r) };
 
 		assert_int_equal(peo_record_parse(p, rec.data, rec.header.size, &r), 0);
 		if (r.header.type != PEO_RECORD_SWITCH_CPU_WIDE)

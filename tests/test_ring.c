@@ -144,7 +144,7 @@ static void map_sizes_and_errors(void **state)
 static size_t drain_samples(struct peo_ring *r, uint64_t id, uint64_t *next_arg, size_t *wrapped)
 {
 	unsigned char buf[512];
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	size_t n = 0;
 	int got;
 
@@ -213,7 +213,7 @@ static void no_loss_with_enough_pages(void **state)
 {
 	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
 	struct peo_ring *r = peo_test_map_ring(fd, 128, 0);
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_ring_stats st = { .sz = sizeof(st) };
 	size_t samples = 0;
 
@@ -252,7 +252,7 @@ static void lost_plus_received_is_everything(void **state)
 {
 	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
 	struct peo_ring *r = peo_test_map_ring(fd, 1, 0);
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_ring_stats st = { .sz = sizeof(st) };
 	uint64_t rf[3]; /* value, lost (read_format LOST), nothing else */
 	size_t samples = 0;
@@ -290,7 +290,7 @@ static void overwrite_snapshot_holds_the_newest(void **state)
 	size_t size = peo_ring_data_size(r);
 	unsigned char *buf = malloc(size);
 	struct peo_ring_stats st = { .sz = sizeof(st) };
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	uint64_t id = event_id(fd), expect;
 	long got;
 	size_t at, n = 0;
@@ -343,7 +343,7 @@ static void set_output_shares_one_ring(void **state)
 	int b = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
 	struct peo_ring *r = peo_test_map_ring(a, 64, 0);
 	uint64_t ida = event_id(a), idb = event_id(b);
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	size_t na = 0, nb = 0;
 
 	(void)state;
@@ -415,7 +415,7 @@ static void per_cpu_rings_system_wide(void **state)
 				getppid();
 		}
 		for (long c = 0; c < ncpu; c++) {
-			struct peo_ring_record rec;
+			struct peo_ring_record rec = { .sz = sizeof(rec) };
 
 			assert_int_equal(peo_sys_ioc_disable(fds[c], 0), 0);
 			while (peo_ring_next(rings[c], &rec, NULL, 0) == 1) {
@@ -511,7 +511,7 @@ static void wakeups_timeouts_and_hangup(void **state)
 	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
 	run_child(child, go);
 	{
-		struct peo_ring_record rec;
+		struct peo_ring_record rec = { .sz = sizeof(rec) };
 		size_t samples = 0;
 		int w;
 
@@ -579,7 +579,7 @@ static void two_producers_one_consumer(void **state)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t_end = (uint64_t)ts.tv_sec + 2;
 	for (;;) {
-		struct peo_ring_record rec;
+		struct peo_ring_record rec = { .sz = sizeof(rec) };
 		int got;
 
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -645,7 +645,7 @@ static void corrupt_header_is_an_error_with_its_offset(void **state)
 	unsigned char *mem = calloc(1, page + size), *data = mem + page;
 	struct peo_mmap_page *ctl = (struct peo_mmap_page *)mem;
 	struct peo_ring *r;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	unsigned char buf[64];
 
 	(void)state;
@@ -814,7 +814,7 @@ static void ring_set_over_per_cpu_rings(void **state)
 		assert_true(n > 0);
 		for (int k = 0; k < n; k++) {
 			struct peo_ring *r = peo_ring_set_ready(set, (size_t)k);
-			struct peo_ring_record rec;
+			struct peo_ring_record rec = { .sz = sizeof(rec) };
 
 			while (peo_ring_next(r, &rec, NULL, 0) == 1) {
 				struct sample smp;
@@ -859,7 +859,7 @@ static void ring_set_drops_a_finished_task(void **state)
 	assert_int_equal(peo_sys_ioc_enable(fd, 0), 0);
 	run_child(child, go);
 	while (peo_ring_set_live(set) > 0) {
-		struct peo_ring_record rec;
+		struct peo_ring_record rec = { .sz = sizeof(rec) };
 		int n = peo_ring_set_wait(set, 2000);
 
 		assert_int_equal(n, 1);
@@ -880,7 +880,7 @@ static void record_id_across_the_wrap(void **state)
 	struct peo_mmap_page *ctl = (struct peo_mmap_page *)mem;
 	uint64_t id = 0x1122334455667788ull, got;
 	struct peo_ring *r;
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 
 	(void)state;
 	assert_non_null(mem);
@@ -1010,7 +1010,7 @@ static void pause_period_and_watermark(void **state)
 {
 	int fd = open_tracepoint("sys_enter_getppid", 0, -1, 0, 0);
 	struct peo_ring *r = peo_test_map_ring(fd, 8, 0);
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	size_t samples = 0;
 
 	(void)state;

@@ -83,12 +83,12 @@ struct drained {
 static void drain(struct peo_ring *r, const struct peo_record_parser *p, struct drained *d)
 {
 	unsigned char scratch[4096];
-	struct peo_ring_record rr;
+	struct peo_ring_record rr = { .sz = sizeof(rr) };
 	pid_t me = gettid_();
 	int got;
 
 	while ((got = peo_ring_next(r, &rr, scratch, sizeof(scratch))) == 1) {
-		struct peo_record rec;
+		struct peo_record rec = { .sz = sizeof(rec) };
 		int err = peo_record_parse(p, rr.data, rr.header.size, &rec);
 
 		if (err)
@@ -314,7 +314,7 @@ static void overwrite_snapshots_of_a_live_writer(void **state)
 		}
 		for (at = 0; at < (size_t)got; n++) {
 			struct peo_event_header h;
-			struct peo_record rec;
+			struct peo_record rec = { .sz = sizeof(rec) };
 			int err;
 
 			memcpy(&h, buf + at, sizeof(h));
@@ -411,7 +411,7 @@ struct parsed {
 static void summarize(const struct peo_record_parser *p, const void *bytes, size_t len,
 		      struct parsed *out)
 {
-	struct peo_record rec;
+	struct peo_record rec = { .sz = sizeof(rec) };
 
 	memset(out, 0, sizeof(*out));
 	out->err = peo_record_parse(p, bytes, len, &rec);
@@ -470,7 +470,7 @@ static int parse_all(struct parse_worker *w)
 			CHECK(memcmp(&got, &c->want[i], sizeof(got)) == 0);
 			/* A cut record fails, with this thread's own sentence. */
 			if (len > 16 && c->want[i].type == PEO_RECORD_SAMPLE) {
-				struct peo_record rec;
+				struct peo_record rec = { .sz = sizeof(rec) };
 
 				CHECK(peo_record_parse(c->p, c->bytes + c->offs[i], len - 8, &rec) < 0);
 				CHECK(peo_last_error()[0] != '\0');
@@ -499,7 +499,7 @@ static void shared_parser_many_threads(void **state)
 	uint64_t id[2];
 	struct peo_ring *r;
 	struct peo_record_parser *p;
-	struct peo_ring_record rr;
+	struct peo_ring_record rr = { .sz = sizeof(rr) };
 	unsigned char scratch[8192];
 	struct corpus c = { 0 };
 	struct parse_worker w[PARSE_THREADS];

@@ -305,7 +305,7 @@ static void tracepoint_fields_as_json(void **state)
 	assert_int_equal(peo_tp_format_parse(&f, format), 0);
 	for (int big = 0; big < 2; big++) {
 		unsigned char raw[50] = { 0 }; /* past (8 bytes at 44) lies past it */
-		struct peo_record rec = { .swapped = big }; /* this host is little-endian */
+		struct peo_record rec = { .sz = sizeof(rec), .swapped = big }; /* this host is little-endian */
 		struct capture c;
 		size_t len;
 		char *got;

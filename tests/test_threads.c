@@ -70,7 +70,7 @@ static int count(struct worker *w)
 static int sample(struct worker *w)
 {
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = 4);
-	struct peo_ring_record rec;
+	struct peo_ring_record rec = { .sz = sizeof(rec) };
 	struct peo_ring *r;
 	struct peo_attr a;
 	int fd, samples = 0;
@@ -97,7 +97,7 @@ static int file(struct worker *w)
 {
 	char path[64];
 	struct peo_perfdata_writer *wr;
-	struct peo_perfdata_counts c;
+	struct peo_perfdata_counts c = { .sz = sizeof(c) };
 	struct peo_perfdata *f;
 	struct peo_attr a;
 	uint64_t id = 1, rec[5];

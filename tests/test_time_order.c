@@ -95,7 +95,7 @@ static void file_comes_out_as_perfs_queue(enum order_kind kind, uint64_t seed)
 	assert_int_equal(m.nout, n);
 	for (size_t window = 0; window <= 128 << 10; window += 128 << 10) {
 		PEO_OPTS(peo_perfdata_opts, o, .ordered = PEO_PERFDATA_TIME_ORDER, .window = window);
-		struct peo_perfdata_record rec;
+		struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 		struct peo_perfdata *f;
 		size_t k = 0;
 		int got;

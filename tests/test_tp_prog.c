@@ -104,7 +104,7 @@ static void same_both_ways(const struct peo_tp_format *f, const char *what, uint
 		t->compiled += args[i].prog != NULL;
 	for (int i = 0; i < PAYLOADS; i++) {
 		int big = i % 4 == 3, cut = i % 5 == 4;
-		struct peo_record rec = { .swapped = big };
+		struct peo_record rec = { .sz = sizeof(rec), .swapped = big };
 		size_t size = make_payload(f, raw, sizeof(raw), x, big, cut);
 		int ga, gb;
 
@@ -250,7 +250,7 @@ static void sched_switch_prev_state_is_compiled(void **state)
 	char text[2048], out[256];
 	struct peo_tp_format *f;
 	const struct tp_arg *args;
-	struct peo_record rec = { 0 };
+	struct peo_record rec = { .sz = sizeof(rec) };
 
 	(void)state;
 	snprintf(text, sizeof(text), "name: sched_switch\nformat:\n"

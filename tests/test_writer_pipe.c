@@ -34,7 +34,7 @@ static int temp_file(void)
  * (a dup() would share, and move, the writer's offset). */
 static long samples_in(int fd)
 {
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	char path[64];
 	long n = 0;

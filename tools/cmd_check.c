@@ -69,7 +69,7 @@ static int judges_nothing(int err)
 static int check_damaged(const char *path, const char *why)
 {
 	PEO_OPTS(peo_perfdata_opts, o, .force = 1);
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	uint64_t records = 0, samples = 0, end = 0;
 	const char *source = NULL; /* a directory's file of the last record */
@@ -103,7 +103,7 @@ static int check_damaged(const char *path, const char *why)
 
 int cmd_check(int argc, char **argv)
 {
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_perfdata *f;
 	uint64_t records = 0, rounds = 0, max_time = 0, next_flush = 0, limit = 0, t;
 	uint64_t round_offset = 0;

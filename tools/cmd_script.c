@@ -556,7 +556,7 @@ static struct peo_tp_format *format_of(struct script *s, struct per_event *e)
 static void print_callchain(struct fmt *w, const struct peo_record *r)
 {
 	struct out *o = w->out;
-	struct peo_callchain_iter it;
+	struct peo_callchain_iter it = { .sz = sizeof(it) };
 	uint64_t ip, off;
 	int64_t ctx;
 	char *p;
@@ -1207,8 +1207,8 @@ static void print_groups_and_caches(struct script *s)
 /* SAMPLE_TIME, MEM_TOPOLOGY's summary and COMPRESSED, in perf's words. */
 static void print_times_and_memory(struct script *s)
 {
-	struct peo_mem_topology mem;
-	struct peo_compressed z;
+	struct peo_mem_topology mem = { .sz = sizeof(mem) };
+	struct peo_compressed z = { .sz = sizeof(z) };
 	uint64_t first, last;
 
 	if (!peo_perfdata_sample_time(s->f, &first, &last))
@@ -1361,6 +1361,8 @@ static int workers_start(struct script *s)
 	if (!(s->fmts = aligned_alloc(_Alignof(struct fmt), bytes)))
 		return -ENOMEM;
 	memset(s->fmts, 0, bytes);
+	for (size_t i = 0; i < bytes / sizeof(*s->fmts); i++)
+		s->fmts[i].rec.sz = sizeof(s->fmts[i].rec);
 	/* the pool's threads touch the fmts only once a batch is handed over */
 	/* JSON, three times the text's bytes, keeps the writer thread: workers
 	 * writing their own wait on each other's writes (bench/bench_output.c),
@@ -1386,7 +1388,7 @@ static int workers_start(struct script *s)
 /* Every record to the workers (or formatted here).  Returns 0, or -1 said. */
 static int run_records(struct script *s)
 {
-	struct peo_perfdata_record rec;
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	unsigned stopper = 0;
 	int got = 0, ended, oom, started = workers_start(s), sent = started;
 
@@ -1448,7 +1450,7 @@ int cmd_script(int argc, char **argv)
 		print_header(&s);
 	fflush(stdout); /* what stdio printed goes before the records */
 	if (s.a.stats) {
-		struct peo_perfdata_counts counts;
+		struct peo_perfdata_counts counts = { .sz = sizeof(counts) };
 
 		got = peo_perfdata_count(s.f, &counts);
 		if (!got)

@@ -60,7 +60,7 @@ static uint64_t record_u64(const void *r, const void *array, size_t i)
 /* ,"read":{...}: a read_format block, its values in the group's order. */
 static void json_read(struct out *o, const struct peo_record *r, const struct peo_read *rd)
 {
-	struct peo_read_value v;
+	struct peo_read_value v = { .sz = sizeof(v) };
 
 	out_str(o, ",\"read\":{\"nr\":");
 	out_u64(o, rd->nr, 0);
@@ -96,7 +96,7 @@ static void json_regs(struct out *o, const char *key, const struct peo_record *r
 static void json_branches(struct out *o, const struct peo_record *r)
 {
 	const struct peo_sample *s = &r->u.sample;
-	struct peo_branch b;
+	struct peo_branch b = { .sz = sizeof(b) };
 
 	if (r->attr->branch_sample_type & PEO_SAMPLE_BRANCH_HW_INDEX)
 		JSON_U64(o, "branch_hw_idx", s->branch_hw_idx);

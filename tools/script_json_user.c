@@ -138,7 +138,7 @@ static void json_header_attr(struct out *o, const struct peo_perfdata *f,
 
 int json_user_record(struct out *o, const struct peo_perfdata *f, const struct peo_record *r)
 {
-	struct peo_user_record u;
+	struct peo_user_record u = { .sz = sizeof(u) };
 	char num[64];
 	int err;
 

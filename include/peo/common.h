@@ -30,6 +30,24 @@ extern "C" {
 #define PEO_OPTS(type, name, ...) \
 	struct type name = { .sz = sizeof(struct type), __VA_ARGS__ }
 
+/*
+ * Structs the caller allocates and libpeo fills (struct peo_record,
+ * peo_perfdata_record, peo_ring_record...) start with `size_t sz` too: the
+ * caller sets it to the size it was built with,
+ *     struct peo_record r = { .sz = sizeof(r) };
+ * and libpeo writes only the first sz bytes, so a program built against an
+ * older, smaller struct keeps working.  A sz under the struct's size in
+ * its first release (0.1) is refused with -EINVAL; the bytes past the
+ * fields this libpeo knows (a program built against a newer header) are
+ * set to 0, which every field added later reads as "absent".  Fields are
+ * only ever added at the end of such a struct.
+ *
+ * Structs libpeo owns and hands out by pointer (one at a time) may grow at
+ * their end as well.  Arrays the caller indexes (peo_count, the typed
+ * feature sections' lists, peo_feature) keep their size: the caller's
+ * sizeof is the stride; a new field there comes with a new function.
+ */
+
 /**
  * peo_version() - the library's version string, e.g. "0.1.0".
  *

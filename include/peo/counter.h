@@ -126,7 +126,10 @@ struct peo_counter_opts {
 
 /* ------------------------------------------------------------------- counts */
 
-/* One event's count, for one slot or summed over several. */
+/* One event's count, for one slot or summed over several.  The caller's
+ * arrays of these (peo_group_read() fills n) have its sizeof as stride, so
+ * the struct keeps its size: a value the kernel adds would come with a new
+ * function, not a field here. */
 struct peo_count {
 	uint64_t value;        /* the raw count */
 	uint64_t time_enabled; /* ns the event was enabled */

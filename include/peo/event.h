@@ -245,7 +245,8 @@ PEO_API int peo_event_user_fallback(struct peo_event_list *list, int err, long *
  */
 PEO_API int peo_event_cycles_fallback(struct peo_event_list *list, int err);
 
-/* One name a machine offers, as peo_event_foreach() reports it. */
+/* One name a machine offers, as peo_event_foreach() reports it: libpeo's,
+ * handed over by pointer, so it may grow at its end. */
 struct peo_event_info {
 	const char *name;         /* a string peo_event_parse() accepts */
 	const char *aliases;      /* other spellings, space separated, or "" */

@@ -302,6 +302,12 @@ PEO_API int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit,
  * -EPROTO naming the part that runs past the section (a count larger than
  * its bytes, a string without its NUL), or -ENOMEM.  @list and @n (or @t,
  * @out) receive the decoded entries.
+ *
+ * The lists are arrays the caller indexes, so their structs keep 0.1's
+ * size (a field more would come with a new function); a struct filled
+ * into the caller's @out (peo_compressed, peo_clock_data, peo_mem_topology)
+ * is sized as common.h says: out->sz set by the caller, only that many
+ * bytes written, and -EINVAL for an out->sz under 0.1's size.
  */
 /* PMU_MAPPINGS: each PMU's type number and name. */
 struct peo_pmu_mapping { uint32_t type; const char *name; };
@@ -339,15 +345,15 @@ PEO_API int peo_perfdata_cache(struct peo_perfdata *f, const struct peo_cache_le
 			       size_t *n);
 
 /* COMPRESSED: how the records were compressed (perf record -z). */
-struct peo_compressed { uint32_t version, type /* 1 zstd */, level, ratio, mmap_len; };
+struct peo_compressed { size_t sz; uint32_t version, type /* 1 zstd */, level, ratio, mmap_len; };
 PEO_API int peo_perfdata_compressed(struct peo_perfdata *f, struct peo_compressed *out);
 
 /* CLOCK_DATA: the wall clock and the events' clock read together (perf record -k). */
-struct peo_clock_data { uint32_t version, clockid; uint64_t wall_clock_ns, clockid_time_ns; };
+struct peo_clock_data { size_t sz; uint32_t version, clockid; uint64_t wall_clock_ns, clockid_time_ns; };
 PEO_API int peo_perfdata_clock_data(struct peo_perfdata *f, struct peo_clock_data *out);
 
 /* MEM_TOPOLOGY's header (its nodes' bitmaps stay in the raw section). */
-struct peo_mem_topology { uint64_t version, block_size, count; };
+struct peo_mem_topology { size_t sz; uint64_t version, block_size, count; };
 PEO_API int peo_perfdata_mem_topology(struct peo_perfdata *f, struct peo_mem_topology *out);
 
 /* BUILD_ID: one entry per binary samples hit; size is valid when misc has bit 15. */
@@ -394,8 +400,14 @@ PEO_API int peo_perfdata_bpf_prog_info(struct peo_perfdata *f,
 PEO_API int peo_perfdata_tp_format(struct peo_perfdata *f, const char *sys, const char *name,
 				   struct peo_tp_format **out);
 
-/* perf's own records, decoded (peo_perfdata_decode_user()). */
+/*
+ * perf's own records, decoded (peo_perfdata_decode_user()).  The caller
+ * allocates it and sets sz (see common.h).  The union's structs keep 0.1's
+ * fields, so that what follows the union stays in place; new fields, of
+ * any record type, go at the end only.
+ */
 struct peo_user_record {
+	size_t sz;     /* set by the caller: sizeof(struct peo_user_record) */
 	uint32_t type; /* enum peo_user_record_type */
 	union {
 		struct {
@@ -451,6 +463,7 @@ struct peo_user_record {
 		} header_attr;
 		struct { uint32_t size; } tracing_data; /* its data follows the record */
 	} u;
+	/* New fields here, at the end only. */
 };
 
 /**
@@ -461,8 +474,12 @@ struct peo_user_record {
  * AUXTRACE_ERROR in its three formats, BPF_METADATA ({key[64], value[256]}
  * entries), the common head of SCHEDSTAT_CPU/DOMAIN, HEADER_ATTR (pipe
  * mode's attr and ids) and HEADER_TRACING_DATA's size), in host order.
+ * @out: out->sz set by the caller (sizeof(struct peo_user_record)); only
+ *       that many bytes are written, those past the fields this libpeo
+ *       knows zeroed.
  * Returns 0, -ENOENT for another type (FINISHED_ROUND... carry nothing),
- * or -EPROTO naming the field that runs past the record, with its offset.
+ * -EPROTO naming the field that runs past the record, with its offset, or
+ * -EINVAL for a NULL argument or an out->sz under 0.1's size.
  */
 PEO_API int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_record *r,
 				     struct peo_user_record *out);
@@ -477,26 +494,37 @@ PEO_API uint64_t peo_perfdata_user_u64(const struct peo_perfdata *f, const void 
 PEO_API int peo_perfdata_cpu_map_cpu(const struct peo_perfdata *f, const struct peo_user_record *m,
 				     uint32_t i);
 
-/* One record from the data section. */
+/*
+ * One record from the data section.  The caller allocates it and sets sz
+ * (see common.h):
+ *     struct peo_perfdata_record rec = { .sz = sizeof(rec) };
+ * rec comes last, so that struct peo_record can grow at its end: libpeo
+ * sets rec.sz itself, to what sz leaves for it.  The fields before rec are
+ * 0.1's and stay as they are.
+ */
 struct peo_perfdata_record {
-	struct peo_record rec;   /* parsed: kernel types fully, user types header and bytes */
+	size_t sz;               /* set by the caller: sizeof(struct peo_perfdata_record) */
 	uint64_t offset;         /* where it starts in the file (or stream) */
 	const void *payload;     /* AUXTRACE/TRACING_DATA: their data after the record, or NULL */
 	uint64_t payload_size;   /* its size (the payload is skipped when too large to hold) */
+	struct peo_record rec;   /* parsed: kernel types fully, user types header and bytes; last */
 };
 
 /**
  * peo_perfdata_next() - the next record of the data section, in the
  * order opts.ordered asks (enum peo_perfdata_order).  A COMPRESSED record
  * comes out itself, then the records it holds.
- * @rec: valid until the next call.
+ * @rec: valid until the next call.  rec->sz is the caller's
+ *       (sizeof(struct peo_perfdata_record)): only that many bytes are
+ *       written, those past the fields this libpeo knows zeroed.
  *
  * Returns 1 with a record, 0 at the end, or a negative errno: -EPROTO with
  * the byte offset of a malformed record (or of one cut by the end of a
  * stream, without opts.force), -EIO for a read error, -ENOTSUP for
  * compressed data when peo was built without zstd, -ENOMEM.  In time
  * order the records held before an error go out first (every whole record
- * before a cut is delivered), then the error comes.
+ * before a cut is delivered), then the error comes.  -EINVAL for a NULL
+ * argument or a rec->sz under 0.1's size (no record is taken then).
  */
 PEO_API int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *rec);
 
@@ -513,9 +541,12 @@ PEO_API int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record
 PEO_API const char *peo_perfdata_source(const struct peo_perfdata *f);
 
 /* What peo_perfdata_count() found.  by_type has a fixed size, not
- * PEO_RECORD_USER_MAX, so the struct keeps its layout as types are added. */
+ * PEO_RECORD_USER_MAX, so the struct keeps its layout as types are added.
+ * The caller allocates it and sets sz (see common.h); new fields go at the
+ * end only. */
 #define PEO_PERFDATA_COUNT_TYPES 128
 struct peo_perfdata_counts {
+	size_t sz;      /* set by the caller: sizeof(struct peo_perfdata_counts) */
 	uint64_t total; /* every record, whatever its type */
 	/* by header.type below 128 (COMPRESSED and what it holds both count) */
 	uint64_t by_type[PEO_PERFDATA_COUNT_TYPES];
@@ -533,9 +564,12 @@ struct peo_perfdata_counts {
  * records are counted from their header in place, without a parse, so this
  * runs at about the speed the file's bytes can be read.
  * @f: the reader; counting starts where it is and reads to the end.
- * @c: filled (cleared first); release with peo_perfdata_counts_free().
+ * @c: filled (cleared first, but c->sz, which the caller sets to
+ *     sizeof(struct peo_perfdata_counts): only that many bytes are
+ *     written); release with peo_perfdata_counts_free().
  *
- * Returns 0, or a negative errno as peo_perfdata_next() (nothing to free then).
+ * Returns 0, or a negative errno as peo_perfdata_next() (nothing to free
+ * then): -EINVAL for a c->sz under 0.1's size.
  */
 PEO_API int peo_perfdata_count(struct peo_perfdata *f, struct peo_perfdata_counts *c);
 

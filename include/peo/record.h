@@ -80,6 +80,14 @@ PEO_API int peo_record_parser_add(struct peo_record_parser *p, const struct peo_
 PEO_API int peo_record_parser_clone(struct peo_record_parser **out,
 				    const struct peo_record_parser *p);
 
+/*
+ * The structs inside struct peo_record (peo_sample_id, peo_read, peo_sample
+ * and the peo_rec_* of other records) are part of its layout: their fields
+ * never change, so that the fields after the union stay where a program
+ * built against 0.1 has them.  What the kernel adds to a record goes at the
+ * end of struct peo_record.
+ */
+
 /* The sample_id trailer (sample_id_all), or the same fields of a sample. */
 struct peo_sample_id {
 	uint64_t fields; /* the PEO_SAMPLE_* bits present: TID TIME ID STREAM_ID CPU IDENTIFIER */
@@ -100,12 +108,15 @@ struct peo_read {
 	const void *single_tail; /* without PEO_FORMAT_GROUP: its [id][, lost] words */
 };
 
+/* One value of a read block (peo_read_value()); sized as common.h says. */
 struct peo_read_value {
+	size_t sz; /* set by the caller: sizeof(struct peo_read_value) */
 	uint64_t value, id, lost;
 };
 
-/* A branch stack entry, its flags word decoded. */
+/* A branch stack entry, its flags word decoded; sized as common.h says. */
 struct peo_branch {
+	size_t sz; /* set by the caller: sizeof(struct peo_branch) */
 	uint64_t from, to;
 	unsigned mispred : 1, predicted : 1, in_tx : 1, abort : 1;
 	unsigned cycles : 16;
@@ -175,7 +186,16 @@ struct peo_rec_text_poke { uint64_t addr; uint16_t old_len, new_len; const uint8
 struct peo_rec_aux_output_hw_id { uint64_t hw_id; };
 struct peo_rec_callchain_deferred { uint64_t cookie, nr; const void *ips; };
 
+/*
+ * A parsed record.  The caller allocates it and sets sz (see common.h):
+ *     struct peo_record r = { .sz = sizeof(r) };
+ * peo_record_parse() writes only the first sz bytes.  The fields below are
+ * 0.1's, in 0.1's order, union included; new fields go at the end only.  A
+ * record made by hand for the functions that read one (peo_tp_field_int()...)
+ * sets sz too: a newer libpeo reads the fields sz covers.
+ */
 struct peo_record {
+	size_t sz;                      /* set by the caller: sizeof(struct peo_record) */
 	struct peo_event_header header; /* in host order */
 	const void *bytes;              /* the whole record, in the caller's buffer */
 	/* Whose record (host order copy, in the parser), or NULL; valid
@@ -207,6 +227,7 @@ struct peo_record {
 	} u;
 	struct peo_sample_id sample_id; /* the trailer; fields == 0 when absent */
 	int unknown;                    /* a type peo does not know: only bytes and header */
+	/* New fields here, at the end only. */
 };
 
 /**
@@ -214,11 +235,14 @@ struct peo_record {
  * @p:     a parser that knows the attr of every event in the stream.
  * @bytes: the record, header first, @len bytes (at least header.size).
  * @out:   receives it; its pointers point into @bytes, but out->attr,
- *         which points into @p (see struct peo_record).
+ *         which points into @p (see struct peo_record).  out->sz is the
+ *         caller's (sizeof(struct peo_record)); only that many bytes are
+ *         written, and those past the fields this libpeo knows are zeroed.
  *
  * An unknown record type is not an error: out->unknown is set and only
- * the header and bytes are filled.  Returns 0, or -EPROTO for a record
- * whose fields run past its size or whose counts are impossible (the
+ * the header and bytes are filled.  Returns 0, -EINVAL for a NULL argument
+ * or an out->sz under 0.1's size (nothing is written then), or -EPROTO for
+ * a record whose fields run past its size or whose counts are impossible (the
  * sentence names the record type, the field and its byte offset), or
  * -ENOENT when no attr matches the record's id (the id is named).  After
  * an error @out holds no parsed record (its header at most).
@@ -240,36 +264,61 @@ PEO_API int peo_record_parse_segments(const struct peo_record_parser *p, const v
 /** peo_record_u64() - element @i of a u64 array of @r (callchain, regs...), in host order. */
 PEO_API uint64_t peo_record_u64(const struct peo_record *r, const void *array, size_t i);
 
-/** peo_read_value() - entry @i of a read block of @r.  Returns 0, or -ERANGE. */
+/**
+ * peo_read_value() - entry @i of a read block of @r.
+ * @out: out->sz set by the caller (sizeof(struct peo_read_value)); only that
+ *       many bytes are written.
+ * Returns 0, -ERANGE, or -EINVAL for an out->sz under 0.1's size.
+ */
 PEO_API int peo_read_value(const struct peo_record *r, const struct peo_read *read, size_t i,
 			   struct peo_read_value *out);
 
-/** peo_sample_branch() - branch entry @i of a sample.  Returns 0, or -ERANGE. */
+/**
+ * peo_sample_branch() - branch entry @i of a sample.
+ * @out: out->sz set by the caller (sizeof(struct peo_branch)); only that
+ *       many bytes are written.
+ * Returns 0, -ERANGE, or -EINVAL for an out->sz under 0.1's size.
+ */
 PEO_API int peo_sample_branch(const struct peo_record *r, size_t i, struct peo_branch *out);
 
-/* DATA_SRC, decoded (the PERF_MEM_* values of each field). */
+/* DATA_SRC, decoded (the PERF_MEM_* values of each field); sized as common.h says. */
 struct peo_data_src {
+	size_t sz; /* set by the caller: sizeof(struct peo_data_src) */
 	unsigned op, lvl, snoop, lock, dtlb, lvl_num, remote, snoopx, blk, hops;
 };
 
-/** peo_data_src_decode() - split a DATA_SRC value (host order) into its fields. */
-PEO_API void peo_data_src_decode(uint64_t data_src, struct peo_data_src *out);
+/**
+ * peo_data_src_decode() - split a DATA_SRC value (host order) into its fields.
+ * @out: out->sz set by the caller (sizeof(struct peo_data_src)); only that
+ *       many bytes are written.
+ * Returns 0, or -EINVAL for a NULL @out or an out->sz under 0.1's size.
+ */
+PEO_API int peo_data_src_decode(uint64_t data_src, struct peo_data_src *out);
 
 /*
  * Walking a callchain: each ip with the context it belongs to (the
  * PERF_CONTEXT_* marker before it); markers are not handed out as ips.
  * A PEO_CONTEXT_USER_DEFERRED marker is followed by a cookie, handed out
- * with context PEO_CONTEXT_USER_DEFERRED.
+ * with context PEO_CONTEXT_USER_DEFERRED.  The iterator is the caller's,
+ * sized as common.h says; its fields past sz are libpeo's state.
  */
 struct peo_callchain_iter {
+	size_t sz; /* set by the caller: sizeof(struct peo_callchain_iter) */
 	const struct peo_record *r;
 	const void *ips;
 	uint64_t nr, i;
 	int64_t context; /* the current PEO_CONTEXT_*, 0 before any marker */
 };
 
-/** peo_callchain_begin() - start walking a sample's callchain. */
-PEO_API void peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record *r);
+/**
+ * peo_callchain_begin() - start walking a sample's callchain.
+ * @it: the caller's, it->sz set (sizeof(struct peo_callchain_iter)), as
+ *      common.h says of sized structs.
+ * @r:  the sample (or CALLCHAIN_DEFERRED record); it must outlive the walk.
+ * Returns 0, or -EINVAL for a NULL argument or an it->sz under 0.1's size
+ * (nothing is written then: do not walk @it).
+ */
+PEO_API int peo_callchain_begin(struct peo_callchain_iter *it, const struct peo_record *r);
 
 /**
  * peo_callchain_next() - the next ip and its context.
@@ -288,6 +337,8 @@ PEO_API const char *peo_record_type_name(uint32_t type);
  */
 struct peo_tp_format;
 
+/* A field of a format: libpeo's, handed out one by pointer (it may grow at
+ * its end). */
 struct peo_tp_field {
 	const char *name;   /* "offset", "comm", "common_pid" */
 	const char *type;   /* "off_t", "char", "__data_loc char[]" */

@@ -89,8 +89,12 @@ PEO_API int peo_ring_add(struct peo_ring *ring, int fd);
 /*
  * One record as peo_ring_next() hands it out.  Records are 8-byte aligned,
  * so the 8-byte header never straddles the end of the ring; the rest may.
+ * The caller allocates it and sets sz (see common.h):
+ *     struct peo_ring_record rec = { .sz = sizeof(rec) };
+ * New fields go at the end only.
  */
 struct peo_ring_record {
+	size_t sz;                      /* set by the caller: sizeof(struct peo_ring_record) */
 	struct peo_event_header header; /* a copy; header.size is the record's size */
 	/* The whole record, header included, contiguous: in the ring, or in
 	 * the caller's buffer when it wrapped; NULL when it wrapped and no
@@ -106,7 +110,9 @@ struct peo_ring_record {
 /**
  * peo_ring_next() - the next record, without consuming it.
  * @ring: a forward ring.
- * @rec:  receives the record; valid until peo_ring_consume().
+ * @rec:  receives the record; valid until peo_ring_consume().  rec->sz is
+ *        the caller's (sizeof(struct peo_ring_record)): only that many
+ *        bytes are written, those past the fields this libpeo knows zeroed.
  * @buf:  where a record that wraps the end is copied, or NULL to get the
  *        two segments only.
  * @cap:  @buf's size in bytes.
@@ -116,7 +122,8 @@ struct peo_ring_record {
  * record stays next; rec->header.size says how large it is); -EPROTO for
  * an impossible header (size under 8 or not a multiple of 8, or a record
  * that runs past data_head): the sentence gives its stream offset; -ESPIPE
- * on an overwrite ring (use peo_ring_snapshot()).
+ * on an overwrite ring (use peo_ring_snapshot()); -EINVAL for a rec->sz
+ * under 0.1's size (nothing is written or handed out then).
  */
 PEO_API int peo_ring_next(struct peo_ring *ring, struct peo_ring_record *rec, void *buf,
 			  size_t cap);
@@ -154,9 +161,9 @@ PEO_API size_t peo_ring_span_whole(const struct peo_ring *ring);
  */
 PEO_API void peo_ring_consume(struct peo_ring *ring);
 
-/* What was received and lost; sized like an options struct. */
+/* What was received and lost; sized as common.h says (new fields at the end only). */
 struct peo_ring_stats {
-	size_t sz;
+	size_t sz;             /* set by the caller: sizeof(struct peo_ring_stats) */
 	uint64_t records;      /* records handed out by peo_ring_next() */
 	uint64_t bytes;        /* their bytes */
 	uint64_t lost_records; /* PERF_RECORD_LOST records seen */
@@ -167,8 +174,9 @@ struct peo_ring_stats {
 
 /**
  * peo_ring_stats() - what the ring has received and lost so far.
- * @stats: set stats->sz = sizeof(*stats) first.
- * Returns 0, or -EINVAL for a NULL argument or a zero sz.
+ * @stats: set stats->sz = sizeof(*stats) first; only that many bytes are
+ *         written, those past the fields this libpeo knows zeroed.
+ * Returns 0, or -EINVAL for a NULL argument or a sz under 0.1's size.
  */
 PEO_API int peo_ring_stats(const struct peo_ring *ring, struct peo_ring_stats *stats);
 

@@ -194,6 +194,9 @@ enum peo_feature_source {
 	PEO_FEATURE_BY_RELEASE /* nothing to probe: the kernel release decides */
 };
 
+/* An entry of the table peo_features_probe() hands out; the caller indexes
+ * it, so the struct keeps its size (a new field would come with a new
+ * function). */
 struct peo_feature {
 	enum peo_feature_kind kind;
 	const char *name;    /* "config3", "WEIGHT_STRUCT", "sigtrap", "SWITCH" */

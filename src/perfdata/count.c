@@ -66,14 +66,16 @@ static int count_one(struct peo_perfdata *f, struct peo_perfdata_counts *c, uint
 
 int peo_perfdata_count(struct peo_perfdata *f, struct peo_perfdata_counts *c)
 {
-	struct peo_perfdata_record r;
+	struct peo_perfdata_record r = { .sz = sizeof(r) };
 	struct peo_event_header h;
 	const unsigned char *at;
 	int got, err;
 
 	if (!f || !c)
 		return peo_fail(EINVAL, "peo_perfdata_count: argument '%s' is NULL", f ? "c" : "f");
-	memset(c, 0, sizeof(*c));
+	if ((err = PEO_SIZED(c, peo_perfdata_counts, PEO_PERFDATA_COUNTS_SZ_0_1)))
+		return err;
+	*c = (struct peo_perfdata_counts){ .sz = c->sz };
 	for (;;) {
 		if (!f->dir && peo_pd_next_plain(f, &h, &at)) {
 			err = count_one(f, c, h.type, at, h.size, NULL);

@@ -323,15 +323,13 @@ static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perf
 	return got ? got : 1;
 }
 
-int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
+static int next_record(struct peo_perfdata *f, struct peo_perfdata_record *out)
 {
 	struct pd_order *o;
 	struct run *r;
 	uint64_t t;
 	int got;
 
-	if (!f || !out)
-		return peo_fail(EINVAL, "peo_perfdata_next: argument '%s' is NULL", f ? "rec" : "f");
 	if (f->dir) /* merged by time, or in perf's reading order (perfdata/dir.c) */
 		return peo_pd_dir_next(f, out);
 	o = f->order;
@@ -385,4 +383,21 @@ int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		if ((got = hold(f, out, t)))
 			return got;
 	}
+}
+
+int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
+{
+	size_t sz;
+	int got;
+
+	if (!f || !out)
+		return peo_fail(EINVAL, "peo_perfdata_next: argument '%s' is NULL", f ? "rec" : "f");
+	if ((got = PEO_SIZED(out, peo_perfdata_record, PEO_PERFDATA_RECORD_SZ_0_1)))
+		return got;
+	sz = out->sz;
+	got = next_record(f, out);
+	/* Records of the reader's own are copied over @out whole: its sizes are the caller's. */
+	out->sz = sz;
+	out->rec.sz = sz - offsetof(struct peo_perfdata_record, rec);
+	return got;
 }

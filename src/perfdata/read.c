@@ -356,7 +356,7 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 int peo_pd_parse_fields(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t offset,
 			struct peo_record *out)
 {
-	int err = peo_record_parse(f->parser, bytes, len, out);
+	int err = peo_record_fill(f->parser, bytes, len, out);
 
 	if (err)
 		return peo_fail(err == -ENOENT ? EPROTO : -err, "perf.data: record at offset %llu: %s",

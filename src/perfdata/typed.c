@@ -287,7 +287,8 @@ int peo_perfdata_compressed(struct peo_perfdata *f, struct peo_compressed *out)
 {
 	struct fcur c;
 
-	if ((c.err = open_cur(f, PEO_FEAT_COMPRESSED, &c)))
+	if ((c.err = PEO_SIZED(out, peo_compressed, PEO_COMPRESSED_SZ_0_1)) ||
+	    (c.err = open_cur(f, PEO_FEAT_COMPRESSED, &c)))
 		return c.err;
 	out->version = fu32(&c, "the version");
 	out->type = fu32(&c, "the type");
@@ -301,7 +302,8 @@ int peo_perfdata_clock_data(struct peo_perfdata *f, struct peo_clock_data *out)
 {
 	struct fcur c;
 
-	if ((c.err = open_cur(f, PEO_FEAT_CLOCK_DATA, &c)))
+	if ((c.err = PEO_SIZED(out, peo_clock_data, PEO_CLOCK_DATA_SZ_0_1)) ||
+	    (c.err = open_cur(f, PEO_FEAT_CLOCK_DATA, &c)))
 		return c.err;
 	out->version = fu32(&c, "the version");
 	out->clockid = fu32(&c, "the clockid");
@@ -314,7 +316,8 @@ int peo_perfdata_mem_topology(struct peo_perfdata *f, struct peo_mem_topology *o
 {
 	struct fcur c;
 
-	if ((c.err = open_cur(f, PEO_FEAT_MEM_TOPOLOGY, &c)))
+	if ((c.err = PEO_SIZED(out, peo_mem_topology, PEO_MEM_TOPOLOGY_SZ_0_1)) ||
+	    (c.err = open_cur(f, PEO_FEAT_MEM_TOPOLOGY, &c)))
 		return c.err;
 	out->version = fu64(&c, "the version");
 	out->block_size = fu64(&c, "the block size");

@@ -256,7 +256,9 @@ int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_reco
 
 	if (!f || !r || !out)
 		return peo_fail(EINVAL, "peo_perfdata_decode_user: a NULL argument");
-	memset(out, 0, sizeof(*out));
+	if ((err = PEO_SIZED(out, peo_user_record, PEO_USER_RECORD_SZ_0_1)))
+		return err;
+	*out = (struct peo_user_record){ .sz = out->sz };
 	out->type = r->header.type;
 	switch (r->header.type) {
 	case PEO_RECORD_ID_INDEX:

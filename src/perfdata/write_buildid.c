@@ -182,7 +182,7 @@ void pd_hits_records(struct pd_hits *h, const unsigned char *bytes, size_t len)
 		} else if ((hd.type == PEO_RECORD_MMAP || hd.type == PEO_RECORD_MMAP2 ||
 			    hd.type == PEO_RECORD_FORK || hd.type == PEO_RECORD_EXIT ||
 			    (hd.type == PEO_RECORD_COMM && (hd.misc & PEO_RECORD_MISC_COMM_EXEC))) &&
-			   !peo_record_parse(h->parser, bytes + at, hd.size, &r)) {
+			   !peo_record_fill(h->parser, bytes + at, hd.size, &r)) {
 			if (hd.type == PEO_RECORD_FORK && r.u.task.pid != r.u.task.ppid)
 				fork_maps(h, r.u.task.ppid, r.u.task.pid);
 			else if (hd.type == PEO_RECORD_EXIT && r.u.task.pid == r.u.task.tid)

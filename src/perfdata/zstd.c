@@ -22,7 +22,7 @@
 
 static size_t expand_limit(struct peo_perfdata *f)
 {
-	struct peo_compressed z;
+	struct peo_compressed z = { .sz = sizeof(z) };
 
 	if (peo_perfdata_compressed(f, &z) == 0 && z.mmap_len)
 		return (size_t)z.mmap_len * 2 > (1u << 20) ? (size_t)z.mmap_len * 2 : (1u << 20);
