@@ -1,16 +1,15 @@
 /*
  * fuzz_tp_format.c - libFuzzer target for tracepoint format files and their
- * print fmt (src/tracepoint/: format.c, expr.c, print.c), which a perf.data's
+ * print fmt (src/tracepoint/: format.c, expr_*.c, print.c), which a perf.data's
  * TRACING_DATA section hands peo from whoever wrote the file.  The input is
  * the format text, a NUL, then the RAW payload the print fmt is applied
  * to, in either byte order (the payload's first byte picks).  Whatever the
  * result, an error has its sentence and a printed text is NUL-terminated
  * within the buffer.  The format text is read as a printk formats list
  * too (mostly lines it passes over), the kernel strings %s of a pointer
- * names.  The print is held to its reference (every argument by the
- * interpreter, every conversion by snprintf: prog.c's compiled
- * arguments and print.c's fast paths must print the same text, or fail
- * with the same sentence).
+ * names.  The print is held to its reference (every conversion by
+ * snprintf: print.c's fast paths must print the same text, or fail with
+ * the same sentence).
  *
  * Seeds: real format files from tracefs with payloads (make fuzz).
  */

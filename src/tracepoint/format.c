@@ -19,7 +19,7 @@ struct peo_tp_format {
 	size_t n;
 	char *print; /* what follows "print fmt: " */
 	const char *fmt_end; /* the format string's closing quote (or the text's end) */
-	struct tp_arg *args; /* its arguments, each compiled when it can be */
+	struct tp_arg *args; /* its arguments, each parsed */
 	size_t nargs;
 	struct tp_strings *strings; /* the kernel strings its %s of a pointer names, or NULL */
 };
@@ -40,7 +40,7 @@ void peo_tp_format_free(struct peo_tp_format *f)
 	free(f->name);
 	free(f->print);
 	for (size_t i = 0; i < f->nargs; i++)
-		peo_tp_prog_free(f->args[i].prog);
+		peo_tp_expr_free(f->args[i].expr);
 	free(f->args);
 	peo_tp_strings_free(f->strings);
 	free(f);
@@ -140,10 +140,10 @@ static int parse_field_line(struct peo_tp_format *f, const char *line, size_t li
 
 /*
  * The print fmt's arguments after its string, comma-separated at
- * parenthesis depth 0, each compiled once (prog.c) where it can be
- * (else the interpreter reads its text each time).  Returns 0 or -ENOMEM.
+ * parenthesis depth 0, each parsed once (expr_parse.c).  Returns 0 or
+ * -ENOMEM.
  */
-static int compile_args(struct peo_tp_format *f)
+static int parse_args(struct peo_tp_format *f)
 {
 	const char *p = f->print, *end;
 	size_t cap = 0;
@@ -159,6 +159,7 @@ static int compile_args(struct peo_tp_format *f)
 	for (p++;;) {
 		const char *a;
 		struct tp_arg *more;
+		int err;
 
 		while (p < end && (*p == ',' || isspace((unsigned char)*p)))
 			p++;
@@ -172,7 +173,10 @@ static int compile_args(struct peo_tp_format *f)
 				return peo_fail(ENOMEM, "out of memory for a print format's arguments");
 			f->args = more;
 		}
-		f->args[f->nargs++] = (struct tp_arg){ a, p, peo_tp_prog_compile(f, a, p) };
+		f->args[f->nargs] = (struct tp_arg){ a, p, NULL, peo_tp_arg_field(f, a, p) };
+		if ((err = peo_tp_expr_parse(f, a, p, &f->args[f->nargs].expr)))
+			return err;
+		f->nargs++;
 	}
 }
 
@@ -219,7 +223,7 @@ int peo_tp_format_parse(struct peo_tp_format **out, const char *text)
 	if (!err && !f->n)
 		err = peo_fail(EPROTO, "tracepoint format: no 'field:' line in %zu lines", lineno);
 	if (!err && f->print)
-		err = compile_args(f);
+		err = parse_args(f);
 	if (err) {
 		peo_tp_format_free(f);
 		return err;

@@ -9,10 +9,12 @@
 #include "tracepoint/expr.h"
 #include "tracepoint/kernel_strings.h"
 
-/* A print fmt's argument: its text, and its compiled form or NULL. */
+/* A print fmt's argument: its text, its tree, and the field it names
+ * when it is "REC->name" alone (%pI4's address), else NULL. */
 struct tp_arg {
 	const char *s, *e;
-	struct tp_prog *prog;
+	struct tp_expr *expr;
+	const struct peo_tp_field *fld;
 };
 
 /* @f's print fmt arguments, in order (*@args; their count
@@ -21,9 +23,9 @@ struct tp_arg {
 PEO_HIDDEN size_t peo_tp_format_args(const struct peo_tp_format *f, const struct tp_arg **args,
 				     const char **fmt_end);
 
-/* peo_tp_format_print() as it is (@reference 0), or with every argument
- * evaluated by the interpreter and every conversion by snprintf (1: for
- * tests that hold the fast paths to the same text). */
+/* peo_tp_format_print() as it is (@reference 0), or with every
+ * conversion by snprintf (1: for tests that hold the fast paths to the
+ * same text). */
 PEO_HIDDEN int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_record *rec,
 				      const void *raw, size_t raw_size, char *buf, size_t cap,
 				      int reference);

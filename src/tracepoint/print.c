@@ -1,7 +1,7 @@
 /*
  * print.c - a tracepoint payload printed by its print fmt: the format
  * string's conversions filled from its arguments, C expressions over the
- * payload's fields (expr.c).
+ * payload's fields (parsed once by expr_parse.c, evaluated by expr_eval.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -96,6 +96,7 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 	nargs = peo_tp_format_args(f, &args, &fmt_end); /* split, and compiled, with the format */
 	for (const char *c = p + 1; c < fmt_end; c++) {
 		char spec[32], out[512], scratch[1024];
+		const struct peo_tp_field *fld;
 		const char *a, *ae;
 		struct tp_value v;
 		size_t k = 0;
@@ -133,12 +134,9 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 			return peo_fail(ENOTSUP, "print fmt: conversion '%c' has no argument", *c);
 		a = args[next].s;
 		ae = args[next].e;
-		err = args[next].prog && !reference
-			      ? peo_tp_prog_eval(args[next].prog, f, rec, raw, raw_size, scratch,
-						 sizeof(scratch), &v)
-			      : TP_PROG_INTERPRET;
-		if (err == TP_PROG_INTERPRET)
-			err = peo_tp_expr_eval(f, rec, raw, raw_size, a, ae, scratch, sizeof(scratch), &v);
+		err = peo_tp_expr_eval(args[next].expr, f, rec, raw, raw_size, scratch,
+				       sizeof(scratch), &v);
+		fld = args[next].fld;
 		next++;
 		if (err)
 			return err;
@@ -177,7 +175,6 @@ int peo_tp_format_print_as(const struct peo_tp_format *f, const struct peo_recor
 			n = format_string(out, sizeof(out), spec, (int)v.len, v.str);
 		} else if (*c == 'p' && c + 1 < fmt_end && (c[1] == 'I' || c[1] == 'i')) {
 			/* %pI4, %pI6c, %pISpc...: the address in the field's bytes (u8 or char) */
-			const struct peo_tp_field *fld = peo_tp_arg_field(f, a, ae);
 			const void *bytes;
 			size_t nbytes, used = 0;
 
