@@ -80,15 +80,14 @@ static int open_stream(struct peo_perfdata *f, int fd, uint64_t size, struct peo
 		close(fd);
 		return peo_fail(ENOMEM, "out of memory for a data file's reader");
 	}
-	r->fd = fd;
+	/* its buffer had when first needed */
+	pd_source_init(&r->src, fd, 0, f->src.window, f->src.map_whole, 0);
 	r->own_fd = fd; /* closed with it */
-	r->window = f->window; /* its buffer had when first needed */
 	r->force = f->force;
-	r->map_whole = f->map_whole;
 	r->swap = f->swap;
 	r->big_endian = f->big_endian;
 	r->file_size = size;
-	r->end = size;
+	r->src.end = size;
 	r->parser = f->parser;
 	r->borrowed_parser = 1;
 	r->parse_fields = 0; /* peeked for the merge, parsed on the way out */
@@ -229,7 +228,7 @@ static int fill(struct pd_stream *s)
 	if (!s->started) {
 		s->started = 1;
 		s->turn_start = s->rec.offset;
-	} else if (s->rec.offset != s->r->pos && s->rec.offset - s->turn_start >= TURN_BYTES) {
+	} else if (s->rec.offset != s->r->src.pos && s->rec.offset - s->turn_start >= TURN_BYTES) {
 		s->turn++;
 		s->turn_start = s->rec.offset;
 	}
@@ -264,15 +263,15 @@ static int scan_streams(struct peo_perfdata *f, struct pd_dir *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		struct peo_perfdata *own = d->s[i].r, *r;
-		int fd = fcntl(own->fd, F_DUPFD_CLOEXEC, 0), err;
+		int fd = fcntl(own->src.fd, F_DUPFD_CLOEXEC, 0), err;
 
 		if (fd < 0)
 			return peo_fail(errno, "%s: cannot read it twice: %s", d->s[i].name,
 					strerror(errno));
 		err = open_stream(f, fd, own->file_size, &r);
 		if (!err) {
-			r->pos = own->pos; /* the header file's data section */
-			r->end = own->end;
+			r->src.pos = own->src.pos; /* the header file's data section */
+			r->src.end = own->src.end;
 			err = peo_pd_sort_scan(&d->s[i].sort, r);
 		}
 		peo_perfdata_close(r);

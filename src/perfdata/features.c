@@ -26,7 +26,7 @@ int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **byte
 		if (!b)
 			return peo_fail(ENOMEM, "out of memory for feature %u (%llu bytes)", bit,
 					(unsigned long long)s->size);
-		err = peo_pd_read_at(f, s->offset, b, (size_t)s->size, "a feature section");
+		err = pd_source_read_at(&f->src, s->offset, b, (size_t)s->size, "a feature section");
 		if (err) {
 			free(b);
 			return err;

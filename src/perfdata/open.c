@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,28 +25,6 @@ uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p)
 uint32_t peo_pd_u32(const struct peo_perfdata *f, const void *p)
 {
 	return peo_load_u32(p, f->swap);
-}
-
-/* Read exactly @n bytes at @off (file mode) or next (pipe mode). */
-int peo_pd_read_at(struct peo_perfdata *f, uint64_t off, void *buf, size_t n, const char *what)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = f->sequential ? read(f->fd, (char *)buf + got, n - got)
-				    : pread(f->fd, (char *)buf + got, n - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return peo_fail(EIO, "perf.data: reading %s (%zu bytes at offset %llu): %s", what,
-					n, (unsigned long long)off, strerror(errno));
-		if (r == 0)
-			return peo_fail(EPROTO, "perf.data: %s at offset %llu: the file ends after %zu "
-					"of its %zu bytes", what, (unsigned long long)off, got, n);
-		got += (size_t)r;
-	}
-	return 0;
 }
 
 /* A {offset, size} section inside the file, or -EPROTO naming it. */
@@ -123,7 +100,7 @@ static int read_attrs(struct peo_perfdata *f, uint64_t attr_size, const struct p
 		uint64_t *list = NULL;
 		size_t n;
 
-		err = peo_pd_read_at(f, at, entry, attr_size, "an attr");
+		err = pd_source_read_at(&f->src, at, entry, attr_size, "an attr");
 		if (!err)
 			err = read_section(f, entry + attr_size - 16, at + attr_size - 16, "attr ids", &ids);
 		if (err)
@@ -132,7 +109,7 @@ static int read_attrs(struct peo_perfdata *f, uint64_t attr_size, const struct p
 		if (n && !(list = malloc(n * 8)))
 			err = peo_fail(ENOMEM, "out of memory for %zu ids", n);
 		if (!err && n)
-			err = peo_pd_read_at(f, ids.offset, list, n * 8, "attr ids");
+			err = pd_source_read_at(&f->src, ids.offset, list, n * 8, "attr ids");
 		for (size_t i = 0; !err && i < n; i++)
 			list[i] = peo_pd_u64(f, &list[i]);
 		if (err)
@@ -193,7 +170,7 @@ static int index_entry(struct peo_perfdata *f, uint64_t at, unsigned i, struct p
 	unsigned char sec[16];
 
 	if (at + 16ULL * (i + 1) > f->file_size ||
-	    peo_pd_read_at(f, at + 16ULL * i, sec, sizeof(sec), "the feature index"))
+	    pd_source_read_at(&f->src, at + 16ULL * i, sec, sizeof(sec), "the feature index"))
 		return -1;
 	s->offset = peo_pd_u64(f, sec);
 	s->size = peo_pd_u64(f, sec + 8);
@@ -255,7 +232,7 @@ static int read_feature_index(struct peo_perfdata *f, const unsigned char *bitma
 
 		if (!(word >> (bit % 64) & 1))
 			continue;
-		err = peo_pd_read_at(f, at, sec, sizeof(sec), "the feature index");
+		err = pd_source_read_at(&f->src, at, sec, sizeof(sec), "the feature index");
 		if (!err)
 			err = read_section(f, sec, at, "feature", &f->features[bit]);
 		if (!err)
@@ -318,7 +295,7 @@ static int open_file_mode(struct peo_perfdata *f, const unsigned char *first16)
 	int err;
 
 	memcpy(h, first16, 16);
-	err = peo_pd_read_at(f, 16, h + 16, sizeof(h) - 16, "the file header");
+	err = pd_source_read_at(&f->src, 16, h + 16, sizeof(h) - 16, "the file header");
 	if (err)
 		return err;
 	attr_size = peo_pd_u64(f, h + 16);
@@ -342,8 +319,8 @@ static int open_file_mode(struct peo_perfdata *f, const unsigned char *first16)
 		err = read_attrs(f, attr_size, &attrs);
 	if (!err)
 		err = read_feature_index(f, h + 72);
-	f->pos = f->data.offset;
-	f->end = f->data.offset + f->data.size;
+	f->src.pos = f->data.offset;
+	f->src.end = f->data.offset + f->data.size;
 	return err;
 }
 
@@ -381,16 +358,14 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return peo_fail(ENOMEM, "out of memory for a perf.data reader");
-	f->fd = fd;
+	/* a window asked for: read in windows of that size */
+	pd_source_init(&f->src, fd, fstat(fd, &st) != 0 || !S_ISREG(st.st_mode),
+		       o.window ? o.window : DEFAULT_WINDOW, !o.window, !!o.readahead_thread);
 	f->own_fd = -1;
-	f->window = o.window ? (o.window < PEO_PD_MIN_WINDOW ? PEO_PD_MIN_WINDOW : o.window) : DEFAULT_WINDOW;
-	f->map_whole = !o.window; /* a window asked for: read in windows of that size */
-	f->readahead_thread = !!o.readahead_thread;
 	f->force = !!o.force;
-	f->sequential = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode);
-	f->pipe = f->sequential;
-	f->file_size = f->sequential ? UINT64_MAX : (uint64_t)st.st_size;
-	err = peo_pd_read_at(f, 0, first, sizeof(first), "the header");
+	f->pipe = f->src.sequential;
+	f->file_size = f->src.sequential ? UINT64_MAX : (uint64_t)st.st_size;
+	err = pd_source_read_at(&f->src, 0, first, sizeof(first), "the header");
 	if (!err) {
 		memcpy(&magic, first, 8);
 		if (magic == __builtin_bswap64(MAGIC_LE))
@@ -416,9 +391,9 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 		size = peo_pd_u64(f, first + 8);
 		if (size == PIPE_HEADER_BYTES) {
 			f->pipe = 1; /* a pipe-mode stream, even when saved to a file */
-			f->pos = PIPE_HEADER_BYTES;
-			f->end = f->file_size;
-		} else if (size >= FILE_HEADER_BYTES && !f->sequential) {
+			f->src.pos = PIPE_HEADER_BYTES;
+			f->src.end = f->file_size;
+		} else if (size >= FILE_HEADER_BYTES && !f->src.sequential) {
 			err = open_file_mode(f, first);
 		} else if (size == FILE_HEADER_BYTES) {
 			err = peo_fail(ESPIPE, "a file-mode perf.data (its header is 104 bytes, as perf "
@@ -541,10 +516,7 @@ void peo_perfdata_close(struct peo_perfdata *f)
 		free(f->feature_bytes[i]);
 		free(f->feature_lists[i]);
 	}
-	free(f->buf);
-	peo_pd_ahead_stop(f); /* before the mapping it reads goes */
-	if (f->map)
-		munmap(f->map, f->map_len);
+	pd_source_fini(&f->src);
 	peo_perfdata_inflate_free(f);
 	peo_pd_order_free(f);
 	peo_pd_dir_free(f);

@@ -1,135 +1,27 @@
 /*
- * read.c - the data section, record by record, through a read
- * window of fixed size: file offsets are read with pread(), a pipe is read
- * in order and what is consumed is dropped.
+ * read.c - the data section, record by record, out of the source's window
+ * (source.h): each record's header and bytes, a record cut by the end,
+ * and perf's own records that the reader acts on (a pipe's attrs and
+ * features, EVENT_UPDATE's names, the payloads of TRACING_DATA and
+ * AUXTRACE, COMPRESSED ones expanded).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "perfdata/reader.h"
-
-/*
- * The whole data section as one mapping (64-bit): records and held ones
- * point into it and are never copied.  Memory stays bounded because pages
- * are populated only a step ahead of the reader (one madvise, cheaper than
- * a fault per 16 pages) and dropped behind the oldest byte still in use.
- * 0 when it cannot be mapped (then windows or pread do it).
- */
-static int map_whole(struct peo_perfdata *f)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), lead = (size_t)(f->pos % page);
-	uint64_t want = f->end - f->pos;
-	void *m;
-
-	if (f->whole || !f->map_whole || sizeof(size_t) < 8 || !want || want > SIZE_MAX - lead)
-		return f->whole;
-	m = mmap(NULL, lead + (size_t)want, PROT_READ, MAP_PRIVATE, f->fd, (off_t)(f->pos - lead));
-	if (m == MAP_FAILED)
-		return 0;
-	f->map = m;
-	f->map_len = lead + (size_t)want;
-	f->win = (unsigned char *)m + lead;
-	f->buf_pos = f->pos;
-	f->len = (size_t)want;
-	f->whole = 1;
-	f->populated = f->released = f->pos - lead;
-	f->advance_at = f->pos;
-	if (f->readahead_thread)
-		peo_pd_ahead_start(f); /* without it the reader populates as it goes */
-	return 1;
-}
-
-/* Page tables filled ahead of @pos (by the helper thread when there is
- * one); pages wholly before @keep dropped.  Runs every quarter step. */
-static void whole_advance(struct peo_perfdata *f, uint64_t pos, uint64_t keep)
-{
-	uint64_t base = f->buf_pos - (uint64_t)((unsigned char *)f->win - (unsigned char *)f->map);
-	uint64_t map_end = base + f->map_len, from, drop;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-
-	if (f->ahead) {
-		peo_pd_ahead_tell(f, (size_t)(pos - base), (size_t)(keep - base));
-		f->advance_at = pos + POPULATE_STEP / 4;
-		return;
-	}
-	if (pos + POPULATE_STEP / 2 > f->populated && f->populated < map_end) {
-		uint64_t n = map_end - f->populated < POPULATE_STEP ? map_end - f->populated
-								     : POPULATE_STEP;
-
-		madvise((char *)f->map + (f->populated - base), (size_t)n, MADV_POPULATE_READ);
-		f->populated += n; /* page-aligned: it starts at base and steps in pages */
-	}
-	drop = pd_release_span(&f->released, keep, page, RELEASE_STEP, &from);
-	if (drop)
-		madvise((char *)f->map + (from - base), (size_t)drop, MADV_DONTNEED);
-	f->advance_at = pos + POPULATE_STEP / 4;
-}
-
-/*
- * A file's next @want bytes from f->pos as a mapping instead of a copy
- * (where the whole section cannot be mapped): the pages come straight from
- * the page cache, and the window before is unmapped, so memory stays at
- * one window.  0 when mmap is refused (then pread does it).
- */
-static int map_window(struct peo_perfdata *f, size_t want)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), lead = (size_t)(f->pos % page);
-	void *m;
-
-	if (map_whole(f))
-		return 1;
-	if (f->map)
-		munmap(f->map, f->map_len);
-	f->map = NULL;
-	m = mmap(NULL, lead + want, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd,
-		 (off_t)(f->pos - lead));
-	if (m == MAP_FAILED)
-		return 0;
-	f->map = m;
-	f->map_len = lead + want;
-	f->win = (unsigned char *)m + lead;
-	f->buf_pos = f->pos;
-	f->len = want;
-	return 1;
-}
-
-/*
- * The buffer reads go into, had when first needed (a mapped file never
- * needs it): the window's size, else as much as can be had down to the
- * least window (the largest record and its neighbour), which becomes the
- * window.  0, or -ENOMEM.
- */
-static int have_buffer(struct peo_perfdata *f)
-{
-	size_t want = f->window;
-
-	while (!f->buf) {
-		f->buf = malloc(want);
-		if (f->buf)
-			f->window = want;
-		else if (want <= PEO_PD_MIN_WINDOW)
-			return peo_fail(ENOMEM, "out of memory for a read window (%zu bytes, and down "
-					"to %u)", f->window, PEO_PD_MIN_WINDOW);
-		else
-			want = want / 2 < PEO_PD_MIN_WINDOW ? PEO_PD_MIN_WINDOW : want / 2;
-	}
-	return 0;
-}
 
 int peo_pd_cut(struct peo_perfdata *f, const char *what, uint64_t have, uint64_t need)
 {
 	char text[256];
 
 	snprintf(text, sizeof(text), "the %s ends inside %s at offset %llu: %llu of its %llu "
-		 "bytes are there", f->pipe ? "stream" : "data", what, (unsigned long long)f->pos,
+		 "bytes are there", f->pipe ? "stream" : "data", what, (unsigned long long)f->src.pos,
 		 (unsigned long long)have, (unsigned long long)need);
 	if (!f->force && !f->pipe) /* a file's record past its data section: the header is wrong */
 		return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %llu bytes, but the data "
-				"section ends %llu bytes later", what, (unsigned long long)f->pos,
+				"section ends %llu bytes later", what, (unsigned long long)f->src.pos,
 				(unsigned long long)need, (unsigned long long)have);
 	if (!f->force)
 		return peo_fail(EPROTO, "perf.data: %s", text);
@@ -138,102 +30,14 @@ int peo_pd_cut(struct peo_perfdata *f, const char *what, uint64_t have, uint64_t
 	return 0;
 }
 
-/* Make the window hold [f->pos, f->pos + need); returns 1, 0 at a clean end
- * (or, under opts.force, at a record cut by the end), -errno. */
+/* Make the window hold the next @need bytes: 1; 0 at a clean end (or,
+ * under opts.force, at a record cut by the end); -errno. */
 static int fill(struct peo_perfdata *f, size_t need, const char *what)
 {
-	size_t keep, room;
-	int err;
+	uint64_t have;
+	int got = pd_source_fill(&f->src, need, what, &have);
 
-	if (f->pos >= f->buf_pos && f->pos - f->buf_pos <= f->len &&
-	    f->len - (f->pos - f->buf_pos) >= need)
-		return 1;
-	if (need > f->window)
-		return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %zu bytes, more than the "
-				"%zu-byte read window", what, (unsigned long long)f->pos, need,
-				f->window);
-	if (!f->sequential) {
-		uint64_t left = f->end - f->pos;
-		size_t want = left < f->window ? (size_t)left : f->window;
-
-		if (want < need)
-			return peo_pd_cut(f, what, left, need);
-		if (map_window(f, want))
-			return 1;
-		if ((err = have_buffer(f)))
-			return err;
-		want = left < f->window ? (size_t)left : f->window; /* the window may be less now */
-		err = peo_pd_read_at(f, f->pos, f->buf, want, "the data section");
-		if (err)
-			return err;
-		f->win = f->buf;
-		f->buf_pos = f->pos;
-		f->len = want;
-		return 1;
-	}
-	/* Pipe: keep the unread tail, then read until there is enough. */
-	if ((err = have_buffer(f)))
-		return err;
-	if (need > f->window) /* a window cut down for want of memory */
-		return peo_fail(ENOMEM, "out of memory for a read window of %zu bytes for %s at "
-				"offset %llu", need, what, (unsigned long long)f->pos);
-	keep = f->pos - f->buf_pos <= f->len ? f->len - (size_t)(f->pos - f->buf_pos) : 0;
-	memmove(f->buf, f->buf + (f->len - keep), keep);
-	f->win = f->buf;
-	f->buf_pos = f->pos;
-	f->len = keep;
-	while (f->len < need) {
-		ssize_t r;
-
-		room = f->window - f->len;
-		r = read(f->fd, f->buf + f->len, room);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return peo_fail(EIO, "perf.data: reading the stream at offset %llu: %s",
-					(unsigned long long)(f->buf_pos + f->len), strerror(errno));
-		if (r == 0)
-			return f->len == 0 ? 0 : peo_pd_cut(f, what, f->len, need);
-		f->len += (size_t)r;
-	}
-	return 1;
-}
-
-/*
- * Pass @n bytes after the current record (payloads kept outside
- * header.size), copying them to @dst when it is not NULL.
- */
-static int pass_over(struct peo_perfdata *f, uint64_t n, const char *what, unsigned char *dst)
-{
-	while (f->sequential && n) {
-		size_t have = f->len - (size_t)(f->pos - f->buf_pos);
-		size_t step = n < have ? (size_t)n : have;
-		int r;
-
-		if (dst) {
-			memcpy(dst, f->win + (f->pos - f->buf_pos), step);
-			dst += step;
-		}
-		f->pos += step;
-		n -= step;
-		if (!n)
-			break;
-		r = fill(f, 1, what);
-		if (r <= 0)
-			return r ? r : peo_fail(EPROTO, "perf.data: the stream ends inside %s", what);
-	}
-	if (!f->sequential) {
-		int err;
-
-		if (n > f->end - f->pos)
-			return peo_fail(EPROTO, "perf.data: %s of %llu bytes at offset %llu runs past the "
-					"data section's end", what, (unsigned long long)n,
-					(unsigned long long)f->pos);
-		if (dst && (err = peo_pd_read_at(f, f->pos, dst, (size_t)n, what)))
-			return err;
-		f->pos += n;
-	}
-	return 0;
+	return got == PD_SOURCE_CUT ? peo_pd_cut(f, what, have, need) : got;
 }
 
 /* TRACING_DATA as a record (pipe mode): kept as the feature section, as a file has it. */
@@ -243,12 +47,12 @@ static int keep_tracing_data(struct peo_perfdata *f, uint64_t size, uint64_t pad
 	int err;
 
 	if (size > (64u << 20)) /* the formats of every tracepoint are a few MiB */
-		return pass_over(f, padded, "TRACING_DATA's data", NULL);
+		return pd_source_pass(&f->src, padded, "TRACING_DATA's data", NULL);
 	copy = malloc(padded ? (size_t)padded : 1);
 	if (!copy)
 		return peo_fail(ENOMEM, "out of memory for %llu bytes of TRACING_DATA",
 				(unsigned long long)size);
-	err = pass_over(f, padded, "TRACING_DATA's data", copy);
+	err = pd_source_pass(&f->src, padded, "TRACING_DATA's data", copy);
 	if (err) {
 		free(copy);
 		return err;
@@ -369,14 +173,14 @@ int peo_pd_next_plain(struct peo_perfdata *f, struct peo_event_header *h, const 
 {
 	const unsigned char *p;
 
-	if (f->inflate || f->order || f->pos < f->buf_pos || f->pos - f->buf_pos + sizeof(*h) > f->len ||
-	    (!f->sequential && f->pos >= f->end))
+	if (f->inflate || f->order || !pd_source_holds(&f->src, sizeof(*h)) ||
+	    (!f->src.sequential && f->src.pos >= f->src.end))
 		return 0;
-	if (f->whole && f->pos >= f->advance_at)
-		whole_advance(f, f->pos, f->pos);
-	p = f->win + (f->pos - f->buf_pos);
+	if (pd_source_due(&f->src))
+		pd_source_advance(&f->src, f->src.pos);
+	p = pd_source_at(&f->src);
 	*h = peo_load_header(p, f->swap);
-	if (h->size < sizeof(*h) || f->pos - f->buf_pos + h->size > f->len)
+	if (h->size < sizeof(*h) || !pd_source_holds(&f->src, h->size))
 		return 0; /* the full path reads more, or says what is wrong */
 	switch (h->type) { /* the types the reader acts on */
 	case PEO_RECORD_HEADER_ATTR:
@@ -389,7 +193,7 @@ int peo_pd_next_plain(struct peo_perfdata *f, struct peo_event_header *h, const 
 		return 0;
 	}
 	*at = p;
-	f->pos += h->size;
+	f->src.pos += h->size;
 	return 1;
 }
 
@@ -412,40 +216,40 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 				return got;
 			if (got) {
 				f->stable = 0; /* in the inflate buffer, reused */
-				return (err = parse(f, inner, inner_len, f->pos, out)) ? err : 1;
+				return (err = parse(f, inner, inner_len, f->src.pos, out)) ? err : 1;
 			}
 		}
-		if (!f->sequential && f->pos >= f->end)
+		if (!f->src.sequential && f->src.pos >= f->src.end)
 			return 0;
-		if (f->whole && f->pos >= f->advance_at)
-			whole_advance(f, f->pos, f->order ? peo_pd_order_keep(f, f->pos) : f->pos);
-		f->stable = f->whole;
+		if (pd_source_due(&f->src))
+			pd_source_advance(&f->src, f->order ? peo_pd_order_keep(f, f->src.pos) : f->src.pos);
+		f->stable = pd_source_stable(&f->src);
 		/* The window usually holds the next record whole: no call to fill(). */
-		if (f->pos - f->buf_pos + sizeof(h) > f->len || f->pos < f->buf_pos) {
+		if (!pd_source_holds(&f->src, sizeof(h))) {
 			got = fill(f, sizeof(h), "a record header");
 			if (got <= 0)
 				return got;
 		}
-		at = f->win + (f->pos - f->buf_pos);
+		at = pd_source_at(&f->src);
 		/* Records 1 KiB (a few hundred ns) ahead: the hardware's prefetch
 		 * stops at each page, and the header's load had waited on memory there. */
 		__builtin_prefetch(at + 1024);
 		h = peo_load_header(at, f->swap);
-		offset = f->pos;
+		offset = f->src.pos;
 		if (h.size < sizeof(h))
 			return peo_fail(EPROTO, "perf.data: record at offset %llu has size %u, under "
 					"its own 8-byte header (type %u)", (unsigned long long)offset,
 					h.size, h.type);
-		if (f->pos - f->buf_pos + h.size > f->len) {
+		if (!pd_source_holds(&f->src, h.size)) {
 			got = fill(f, h.size, "a record");
 			if (got <= 0) /* 0: cut by the end, under opts.force */
 				return got;
 		}
-		at = f->win + (f->pos - f->buf_pos);
+		at = pd_source_at(&f->src);
 		err = parse(f, at, h.size, offset, out);
 		if (err)
 			return err;
-		f->pos += h.size;
+		f->src.pos += h.size;
 		switch (h.type) {
 		case PEO_RECORD_HEADER_ATTR:
 			if (f->pipe && (err = add_header_attr(f, &out->rec, offset)))
@@ -468,7 +272,7 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		case PEO_RECORD_AUXTRACE: /* u64 size first; the data follows */
 			if (h.size >= 16) {
 				out->payload_size = peo_pd_u64(f, at + 8);
-				err = pass_over(f, out->payload_size, "AUXTRACE's data", NULL);
+				err = pd_source_pass(&f->src, out->payload_size, "AUXTRACE's data", NULL);
 			}
 			break;
 		case PEO_RECORD_COMPRESSED:

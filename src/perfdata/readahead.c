@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perfdata/reader.h"
+#include "perfdata/source.h"
 
 #define AHEAD_MAX (2 * POPULATE_STEP) /* how far the helper runs ahead of the reader */
 #define RELEASE_BEHIND_MAX (3 * RELEASE_STEP) /* past this the reader releases */
@@ -63,7 +63,7 @@ static void *populate_ahead(void *arg)
 	return NULL;
 }
 
-void peo_pd_ahead_start(struct peo_perfdata *f)
+void pd_ahead_start(struct pd_source *s)
 {
 	struct pd_ahead *a = calloc(1, sizeof(*a));
 	sigset_t all, old;
@@ -71,8 +71,8 @@ void peo_pd_ahead_start(struct peo_perfdata *f)
 
 	if (!a) /* no helper: the reader populates as it goes */
 		return;
-	a->base = f->map;
-	a->len = f->map_len;
+	a->base = s->map;
+	a->len = s->map_len;
 	a->page = (size_t)sysconf(_SC_PAGESIZE);
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->wake, NULL);
@@ -87,12 +87,11 @@ void peo_pd_ahead_start(struct peo_perfdata *f)
 		free(a);
 		return;
 	}
-	f->ahead = a;
+	s->ahead = a;
 }
 
-void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep)
+void pd_ahead_tell(struct pd_ahead *a, size_t reader, size_t keep)
 {
-	struct pd_ahead *a = f->ahead;
 	uint64_t from, drop;
 
 	pthread_mutex_lock(&a->lock);
@@ -107,9 +106,9 @@ void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep)
 		madvise(a->base + from, (size_t)drop, MADV_DONTNEED);
 }
 
-void peo_pd_ahead_stop(struct peo_perfdata *f)
+void pd_ahead_stop(struct pd_source *s)
 {
-	struct pd_ahead *a = f->ahead;
+	struct pd_ahead *a = s->ahead;
 
 	if (!a)
 		return;
@@ -121,5 +120,5 @@ void peo_pd_ahead_stop(struct peo_perfdata *f)
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->wake);
 	free(a);
-	f->ahead = NULL;
+	s->ahead = NULL;
 }

@@ -4,18 +4,8 @@
 #ifndef PEO_PERFDATA_INTERNAL_H
 #define PEO_PERFDATA_INTERNAL_H
 
+#include "perfdata/source.h"
 #include "record_internal.h"
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels say EINVAL and fault instead */
-#endif
-/* A data section mapped whole: page tables filled a step at a time ahead of
- * the reader, pages dropped a step at a time behind the oldest byte in use. */
-#define POPULATE_STEP (4u << 20)
-#define RELEASE_STEP (4u << 20)
-
-/* The least read window: the largest record (64 KiB) and its neighbour. */
-#define PEO_PD_MIN_WINDOW (128u << 10)
 
 struct pd_section {
 	uint64_t offset, size;
@@ -35,9 +25,9 @@ PEO_HIDDEN void pd_events_free(struct pd_event *v, size_t n);
 struct pd_inflate; /* perfdata/zstd.c */
 
 struct peo_perfdata {
-	int fd, own_fd;
+	struct pd_source src; /* the file's bytes */
+	int own_fd;     /* src.fd when it is closed with the reader, else -1 */
 	int pipe;       /* pipe-mode format: attrs and features arrive as records */
-	int sequential; /* read(), not pread(): a pipe or terminal */
 	int swap;       /* the file is in the other byte order */
 	int big_endian; /* the writer's order */
 	uint64_t file_size;
@@ -53,22 +43,7 @@ struct peo_perfdata {
 	struct pd_event *events;
 	size_t nevents;
 	struct peo_record_parser *parser;
-	/* The read window over the data: win[0, len) holds file bytes from buf_pos;
-	 * win is buf (read or pread into it) or points into map (a mapped file). */
-	unsigned char *win;
-	void *map;
-	size_t map_len;
-	unsigned char *buf;
-	size_t window, len, at;
-	int map_whole;                /* map the data section whole when possible */
-	int whole;                    /* map is the whole data section (64-bit) */
-	uint64_t populated, released; /* its page tables are filled to, dropped below */
-	uint64_t advance_at;          /* the reader's offset at which to do both again */
-	int readahead_thread;         /* opts.readahead_thread */
-	struct pd_ahead *ahead;       /* that thread, or NULL */
-	int stable;                   /* the last raw record stays mapped: hold it uncopied */
-	uint64_t buf_pos;
-	uint64_t pos, end; /* next record's offset; the data's end */
+	int stable; /* the last raw record stays mapped: hold it uncopied */
 	struct pd_inflate *inflate; /* records expanded from COMPRESSED ones */
 	struct pd_order *order;     /* time ordering (opts.ordered), or NULL */
 	struct pd_dir *dir;         /* directory mode: the data.N streams, or NULL */
@@ -95,8 +70,6 @@ PEO_HIDDEN size_t peo_pd_header_string(const struct peo_perfdata *f, const unsig
 PEO_HIDDEN void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit);
 PEO_HIDDEN void peo_pd_typed_free(struct peo_perfdata *f);
 PEO_HIDDEN uint32_t peo_pd_u32(const struct peo_perfdata *f, const void *p);
-PEO_HIDDEN int peo_pd_read_at(struct peo_perfdata *f, uint64_t off, void *buf, size_t n,
-			      const char *what);
 /* Add an event: attr bytes in file order, ids (taken over) in host order. */
 PEO_HIDDEN int peo_pd_add_event(struct peo_perfdata *f, const void *raw, size_t n, uint64_t *ids,
 				size_t nids, uint64_t where);
@@ -144,32 +117,6 @@ PEO_HIDDEN int peo_pd_order_new(struct peo_perfdata *f);
 PEO_HIDDEN void peo_pd_order_free(struct peo_perfdata *f);
 /* The oldest file offset a held record still points to, or @pos when none. */
 PEO_HIDDEN uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos);
-
-/*
- * The pages of the mapping that may be dropped: once @keep (the oldest
- * byte still in use) is more than @slack past *@released, the span from
- * *@released to @keep's page, whose start goes in *@from; *@released moves
- * to its end.  Returns its length, 0 while nothing is due.  The caller
- * drops it (madvise MADV_DONTNEED), outside any lock.
- */
-static inline uint64_t pd_release_span(uint64_t *released, uint64_t keep, uint64_t page,
-				       uint64_t slack, uint64_t *from)
-{
-	if (keep <= *released + slack)
-		return 0;
-	*from = *released;
-	*released = keep - keep % page;
-	return *released - *from;
-}
-
-/* perfdata/readahead.c: the helper thread filling page tables ahead of the reader. */
-struct pd_ahead;
-/* Start it (f->ahead); without memory or a thread there is none, and the
- * reader populates as it goes. */
-PEO_HIDDEN void peo_pd_ahead_start(struct peo_perfdata *f);
-/* The reader is at @reader; pages wholly below @keep (offsets in the mapping) may go. */
-PEO_HIDDEN void peo_pd_ahead_tell(struct peo_perfdata *f, size_t reader, size_t keep);
-PEO_HIDDEN void peo_pd_ahead_stop(struct peo_perfdata *f);
 
 /* perfdata/zstd.c: records inside a COMPRESSED/COMPRESSED2 record. */
 PEO_HIDDEN int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *r,

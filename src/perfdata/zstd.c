@@ -123,7 +123,7 @@ int peo_perfdata_inflate_next(struct peo_perfdata *f, const void **rec, size_t *
 	h = peo_load_header(z->out + z->at, f->swap);
 	if (h.size < sizeof(h))
 		return peo_fail(EPROTO, "perf.data: a record expanded from the compressed one before "
-				"offset %llu has size %u", (unsigned long long)f->pos, h.size);
+				"offset %llu has size %u", (unsigned long long)f->src.pos, h.size);
 	if (h.size > z->len - z->at)
 		return 0; /* it goes on in the next compressed record */
 	*rec = z->out + z->at;
