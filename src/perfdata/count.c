@@ -35,13 +35,13 @@ static int count_one(struct peo_perfdata *f, struct peo_perfdata_counts *c, uint
 	if (type < PEO_PERFDATA_COUNT_TYPES)
 		c->by_type[type]++;
 	if (type == PEO_RECORD_LOST_SAMPLES && size >= 16) /* header, u64 lost, sample_id */
-		c->lost_samples += (lost = peo_pd_u64(f, bytes + 8));
+		c->lost_samples += (lost = peo_pd_u64(f->hdr, bytes + 8));
 	if (type != PEO_RECORD_SAMPLE && !lost)
 		return 0;
-	if (f->nevents != 1 || attr) { /* one event: every sample is its */
+	if (f->hdr->nevents != 1 || attr) { /* one event: every sample is its */
 		struct peo_record r;
 
-		if (!attr && peo_record_peek(f->parser, bytes, size, &r, NULL) >= 0)
+		if (!attr && peo_record_peek(f->hdr->parser, bytes, size, &r, NULL) >= 0)
 			attr = r.attr;
 		ev = peo_perfdata_event_of(f, attr);
 	}

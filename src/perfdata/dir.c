@@ -31,7 +31,7 @@
 #define TURN_BYTES (2u << 20) /* what perf reads of one stream before the next */
 
 struct pd_stream {
-	struct peo_perfdata *r;          /* a reader over one data.N, sharing the parser */
+	struct peo_perfdata *r;          /* a reader over one data.N, sharing the header */
 	char name[NAME_MAX + 1];         /* "data" or "data.N" (peo_perfdata_source) */
 	char *path;                      /* "DIR/data.N", for its errors */
 	char *stopped;                   /* "DIR/data.N: " and where a cut record ended it */
@@ -84,12 +84,9 @@ static int open_stream(struct peo_perfdata *f, int fd, uint64_t size, struct peo
 	pd_source_init(&r->src, fd, 0, f->src.window, f->src.map_whole, 0);
 	r->own_fd = fd; /* closed with it */
 	r->force = f->force;
-	r->swap = f->swap;
-	r->big_endian = f->big_endian;
-	r->file_size = size;
+	r->hdr = f->hdr; /* the directory's events and byte order */
+	r->borrowed_hdr = 1;
 	r->src.end = size;
-	r->parser = f->parser;
-	r->borrowed_parser = 1;
 	r->parse_fields = 0; /* peeked for the merge, parsed on the way out */
 	r->want_time = 1;
 	r->headers_only = f->headers_only;
@@ -268,7 +265,7 @@ static int scan_streams(struct peo_perfdata *f, struct pd_dir *d)
 		if (fd < 0)
 			return peo_fail(errno, "%s: cannot read it twice: %s", d->s[i].name,
 					strerror(errno));
-		err = open_stream(f, fd, own->file_size, &r);
+		err = open_stream(f, fd, own->src.end, &r); /* its end: the data section or the file */
 		if (!err) {
 			r->src.pos = own->src.pos; /* the header file's data section */
 			r->src.end = own->src.end;

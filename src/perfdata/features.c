@@ -15,25 +15,25 @@ int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **byte
 
 	if (!f || !bytes || !size)
 		return peo_fail(EINVAL, "peo_perfdata_feature: a NULL argument");
-	if (bit >= PEO_FEAT_MAX || !f->has_feature[bit])
+	if (bit >= PEO_FEAT_MAX || !f->hdr->has_feature[bit])
 		return peo_fail(ENOENT, "perf.data: no feature section %u", bit);
-	s = &f->features[bit];
-	if (f->pipe && !f->feature_bytes[bit]) /* pipe mode keeps what arrived */
+	s = &f->hdr->features[bit];
+	if (f->hdr->pipe && !f->hdr->feature_bytes[bit]) /* pipe mode keeps what arrived */
 		return peo_fail(ENOENT, "perf.data: no feature section %u", bit);
-	if (!f->feature_bytes[bit]) {
+	if (!f->hdr->feature_bytes[bit]) {
 		void *b = malloc(s->size ? (size_t)s->size : 1);
 
 		if (!b)
 			return peo_fail(ENOMEM, "out of memory for feature %u (%llu bytes)", bit,
 					(unsigned long long)s->size);
-		err = pd_source_read_at(&f->src, s->offset, b, (size_t)s->size, "a feature section");
+		err = pd_source_read_at(f->hdr->src, s->offset, b, (size_t)s->size, "a feature section");
 		if (err) {
 			free(b);
 			return err;
 		}
-		f->feature_bytes[bit] = b;
+		f->hdr->feature_bytes[bit] = b;
 	}
-	*bytes = f->feature_bytes[bit];
+	*bytes = f->hdr->feature_bytes[bit];
 	*size = (size_t)s->size;
 	return 0;
 }
@@ -49,7 +49,7 @@ size_t peo_pd_header_string(const struct peo_perfdata *f, const unsigned char *p
 
 	if (avail < 4)
 		return 0;
-	len = peo_pd_u32(f, p);
+	len = peo_pd_u32(f->hdr, p);
 	if (len == 0 || len > avail - 4 || !memchr(p + 4, '\0', len))
 		return 0;
 	*s = (const char *)p + 4;
@@ -67,8 +67,8 @@ int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char
 	if (!peo_pd_header_string(f, b, n, s))
 		return peo_fail(EPROTO, "perf.data: feature %u at offset %llu: its string (length "
 				"%llu) runs past the section's %zu bytes or has no NUL", bit,
-				(unsigned long long)f->features[bit].offset,
-				n >= 4 ? (unsigned long long)peo_pd_u32(f, b) : 0ULL, n);
+				(unsigned long long)f->hdr->features[bit].offset,
+				n >= 4 ? (unsigned long long)peo_pd_u32(f->hdr, b) : 0ULL, n);
 	return 0;
 }
 
@@ -80,14 +80,14 @@ static void read_event_names(struct peo_perfdata *f)
 	size_t n, at = 8;
 	uint32_t nr, attr_size;
 
-	f->names_read = 1;
-	if (!f->has_feature[PEO_FEAT_EVENT_DESC] ||
+	f->hdr->names_read = 1;
+	if (!f->hdr->has_feature[PEO_FEAT_EVENT_DESC] ||
 	    peo_perfdata_feature(f, PEO_FEAT_EVENT_DESC, &b, &n) || n < 8)
 		return;
 	p = b;
-	nr = peo_pd_u32(f, p);
-	attr_size = peo_pd_u32(f, p + 4);
-	for (uint32_t i = 0; i < nr && i < f->nevents; i++) {
+	nr = peo_pd_u32(f->hdr, p);
+	attr_size = peo_pd_u32(f->hdr, p + 4);
+	for (uint32_t i = 0; i < nr && i < f->hdr->nevents; i++) {
 		const char *name;
 		size_t used;
 		uint32_t nids;
@@ -95,7 +95,7 @@ static void read_event_names(struct peo_perfdata *f)
 		if (attr_size > n - at || n - at - attr_size < 4)
 			return;
 		at += attr_size;
-		nids = peo_pd_u32(f, p + at);
+		nids = peo_pd_u32(f->hdr, p + at);
 		at += 4;
 		used = peo_pd_header_string(f, p + at, n - at, &name);
 		if (!used)
@@ -104,8 +104,8 @@ static void read_event_names(struct peo_perfdata *f)
 		if (nids > (n - at) / 8)
 			return;
 		at += 8 * (size_t)nids;
-		if (!f->events[i].name)
-			f->events[i].name = strdup(name);
+		if (!f->hdr->events[i].name)
+			f->hdr->events[i].name = strdup(name);
 	}
 }
 
@@ -113,13 +113,13 @@ const char *peo_perfdata_event_name(const struct peo_perfdata *f, size_t i)
 {
 	struct peo_perfdata *m = (struct peo_perfdata *)(uintptr_t)f; /* names are read lazily */
 
-	if (!f || i >= f->nevents)
+	if (!f || i >= f->hdr->nevents)
 		return NULL;
-	if (!m->names_read)
+	if (!m->hdr->names_read)
 		read_event_names(m);
 	/* No EVENT_DESC (a recording cut short): the generic name of the attr, as perf */
-	return f->events[i].name ? f->events[i].name
-				 : peo_symbolic_name(f->events[i].attr.type, f->events[i].attr.config);
+	return f->hdr->events[i].name ? f->hdr->events[i].name
+				 : peo_symbolic_name(f->hdr->events[i].attr.type, f->hdr->events[i].attr.config);
 }
 
 /* Feature @bit's bytes, at least @need of them. */
@@ -145,7 +145,7 @@ int peo_perfdata_feature_u64(struct peo_perfdata *f, unsigned bit, uint64_t *out
 	int err = feature_at_least(f, bit, 8, &p, &n);
 
 	if (!err)
-		*out = peo_pd_u64(f, p);
+		*out = peo_pd_u64(f->hdr, p);
 	return err;
 }
 
@@ -156,8 +156,8 @@ int peo_perfdata_nrcpus(struct peo_perfdata *f, uint32_t *available, uint32_t *o
 	int err = feature_at_least(f, PEO_FEAT_NRCPUS, 8, &p, &n);
 
 	if (!err) {
-		*available = peo_pd_u32(f, p);
-		*online = peo_pd_u32(f, p + 4);
+		*available = peo_pd_u32(f->hdr, p);
+		*online = peo_pd_u32(f->hdr, p + 4);
 	}
 	return err;
 }
@@ -169,8 +169,8 @@ int peo_perfdata_sample_time(struct peo_perfdata *f, uint64_t *first, uint64_t *
 	int err = feature_at_least(f, PEO_FEAT_SAMPLE_TIME, 16, &p, &n);
 
 	if (!err) {
-		*first = peo_pd_u64(f, p);
-		*last = peo_pd_u64(f, p + 8);
+		*first = peo_pd_u64(f->hdr, p);
+		*last = peo_pd_u64(f->hdr, p + 8);
 	}
 	return err;
 }
@@ -186,12 +186,12 @@ int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit, const cha
 
 	if (err)
 		return err;
-	if (f->feature_lists[bit]) {
-		*list = (const char *const *)f->feature_lists[bit];
-		*count = f->feature_list_len[bit];
+	if (f->hdr->feature_lists[bit]) {
+		*list = (const char *const *)f->hdr->feature_lists[bit];
+		*count = f->hdr->feature_list_len[bit];
 		return 0;
 	}
-	nr = peo_pd_u32(f, p);
+	nr = peo_pd_u32(f->hdr, p);
 	if (nr > (n - 4) / 5) /* every string takes at least 5 bytes */
 		return peo_fail(EPROTO, "perf.data: feature %u says %u strings, more than its %zu "
 				"bytes can hold", bit, nr, n);
@@ -208,8 +208,8 @@ int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit, const cha
 		}
 		at += used;
 	}
-	f->feature_lists[bit] = v;
-	f->feature_list_len[bit] = nr;
+	f->hdr->feature_lists[bit] = v;
+	f->hdr->feature_list_len[bit] = nr;
 	*list = (const char *const *)v;
 	*count = nr;
 	return 0;

@@ -311,9 +311,9 @@ static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perf
 	out->payload = NULL;
 	out->payload_size = 0;
 	if (f->headers_only) { /* what the peek that held it found */
-		out->rec.header = peo_load_header(h->bytes, f->parser->swap);
+		out->rec.header = peo_load_header(h->bytes, f->hdr->parser->swap);
 		out->rec.bytes = h->bytes;
-		out->rec.swapped = f->parser->swap;
+		out->rec.swapped = f->hdr->parser->swap;
 		out->rec.attr = h->attr == NO_ATTR ? NULL : peo_pd_parser_attr(f, h->attr);
 		out->rec.unknown = 0;
 		out->rec.sample_id.fields = 0;

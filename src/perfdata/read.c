@@ -17,9 +17,9 @@ int peo_pd_cut(struct peo_perfdata *f, const char *what, uint64_t have, uint64_t
 	char text[256];
 
 	snprintf(text, sizeof(text), "the %s ends inside %s at offset %llu: %llu of its %llu "
-		 "bytes are there", f->pipe ? "stream" : "data", what, (unsigned long long)f->src.pos,
+		 "bytes are there", f->hdr->pipe ? "stream" : "data", what, (unsigned long long)f->src.pos,
 		 (unsigned long long)have, (unsigned long long)need);
-	if (!f->force && !f->pipe) /* a file's record past its data section: the header is wrong */
+	if (!f->force && !f->hdr->pipe) /* a file's record past its data section: the header is wrong */
 		return peo_fail(EPROTO, "perf.data: %s at offset %llu needs %llu bytes, but the data "
 				"section ends %llu bytes later", what, (unsigned long long)f->src.pos,
 				(unsigned long long)need, (unsigned long long)have);
@@ -57,10 +57,10 @@ static int keep_tracing_data(struct peo_perfdata *f, uint64_t size, uint64_t pad
 		free(copy);
 		return err;
 	}
-	free(f->feature_bytes[PEO_FEAT_TRACING_DATA]);
-	f->feature_bytes[PEO_FEAT_TRACING_DATA] = copy;
-	f->features[PEO_FEAT_TRACING_DATA].size = size;
-	f->has_feature[PEO_FEAT_TRACING_DATA] = 1;
+	free(f->hdr->feature_bytes[PEO_FEAT_TRACING_DATA]);
+	f->hdr->feature_bytes[PEO_FEAT_TRACING_DATA] = copy;
+	f->hdr->features[PEO_FEAT_TRACING_DATA].size = size;
+	f->hdr->has_feature[PEO_FEAT_TRACING_DATA] = 1;
 	return 0;
 }
 
@@ -77,8 +77,8 @@ static int add_header_attr(struct peo_perfdata *f, const struct peo_record *r, u
 	if (nids && !(ids = malloc(nids * 8)))
 		return peo_fail(ENOMEM, "out of memory for %zu ids", nids);
 	for (size_t i = 0; i < nids; i++)
-		ids[i] = peo_pd_u64(f, p + asize + 8 * i);
-	return peo_pd_add_event(f, p, asize, ids, nids, offset + 8);
+		ids[i] = peo_pd_u64(f->hdr, p + asize + 8 * i);
+	return peo_pd_add_event(f->hdr, p, asize, ids, nids, offset + 8);
 }
 
 /* HEADER_FEATURE (pipe mode): u64 feature bit, then the section's bytes. */
@@ -89,22 +89,22 @@ static int keep_feature(struct peo_perfdata *f, const unsigned char *rec, size_t
 
 	if (size < 16)
 		return 0;
-	bit = peo_pd_u64(f, rec + 8);
+	bit = peo_pd_u64(f->hdr, rec + 8);
 	if (bit >= PEO_FEAT_MAX)
 		return 0; /* a feature from the future: nothing reads it */
 	copy = malloc(size - 16 ? size - 16 : 1);
 	if (!copy)
 		return peo_fail(ENOMEM, "out of memory for feature %llu", (unsigned long long)bit);
 	memcpy(copy, rec + 16, size - 16);
-	free(f->feature_bytes[bit]);
-	free(f->feature_lists[bit]); /* they pointed into the old bytes */
-	f->feature_lists[bit] = NULL;
-	peo_pd_typed_forget(f, (unsigned)bit);
-	f->feature_bytes[bit] = copy;
-	f->features[bit].size = size - 16;
-	f->has_feature[bit] = 1;
+	free(f->hdr->feature_bytes[bit]);
+	free(f->hdr->feature_lists[bit]); /* they pointed into the old bytes */
+	f->hdr->feature_lists[bit] = NULL;
+	peo_pd_typed_forget(f->hdr, (unsigned)bit);
+	f->hdr->feature_bytes[bit] = copy;
+	f->hdr->features[bit].size = size - 16;
+	f->hdr->has_feature[bit] = 1;
 	if (bit == PEO_FEAT_EVENT_DESC)
-		f->names_read = 0;
+		f->hdr->names_read = 0;
 	return 0;
 }
 
@@ -113,13 +113,13 @@ static void name_from_update(struct peo_perfdata *f, const unsigned char *rec, s
 {
 	uint64_t id;
 
-	if (size <= 24 || peo_pd_u64(f, rec + 8) != 2 || !memchr(rec + 24, '\0', size - 24))
+	if (size <= 24 || peo_pd_u64(f->hdr, rec + 8) != 2 || !memchr(rec + 24, '\0', size - 24))
 		return;
-	id = peo_pd_u64(f, rec + 16);
-	for (size_t i = 0; i < f->nevents; i++)
-		for (size_t k = 0; k < f->events[i].nids; k++)
-			if (f->events[i].ids[k] == id && !f->events[i].name)
-				f->events[i].name = strdup((const char *)rec + 24);
+	id = peo_pd_u64(f->hdr, rec + 16);
+	for (size_t i = 0; i < f->hdr->nevents; i++)
+		for (size_t k = 0; k < f->hdr->events[i].nids; k++)
+			if (f->hdr->events[i].ids[k] == id && !f->hdr->events[i].name)
+				f->hdr->events[i].name = strdup((const char *)rec + 24);
 }
 
 /* Whether a record is of a type no one here knows: past the kernel's and
@@ -138,7 +138,7 @@ static void perf_types_known(struct peo_record *r)
  * fields' parse: what ordering and counting need.  Returns 0 or -EPROTO. */
 static int peek(struct peo_perfdata *f, const void *bytes, size_t len, struct peo_record *out)
 {
-	int err = peo_record_peek(f->parser, bytes, len, out, f->want_time ? &f->peek_time : NULL);
+	int err = peo_record_peek(f->hdr->parser, bytes, len, out, f->want_time ? &f->peek_time : NULL);
 
 	f->peek_has_time = err == 1;
 	perf_types_known(out);
@@ -160,7 +160,7 @@ static int parse(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t
 int peo_pd_parse_fields(struct peo_perfdata *f, const void *bytes, size_t len, uint64_t offset,
 			struct peo_record *out)
 {
-	int err = peo_record_fill(f->parser, bytes, len, out);
+	int err = peo_record_fill(f->hdr->parser, bytes, len, out);
 
 	if (err)
 		return peo_fail(err == -ENOENT ? EPROTO : -err, "perf.data: record at offset %llu: %s",
@@ -179,7 +179,7 @@ int peo_pd_next_plain(struct peo_perfdata *f, struct peo_event_header *h, const 
 	if (pd_source_due(&f->src))
 		pd_source_advance(&f->src, f->src.pos);
 	p = pd_source_at(&f->src);
-	*h = peo_load_header(p, f->swap);
+	*h = peo_load_header(p, f->hdr->swap);
 	if (h->size < sizeof(*h) || !pd_source_holds(&f->src, h->size))
 		return 0; /* the full path reads more, or says what is wrong */
 	switch (h->type) { /* the types the reader acts on */
@@ -234,7 +234,7 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		/* Records 1 KiB (a few hundred ns) ahead: the hardware's prefetch
 		 * stops at each page, and the header's load had waited on memory there. */
 		__builtin_prefetch(at + 1024);
-		h = peo_load_header(at, f->swap);
+		h = peo_load_header(at, f->hdr->swap);
 		offset = f->src.pos;
 		if (h.size < sizeof(h))
 			return peo_fail(EPROTO, "perf.data: record at offset %llu has size %u, under "
@@ -252,7 +252,7 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		f->src.pos += h.size;
 		switch (h.type) {
 		case PEO_RECORD_HEADER_ATTR:
-			if (f->pipe && (err = add_header_attr(f, &out->rec, offset)))
+			if (f->hdr->pipe && (err = add_header_attr(f, &out->rec, offset)))
 				return err;
 			break;
 		case PEO_RECORD_HEADER_FEATURE:
@@ -263,7 +263,7 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			break;
 		case PEO_RECORD_HEADER_TRACING_DATA: /* u32 size; the data follows, padded */
 			if (h.size >= 12) {
-				uint64_t size = peo_pd_u32(f, at + 8);
+				uint64_t size = peo_pd_u32(f->hdr, at + 8);
 
 				out->payload_size = (size + 7ULL) & ~7ULL;
 				err = keep_tracing_data(f, size, out->payload_size);
@@ -271,7 +271,7 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			break;
 		case PEO_RECORD_AUXTRACE: /* u64 size first; the data follows */
 			if (h.size >= 16) {
-				out->payload_size = peo_pd_u64(f, at + 8);
+				out->payload_size = peo_pd_u64(f->hdr, at + 8);
 				err = pd_source_pass(&f->src, out->payload_size, "AUXTRACE's data", NULL);
 			}
 			break;

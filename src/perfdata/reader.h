@@ -4,61 +4,30 @@
 #ifndef PEO_PERFDATA_INTERNAL_H
 #define PEO_PERFDATA_INTERNAL_H
 
+#include "perfdata/header.h"
 #include "perfdata/source.h"
 #include "record_internal.h"
-
-struct pd_section {
-	uint64_t offset, size;
-};
-
-/* An event of a file read or written: its attr, its ids, its name. */
-struct pd_event {
-	struct peo_attr attr; /* host order */
-	uint64_t *ids;        /* host order */
-	size_t nids;
-	char *name;           /* from EVENT_DESC (or given), or NULL */
-};
-
-/* Free @n events' ids and names, and the array. */
-PEO_HIDDEN void pd_events_free(struct pd_event *v, size_t n);
 
 struct pd_inflate; /* perfdata/zstd.c */
 
 struct peo_perfdata {
-	struct pd_source src; /* the file's bytes */
-	int own_fd;     /* src.fd when it is closed with the reader, else -1 */
-	int pipe;       /* pipe-mode format: attrs and features arrive as records */
-	int swap;       /* the file is in the other byte order */
-	int big_endian; /* the writer's order */
-	uint64_t file_size;
-	struct pd_section data;
-	struct pd_section features[PEO_FEAT_MAX];
-	unsigned char has_feature[PEO_FEAT_MAX];
-	void *feature_bytes[PEO_FEAT_MAX];
-	const char **feature_lists[PEO_FEAT_MAX]; /* string lists, pointing into feature_bytes */
-	void *decoded[PEO_FEAT_MAX];  /* typed decodings (perfdata/typed.c) */
-	size_t decoded_n[PEO_FEAT_MAX];
-	size_t feature_list_len[PEO_FEAT_MAX];
-	int names_read;
-	struct pd_event *events;
-	size_t nevents;
-	struct peo_record_parser *parser;
-	int stable; /* the last raw record stays mapped: hold it uncopied */
+	struct pd_source src;       /* the file's bytes */
+	int own_fd;                 /* src.fd when it is closed with the reader, else -1 */
+	struct pd_header *hdr;      /* what the file says of itself */
+	int borrowed_hdr;           /* a data.N stream's: its directory's, not freed with it */
+	int stable;                 /* the last raw record stays mapped: hold it uncopied */
 	struct pd_inflate *inflate; /* records expanded from COMPRESSED ones */
 	struct pd_order *order;     /* time ordering (opts.ordered), or NULL */
 	struct pd_dir *dir;         /* directory mode: the data.N streams, or NULL */
-	int borrowed_parser;        /* a data.N stream's reader uses its directory's parser */
 	int parse_fields;           /* 0: records are only peeked at (header, attr, time) */
 	int headers_only;           /* opts.headers_only */
 	int want_time;              /* peeking also reads the time (ordering, merging) */
 	uint64_t peek_time;         /* the last peeked record's time, */
 	int peek_has_time;          /* when it has one */
 	int force;                  /* opts.force: read a damaged file as far as it goes */
-	char *damaged;              /* what force read past (peo_perfdata_damaged), or NULL */
 	char *stopped;              /* where a cut record ended the data (peo_perfdata_stopped) */
 };
 
-PEO_HIDDEN uint64_t peo_pd_u64(const struct peo_perfdata *f, const void *p);
 /* perfdata/user.c: a HEADER_ATTR record's attr (file order, *attr_size
  * bytes) and its count of ids after it.  0, or -EPROTO when they do not fit. */
 PEO_HIDDEN int peo_pd_header_attr(const struct peo_perfdata *f, const struct peo_record *r,
@@ -66,17 +35,10 @@ PEO_HIDDEN int peo_pd_header_attr(const struct peo_perfdata *f, const struct peo
 /* perfdata/features.c: a perf_header_string at @p: bytes used, or 0 when it overruns. */
 PEO_HIDDEN size_t peo_pd_header_string(const struct peo_perfdata *f, const unsigned char *p,
 				       size_t avail, const char **s);
-/* perfdata/typed.c: free the typed decodings (of one feature, or all). */
-PEO_HIDDEN void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit);
-PEO_HIDDEN void peo_pd_typed_free(struct peo_perfdata *f);
-PEO_HIDDEN uint32_t peo_pd_u32(const struct peo_perfdata *f, const void *p);
-/* Add an event: attr bytes in file order, ids (taken over) in host order. */
-PEO_HIDDEN int peo_pd_add_event(struct peo_perfdata *f, const void *raw, size_t n, uint64_t *ids,
-				size_t nids, uint64_t where);
 /* The parser's host-order copy of event @i's attr (what records point to). */
 static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdata *f, size_t i)
 {
-	return i < f->parser->nattrs ? &f->parser->attrs[i].attr : NULL;
+	return i < f->hdr->parser->nattrs ? &f->hdr->parser->attrs[i].attr : NULL;
 }
 /* The index of @attr, which must be one of the parser's attrs (a record's
  * rec.attr, as the reader's peek gives it): the parser keeps its attrs in
@@ -84,7 +46,7 @@ static inline const struct peo_attr *peo_pd_parser_attr(const struct peo_perfdat
  * parse_attr.  Unchecked (it runs once per held record). */
 static inline size_t peo_pd_attr_index(const struct peo_perfdata *f, const struct peo_attr *attr)
 {
-	return ((uintptr_t)attr - (uintptr_t)&f->parser->attrs[0].attr) / sizeof(struct parse_attr);
+	return ((uintptr_t)attr - (uintptr_t)&f->hdr->parser->attrs[0].attr) / sizeof(struct parse_attr);
 }
 /* perfdata/read.c: a record cut by the end of the data or stream, at
  * f->pos, with @have of its @need bytes there (@what: "a record", "a record

@@ -56,7 +56,7 @@ static uint32_t fu32(struct fcur *c, const char *what)
 	if (c->err || c->n - c->at < 4 || c->at > c->n)
 		return fail_at(c, what), 0;
 	c->at += 4;
-	return peo_pd_u32(c->f, c->p + c->at - 4);
+	return peo_pd_u32(c->f->hdr, c->p + c->at - 4);
 }
 
 static uint64_t fu64(struct fcur *c, const char *what)
@@ -64,7 +64,7 @@ static uint64_t fu64(struct fcur *c, const char *what)
 	if (c->err || c->n - c->at < 8 || c->at > c->n)
 		return fail_at(c, what), 0;
 	c->at += 8;
-	return peo_pd_u64(c->f, c->p + c->at - 8);
+	return peo_pd_u64(c->f->hdr, c->p + c->at - 8);
 }
 
 static const char *fstr(struct fcur *c, const char *what)
@@ -96,18 +96,18 @@ static int keep(struct fcur *c, void *mem, size_t n)
 		free(mem);
 		return c->err;
 	}
-	c->f->decoded[c->bit] = mem;
-	c->f->decoded_n[c->bit] = n;
+	c->f->hdr->decoded[c->bit] = mem;
+	c->f->hdr->decoded_n[c->bit] = n;
 	return 0;
 }
 
 /* Already decoded: hand it out again.  Returns 1 then. */
 static int cached(struct peo_perfdata *f, unsigned bit, size_t *n)
 {
-	if (!f->decoded[bit])
+	if (!f->hdr->decoded[bit])
 		return 0;
 	if (n)
-		*n = f->decoded_n[bit];
+		*n = f->hdr->decoded_n[bit];
 	return 1;
 }
 
@@ -135,7 +135,7 @@ static int decode_list(struct peo_perfdata *f, unsigned bit, int versioned, size
 	uint32_t nr;
 
 	if (cached(f, bit, n))
-		return *list = f->decoded[bit], 0;
+		return *list = f->hdr->decoded[bit], 0;
 	if ((c.err = open_cur(f, bit, &c)))
 		return c.err;
 	if (versioned) {
@@ -243,7 +243,7 @@ int peo_perfdata_cpu_topology(struct peo_perfdata *f, const struct peo_cpu_topol
 	struct fcur c;
 
 	if (cached(f, PEO_FEAT_CPU_TOPOLOGY, NULL))
-		return *t = f->decoded[PEO_FEAT_CPU_TOPOLOGY], 0;
+		return *t = f->hdr->decoded[PEO_FEAT_CPU_TOPOLOGY], 0;
 	if ((c.err = open_cur(f, PEO_FEAT_CPU_TOPOLOGY, &c)))
 		return c.err;
 	/* per-CPU ids come for every available CPU, which NRCPUS says */
@@ -333,7 +333,7 @@ int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **l
 	struct fcur c;
 
 	if (cached(f, PEO_FEAT_BUILD_ID, n))
-		return *list = f->decoded[PEO_FEAT_BUILD_ID], 0;
+		return *list = f->hdr->decoded[PEO_FEAT_BUILD_ID], 0;
 	if ((c.err = open_cur(f, PEO_FEAT_BUILD_ID, &c)))
 		return c.err;
 	while (!c.err && c.at < c.n) {
@@ -342,7 +342,7 @@ int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **l
 
 		if (c.n - c.at < 8 + 4 + 24)
 			break; /* padding at the end */
-		size = peo_load_u16(c.p + c.at + 6, f->swap); /* the record header's size */
+		size = peo_load_u16(c.p + c.at + 6, f->hdr->swap); /* the record header's size */
 		if (size < 8 + 4 + 24 || size > c.n - c.at) {
 			fail_at(&c, "a build id record's size");
 			break;
@@ -353,8 +353,8 @@ int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **l
 			break;
 		}
 		v = more;
-		v[count].misc = peo_load_u16(c.p + c.at + 4, f->swap);
-		v[count].pid = (int32_t)peo_pd_u32(f, c.p + c.at + 8);
+		v[count].misc = peo_load_u16(c.p + c.at + 4, f->hdr->swap);
+		v[count].pid = (int32_t)peo_pd_u32(f->hdr, c.p + c.at + 8);
 		id = c.p + c.at + 12;
 		v[count].id = id;
 		v[count].size = (v[count].misc & (1u << 15)) && id[20] <= 20 ? id[20] : 20;
@@ -382,7 +382,7 @@ int peo_perfdata_auxtrace_index(struct peo_perfdata *f, const struct peo_auxtrac
 	uint64_t nr;
 
 	if (cached(f, PEO_FEAT_AUXTRACE, n))
-		return *list = f->decoded[PEO_FEAT_AUXTRACE], 0;
+		return *list = f->hdr->decoded[PEO_FEAT_AUXTRACE], 0;
 	if ((c.err = open_cur(f, PEO_FEAT_AUXTRACE, &c)))
 		return c.err;
 	nr = fu64(&c, "the count"); /* a u64 count here, unlike the others */
@@ -486,7 +486,7 @@ int peo_perfdata_pmu_caps(struct peo_perfdata *f, const struct peo_pmu_caps **li
 	size_t ncaps = 0, used = 0;
 
 	if (cached(f, PEO_FEAT_PMU_CAPS, n))
-		return *list = ((struct pmu_caps_mem *)f->decoded[PEO_FEAT_PMU_CAPS])->pmus, 0;
+		return *list = ((struct pmu_caps_mem *)f->hdr->decoded[PEO_FEAT_PMU_CAPS])->pmus, 0;
 	if ((c.err = open_cur(f, PEO_FEAT_PMU_CAPS, &c)))
 		return c.err;
 	nr = fcount(&c, 9, "the PMU count");
@@ -517,9 +517,9 @@ int peo_perfdata_pmu_caps(struct peo_perfdata *f, const struct peo_pmu_caps **li
 	return 0;
 }
 
-void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit)
+void peo_pd_typed_forget(struct pd_header *h, unsigned bit)
 {
-	const struct peo_cpu_topology *t = f->decoded[bit];
+	const struct peo_cpu_topology *t = h->decoded[bit];
 
 	if (t && bit == PEO_FEAT_CPU_TOPOLOGY) { /* the lists and cpus hang off it */
 		free((void *)(uintptr_t)t->core_siblings);
@@ -527,18 +527,18 @@ void peo_pd_typed_forget(struct peo_perfdata *f, unsigned bit)
 		free((void *)(uintptr_t)t->die_siblings);
 		free((void *)(uintptr_t)t->cpus);
 	}
-	if (f->decoded[bit] && bit == PEO_FEAT_PMU_CAPS) { /* so do its two arrays */
-		struct pmu_caps_mem *m = f->decoded[bit];
+	if (h->decoded[bit] && bit == PEO_FEAT_PMU_CAPS) { /* so do its two arrays */
+		struct pmu_caps_mem *m = h->decoded[bit];
 
 		free(m->pmus);
 		free(m->caps);
 	}
-	free(f->decoded[bit]);
-	f->decoded[bit] = NULL;
+	free(h->decoded[bit]);
+	h->decoded[bit] = NULL;
 }
 
-void peo_pd_typed_free(struct peo_perfdata *f)
+void peo_pd_typed_free(struct pd_header *h)
 {
 	for (unsigned i = 0; i < PEO_FEAT_MAX; i++)
-		peo_pd_typed_forget(f, i);
+		peo_pd_typed_forget(h, i);
 }

@@ -19,7 +19,7 @@ static int body(const struct peo_record *r, size_t need, const unsigned char **p
 
 static uint16_t u16_at(const struct peo_perfdata *f, const unsigned char *p)
 {
-	return peo_load_u16(p, f->swap);
+	return peo_load_u16(p, f->hdr->swap);
 }
 
 /* nr u64 then nr entries of @each bytes: both inside the record. */
@@ -32,7 +32,7 @@ static int counted(const struct peo_perfdata *f, const struct peo_record *r, siz
 
 	if (err)
 		return err;
-	*nr = peo_pd_u64(f, p);
+	*nr = peo_pd_u64(f->hdr, p);
 	if (*nr > (n - 8) / each)
 		return peo_fail(EPROTO, "%s record: nr %llu at byte 8 needs %llu bytes; the record "
 				"has %zu", peo_user_record_type_name(r->header.type),
@@ -72,8 +72,8 @@ static int cpu_map(const struct peo_perfdata *f, const unsigned char *p, size_t 
 		out->u.cpu_map.long_size = ls;
 		out->u.cpu_map.data = p + start;
 		for (uint16_t i = 0; i < nr; i++) {
-			uint64_t w = ls == 8 ? peo_pd_u64(f, p + start + 8 * i)
-					     : peo_pd_u32(f, p + start + 4 * i);
+			uint64_t w = ls == 8 ? peo_pd_u64(f->hdr, p + start + 8 * i)
+					     : peo_pd_u32(f->hdr, p + start + 4 * i);
 
 			bits += (size_t)__builtin_popcountll(w);
 		}
@@ -101,8 +101,8 @@ static int event_update(const struct peo_perfdata *f, const unsigned char *p, si
 {
 	if (n < 16)
 		return peo_fail(EPROTO, "EVENT_UPDATE record: %zu bytes, under its type and id", n);
-	out->u.event_update.kind = peo_pd_u64(f, p);
-	out->u.event_update.id = peo_pd_u64(f, p + 8);
+	out->u.event_update.kind = peo_pd_u64(f->hdr, p);
+	out->u.event_update.id = peo_pd_u64(f->hdr, p + 8);
 	if (out->u.event_update.kind == 0 || out->u.event_update.kind == 2) { /* unit, name */
 		if (n == 16 || !memchr(p + 16, '\0', n - 16))
 			return peo_fail(EPROTO, "EVENT_UPDATE record: its %s at byte 24 has no NUL",
@@ -113,7 +113,7 @@ static int event_update(const struct peo_perfdata *f, const unsigned char *p, si
 
 		if (n < 24)
 			return peo_fail(EPROTO, "EVENT_UPDATE record: no room for its scale at byte 24");
-		bits = peo_pd_u64(f, p + 16);
+		bits = peo_pd_u64(f->hdr, p + 16);
 		memcpy(&out->u.event_update.scale, &bits, sizeof(bits));
 	}
 	return 0;
@@ -134,7 +134,7 @@ int peo_pd_header_attr(const struct peo_perfdata *f, const struct peo_record *r,
 
 	if ((err = body(r, 8, &p, &n)))
 		return err;
-	asize = peo_pd_u32(f, p + 4);
+	asize = peo_pd_u32(f->hdr, p + 4);
 	if (asize < PEO_ATTR_SIZE_VER0 || asize > n || (n - asize) % 8)
 		return peo_fail(EPROTO, "HEADER_ATTR record: attr.size %zu at byte 12 does not fit "
 				"its %zu bytes", asize, n);
@@ -159,7 +159,7 @@ static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 
 		if ((err = peo_pd_header_attr(f, r, &p, &asize, &nids)))
 			return err;
-		peo_attr_to_host(p, asize, f->swap, &out->u.header_attr.attr);
+		peo_attr_to_host(p, asize, f->hdr->swap, &out->u.header_attr.attr);
 		out->u.header_attr.nids = nids;
 		out->u.header_attr.ids = p + asize;
 		return 0;
@@ -167,19 +167,19 @@ static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 	case PEO_RECORD_HEADER_TRACING_DATA: /* u32 size; the data follows the record */
 		if ((err = body(r, 4, &p, &n)))
 			return err;
-		out->u.tracing_data.size = peo_pd_u32(f, p);
+		out->u.tracing_data.size = peo_pd_u32(f->hdr, p);
 		return 0;
 	case PEO_RECORD_HEADER_EVENT_TYPE: /* u64 id, char name[64] */
 		if ((err = body(r, 72, &p, &n)))
 			return err;
-		out->u.event_type.id = peo_pd_u64(f, p);
+		out->u.event_type.id = peo_pd_u64(f->hdr, p);
 		out->u.event_type.name = fixed_string(p + 8, 64);
 		return out->u.event_type.name ? 0 : peo_fail(EPROTO, "EVENT_TYPE record: its name at "
 							     "byte 16 has no NUL in 64 bytes");
 	case PEO_RECORD_HEADER_BUILD_ID: /* pid, build_id[24] (20 + size + 3), filename */
 		if ((err = body(r, 29, &p, &n)))
 			return err;
-		out->u.build_id.pid = (int32_t)peo_pd_u32(f, p);
+		out->u.build_id.pid = (int32_t)peo_pd_u32(f->hdr, p);
 		out->u.build_id.misc = r->header.misc;
 		out->u.build_id.id = p + 4;
 		out->u.build_id.size = (r->header.misc & (1u << 15)) && p[24] <= 20 ? p[24] : 20;
@@ -189,7 +189,7 @@ static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 	case PEO_RECORD_AUXTRACE_INFO: /* u32 type, u32 reserved, u64 priv[] */
 		if ((err = body(r, 8, &p, &n)))
 			return err;
-		out->u.auxtrace_info.type = peo_pd_u32(f, p);
+		out->u.auxtrace_info.type = peo_pd_u32(f->hdr, p);
 		out->u.auxtrace_info.npriv = (n - 8) / 8;
 		out->u.auxtrace_info.priv = p + 8;
 		return 0;
@@ -198,26 +198,26 @@ static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 
 		if ((err = body(r, 32 + 64, &p, &n)))
 			return err;
-		out->u.auxtrace_error.type = peo_pd_u32(f, p);
-		out->u.auxtrace_error.code = peo_pd_u32(f, p + 4);
-		out->u.auxtrace_error.cpu = peo_pd_u32(f, p + 8);
-		out->u.auxtrace_error.pid = peo_pd_u32(f, p + 12);
-		out->u.auxtrace_error.tid = peo_pd_u32(f, p + 16);
-		out->u.auxtrace_error.fmt = peo_pd_u32(f, p + 20);
-		out->u.auxtrace_error.ip = peo_pd_u64(f, p + 24);
+		out->u.auxtrace_error.type = peo_pd_u32(f->hdr, p);
+		out->u.auxtrace_error.code = peo_pd_u32(f->hdr, p + 4);
+		out->u.auxtrace_error.cpu = peo_pd_u32(f->hdr, p + 8);
+		out->u.auxtrace_error.pid = peo_pd_u32(f->hdr, p + 12);
+		out->u.auxtrace_error.tid = peo_pd_u32(f->hdr, p + 16);
+		out->u.auxtrace_error.fmt = peo_pd_u32(f->hdr, p + 20);
+		out->u.auxtrace_error.ip = peo_pd_u64(f->hdr, p + 24);
 		at = 32;
 		if (out->u.auxtrace_error.fmt >= 1) {
 			if (n < at + 8 + 64)
 				return peo_fail(EPROTO, "AUXTRACE_ERROR record: format %u needs a time at "
 						"byte 40", out->u.auxtrace_error.fmt);
-			out->u.auxtrace_error.time = peo_pd_u64(f, p + at);
+			out->u.auxtrace_error.time = peo_pd_u64(f->hdr, p + at);
 			at += 8;
 		}
 		out->u.auxtrace_error.msg = fixed_string(p + at, 64) ? (const char *)p + at : "";
 		at += 64;
 		if (out->u.auxtrace_error.fmt >= 2 && n >= at + 8) {
-			out->u.auxtrace_error.machine_pid = peo_pd_u32(f, p + at);
-			out->u.auxtrace_error.vcpu = peo_pd_u32(f, p + at + 4);
+			out->u.auxtrace_error.machine_pid = peo_pd_u32(f->hdr, p + at);
+			out->u.auxtrace_error.vcpu = peo_pd_u32(f->hdr, p + at + 4);
 		}
 		return 0;
 	}
@@ -225,7 +225,7 @@ static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 		if ((err = body(r, 520, &p, &n)))
 			return err;
 		out->u.bpf_metadata.prog_name = fixed_string(p, 512);
-		out->u.bpf_metadata.nr = peo_pd_u64(f, p + 512);
+		out->u.bpf_metadata.nr = peo_pd_u64(f->hdr, p + 512);
 		out->u.bpf_metadata.entries = p + 520;
 		if (!out->u.bpf_metadata.prog_name || out->u.bpf_metadata.nr > (n - 520) / 320)
 			return peo_fail(EPROTO, "BPF_METADATA record: %s", !out->u.bpf_metadata.prog_name
@@ -236,8 +236,8 @@ static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 	case PEO_RECORD_SCHEDSTAT_DOMAIN: /* u64 timestamp, u32 cpu, u16 version, then v15-v17 fields */
 		if ((err = body(r, 14, &p, &n)))
 			return err;
-		out->u.schedstat.timestamp = peo_pd_u64(f, p);
-		out->u.schedstat.cpu = peo_pd_u32(f, p + 8);
+		out->u.schedstat.timestamp = peo_pd_u64(f->hdr, p);
+		out->u.schedstat.cpu = peo_pd_u32(f->hdr, p + 8);
 		out->u.schedstat.version = u16_at(f, p + 12);
 		out->u.schedstat.rest = p + 14;
 		out->u.schedstat.rest_size = n - 14;
@@ -279,18 +279,18 @@ int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_reco
 	case PEO_RECORD_STAT:
 		if ((err = body(r, 40, &p, &n)))
 			return err;
-		out->u.stat.id = peo_pd_u64(f, p);
-		out->u.stat.cpu = peo_pd_u32(f, p + 8);
-		out->u.stat.thread = peo_pd_u32(f, p + 12);
-		out->u.stat.value = peo_pd_u64(f, p + 16);
-		out->u.stat.enabled = peo_pd_u64(f, p + 24);
-		out->u.stat.running = peo_pd_u64(f, p + 32);
+		out->u.stat.id = peo_pd_u64(f->hdr, p);
+		out->u.stat.cpu = peo_pd_u32(f->hdr, p + 8);
+		out->u.stat.thread = peo_pd_u32(f->hdr, p + 12);
+		out->u.stat.value = peo_pd_u64(f->hdr, p + 16);
+		out->u.stat.enabled = peo_pd_u64(f->hdr, p + 24);
+		out->u.stat.running = peo_pd_u64(f->hdr, p + 32);
 		return 0;
 	case PEO_RECORD_STAT_ROUND:
 		if ((err = body(r, 16, &p, &n)))
 			return err;
-		out->u.stat_round.kind = peo_pd_u64(f, p);
-		out->u.stat_round.time = peo_pd_u64(f, p + 8);
+		out->u.stat_round.kind = peo_pd_u64(f->hdr, p);
+		out->u.stat_round.time = peo_pd_u64(f->hdr, p + 8);
 		return 0;
 	case PEO_RECORD_EVENT_UPDATE:
 		err = body(r, 0, &p, &n);
@@ -298,13 +298,13 @@ int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_reco
 	case PEO_RECORD_TIME_CONV:
 		if ((err = body(r, 24, &p, &n)))
 			return err;
-		out->u.time_conv.time_shift = peo_pd_u64(f, p);
-		out->u.time_conv.time_mult = peo_pd_u64(f, p + 8);
-		out->u.time_conv.time_zero = peo_pd_u64(f, p + 16);
+		out->u.time_conv.time_shift = peo_pd_u64(f->hdr, p);
+		out->u.time_conv.time_mult = peo_pd_u64(f->hdr, p + 8);
+		out->u.time_conv.time_zero = peo_pd_u64(f->hdr, p + 16);
 		if (n >= 48) { /* the long form: cycles, mask, two capability bytes */
 			out->u.time_conv.has_cycles = 1;
-			out->u.time_conv.time_cycles = peo_pd_u64(f, p + 24);
-			out->u.time_conv.time_mask = peo_pd_u64(f, p + 32);
+			out->u.time_conv.time_cycles = peo_pd_u64(f->hdr, p + 24);
+			out->u.time_conv.time_mask = peo_pd_u64(f->hdr, p + 32);
 			out->u.time_conv.cap_user_time_zero = p[40];
 			out->u.time_conv.cap_user_time_short = p[41];
 		}
@@ -312,19 +312,19 @@ int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_reco
 	case PEO_RECORD_HEADER_FEATURE:
 		if ((err = body(r, 8, &p, &n)))
 			return err;
-		out->u.header_feature.feature = peo_pd_u64(f, p);
+		out->u.header_feature.feature = peo_pd_u64(f->hdr, p);
 		out->u.header_feature.bytes = p + 8;
 		out->u.header_feature.size = n - 8;
 		return 0;
 	case PEO_RECORD_AUXTRACE:
 		if ((err = body(r, 36, &p, &n)))
 			return err;
-		out->u.auxtrace.size = peo_pd_u64(f, p);
-		out->u.auxtrace.offset = peo_pd_u64(f, p + 8);
-		out->u.auxtrace.reference = peo_pd_u64(f, p + 16);
-		out->u.auxtrace.idx = peo_pd_u32(f, p + 24);
-		out->u.auxtrace.tid = peo_pd_u32(f, p + 28);
-		out->u.auxtrace.cpu = peo_pd_u32(f, p + 32);
+		out->u.auxtrace.size = peo_pd_u64(f->hdr, p);
+		out->u.auxtrace.offset = peo_pd_u64(f->hdr, p + 8);
+		out->u.auxtrace.reference = peo_pd_u64(f->hdr, p + 16);
+		out->u.auxtrace.idx = peo_pd_u32(f->hdr, p + 24);
+		out->u.auxtrace.tid = peo_pd_u32(f->hdr, p + 28);
+		out->u.auxtrace.cpu = peo_pd_u32(f->hdr, p + 32);
 		return 0;
 	}
 	return decode_more(f, r, out);
@@ -332,7 +332,7 @@ int peo_perfdata_decode_user(const struct peo_perfdata *f, const struct peo_reco
 
 uint64_t peo_perfdata_user_u64(const struct peo_perfdata *f, const void *array, size_t i)
 {
-	return peo_pd_u64(f, (const unsigned char *)array + 8 * i);
+	return peo_pd_u64(f->hdr, (const unsigned char *)array + 8 * i);
 }
 
 int peo_perfdata_cpu_map_cpu(const struct peo_perfdata *f, const struct peo_user_record *m,
@@ -350,8 +350,8 @@ int peo_perfdata_cpu_map_cpu(const struct peo_perfdata *f, const struct peo_user
 	}
 	case 1: /* the i-th set bit */
 		for (uint32_t w = 0, seen = 0; w < m->u.cpu_map.start; w++) {
-			uint64_t word = m->u.cpu_map.long_size == 8 ? peo_pd_u64(f, d + 8 * w)
-								    : peo_pd_u32(f, d + 4 * w);
+			uint64_t word = m->u.cpu_map.long_size == 8 ? peo_pd_u64(f->hdr, d + 8 * w)
+								    : peo_pd_u32(f->hdr, d + 4 * w);
 
 			for (unsigned b = 0; b < 8u * m->u.cpu_map.long_size; b++)
 				if (word >> b & 1 && seen++ == i)

@@ -24,7 +24,8 @@ static size_t expand_limit(struct peo_perfdata *f)
 {
 	struct peo_compressed z = { .sz = sizeof(z) };
 
-	if (peo_perfdata_compressed(f, &z) == 0 && z.mmap_len)
+	/* a --threads data file's stream keeps the bound it always had */
+	if (!f->borrowed_hdr && peo_perfdata_compressed(f, &z) == 0 && z.mmap_len)
 		return (size_t)z.mmap_len * 2 > (1u << 20) ? (size_t)z.mmap_len * 2 : (1u << 20);
 	return MAX_EXPANDED;
 }
@@ -67,7 +68,7 @@ int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *
 	if (r->header.type == PEO_RECORD_COMPRESSED2) { /* u64 data_size, data, padding */
 		uint64_t size;
 
-		if (n < 8 || (size = peo_pd_u64(f, src)) > n - 8)
+		if (n < 8 || (size = peo_pd_u64(f->hdr, src)) > n - 8)
 			return peo_fail(EPROTO, "perf.data: COMPRESSED2 at offset %llu: its data_size "
 					"runs past the record's %u bytes", (unsigned long long)offset,
 					r->header.size);
@@ -120,7 +121,7 @@ int peo_perfdata_inflate_next(struct peo_perfdata *f, const void **rec, size_t *
 
 	if (!z || z->len - z->at < sizeof(h))
 		return 0;
-	h = peo_load_header(z->out + z->at, f->swap);
+	h = peo_load_header(z->out + z->at, f->hdr->swap);
 	if (h.size < sizeof(h))
 		return peo_fail(EPROTO, "perf.data: a record expanded from the compressed one before "
 				"offset %llu has size %u", (unsigned long long)f->src.pos, h.size);
