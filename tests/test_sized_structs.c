@@ -109,7 +109,11 @@ struct peo_perfdata_counts_0_1 {
 };
 
 struct peo_compressed_0_1 { size_t sz; uint32_t version, type, level, ratio, mmap_len; };
-struct peo_clock_data_0_1 { size_t sz; uint32_t version, clockid; uint64_t wall_clock_ns, clockid_time_ns; };
+struct peo_clock_data_0_1 {
+	size_t sz;
+	uint32_t version, clockid;
+	uint64_t wall_clock_ns, clockid_time_ns;
+};
 struct peo_mem_topology_0_1 { size_t sz; uint64_t version, block_size, count; };
 
 /* The header of today keeps each 0.1 field where 0.1 had it. */
@@ -542,7 +546,8 @@ static void perfdata_writes_only_the_callers_sz(void **state)
  */
 static void perfdata_records_fill_only_the_callers_sz(void **state)
 {
-	const size_t rel = sizeof(struct peo_perfdata_record_0_1), known = sizeof(struct peo_perfdata_record);
+	const size_t rel = sizeof(struct peo_perfdata_record_0_1);
+	const size_t known = sizeof(struct peo_perfdata_record);
 	const size_t at_rec = offsetof(struct peo_perfdata_record, rec);
 	struct peo_perfdata *f[3];
 	_Alignas(16) unsigned char b[3][BUF];
