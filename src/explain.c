@@ -1,6 +1,8 @@
 /*
  * explain.c - the likely cause and fix of a perf_event_open failure, for the
- * attr at hand.  Reads /proc and /sys for the limits that decide it.
+ * attr at hand.  Reads /proc and /sys for the limits that decide it, and the
+ * feature probe for the bits this kernel lacks: so it sits above both the
+ * system call and the probe, and neither calls it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -78,7 +80,7 @@ static int explain_missing_features(struct peo_buf *b, const struct peo_attr *at
 	size_t n, i;
 	int found = 0;
 
-	if (peo_features_probe(&f, &n) < 0)
+	if (peo_features_table(&f, &n) < 0)
 		return 0;
 	for (i = 0; i < n; i++) {
 		uint64_t used = 0;
@@ -267,4 +269,19 @@ void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr, u
 		peo_buf_printf(b, "see perf_event_open(2)");
 	}
 	errno = saved;
+}
+
+int peo_open_explained(struct peo_attr *attr, pid_t pid, int cpu, int group_fd,
+		       unsigned long flags)
+{
+	uint32_t sent_size = attr ? attr->size : 0; /* the kernel may write its own on E2BIG */
+	int fd = peo_sys_perf_event_open(attr, pid, cpu, group_fd, flags);
+	char why[768];
+	struct peo_buf b = { why, sizeof(why), 0 };
+
+	if (fd >= 0)
+		return fd;
+	peo_explain_open(&b, -fd, attr, sent_size, pid, cpu, group_fd, flags);
+	peo_fail_append(": %s", why); /* after the bare call's "call: errno" */
+	return fd;
 }

@@ -7,6 +7,9 @@
  * disabled, so that it opens at any perf_event_paranoid level below 3.
  * The kernel rejects a bit or field it does not know with EINVAL (or E2BIG
  * past its attr size); any other answer proves it knows it.
+ *
+ * Only raw system calls: a failed probe keeps its errno, attr and flags,
+ * and features_report.c (above the explainer) makes the sentence.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -192,9 +195,8 @@ static int kernel_size;
 static unsigned long open_flags; /* PEO_FLAG_FD_CLOEXEC when the kernel has it */
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 static char size_names[PEO_ATTR_SIZE_VERS][40]; /* "VERn (size bytes)" */
-static char probe_error[1024];
-/* Set while this thread probes: the error explainer must not re-enter. */
-static __thread int probing;
+static char probe_error[256];
+static struct peo_probe_failure failure = { probe_error, 0, { 0 }, 0 };
 
 const char *peo_feature_kind_name(enum peo_feature_kind kind)
 {
@@ -478,13 +480,12 @@ static void probe_all(void)
 		rc = try_open(&a);
 	}
 	if (rc < 0) {
-		char why[512];
-		struct peo_buf b = { why, sizeof(why), 0 };
-
-		peo_explain_open(&b, -rc, &a, a.size, 0, -1, -1, open_flags);
 		snprintf(probe_error, sizeof(probe_error),
-			 "feature probe: perf_event_open(software/task-clock:u, pid 0, cpu -1): %s: %s",
-			 strerror(-rc), why);
+			 "feature probe: perf_event_open(software/task-clock:u, pid 0, cpu -1): %s",
+			 strerror(-rc));
+		failure.open_failed = 1;
+		failure.attr = a;
+		failure.flags = open_flags;
 		probe_result = rc;
 		return;
 	}
@@ -502,15 +503,11 @@ static void probe_all(void)
 	probe_result = 0;
 }
 
-int peo_features_probe(const struct peo_feature **out, size_t *count)
+int peo_features_table(const struct peo_feature **out, size_t *count)
 {
-	if (probing)
-		return -EBUSY; /* called from inside the probe: no table yet */
-	probing = 1;
 	pthread_once(&probe_once, probe_all);
-	probing = 0;
 	if (probe_result < 0)
-		return peo_fail(-probe_result, "%s", probe_error); /* every thread gets the sentence */
+		return probe_result;
 	if (out)
 		*out = table;
 	if (count)
@@ -518,9 +515,14 @@ int peo_features_probe(const struct peo_feature **out, size_t *count)
 	return 0;
 }
 
-int peo_kernel_attr_size(void)
+const struct peo_probe_failure *peo_features_failure(void)
 {
-	int rc = peo_features_probe(NULL, NULL);
+	return peo_features_table(NULL, NULL) < 0 ? &failure : NULL;
+}
+
+int peo_features_kernel_size(void)
+{
+	int rc = peo_features_table(NULL, NULL);
 
 	return rc < 0 ? rc : kernel_size;
 }

@@ -93,6 +93,8 @@ PEO_HIDDEN void peo_buf_printf(struct peo_buf *b, const char *fmt, ...) PEO_PRIN
  * sys.c: the system call without any error text (returns fd or -errno), for
  * probes that must not disturb peo_last_error().  peo_open_hook, when set,
  * replaces the system call: tests use it to act as an older kernel.
+ * peo_open_explained() (explain.c) is the same call with the explained
+ * sentence on failure.
  */
 typedef int (*peo_open_fn)(struct peo_attr *attr, pid_t pid, int cpu, int group_fd,
 			   unsigned long flags);
@@ -105,6 +107,31 @@ PEO_HIDDEN void peo_open_call_text(char *out, size_t cap, const struct peo_attr 
 
 /* describe.c: "software/task-clock", "hardware/cycles", "type 9 config 0x1". */
 PEO_HIDDEN void peo_describe_attr(const struct peo_attr *attr, char *out, size_t cap);
+
+/*
+ * explain.c: perf_event_open(2) as peo_sys_perf_event_open() makes it (attr
+ * passed as is, errno kept), but on failure the sentence also gives the
+ * likely cause and fix for @attr: the open that peo_sys_open() and the
+ * layers above it use.  Returns the fd or -errno.
+ */
+PEO_HIDDEN int peo_open_explained(struct peo_attr *attr, pid_t pid, int cpu, int group_fd,
+				  unsigned long flags);
+/*
+ * features.c: the feature probe, made once, without a sentence: 0 and the
+ * table (either pointer may be NULL), or the -errno of the probe that
+ * failed.  peo_features_probe() (features_report.c) adds the sentence.
+ */
+PEO_HIDDEN int peo_features_table(const struct peo_feature **out, size_t *count);
+/* The kernel's attr size as peo_kernel_attr_size() gives it, without a sentence. */
+PEO_HIDDEN int peo_features_kernel_size(void);
+/* How the probe failed, for its sentence; NULL when it did not. */
+struct peo_probe_failure {
+	const char *what;      /* "feature probe: ...: <strerror>" */
+	int open_failed;       /* 1: the first open failed: peo_explain_open() */
+	struct peo_attr attr;  /* can name its cause from its attr and flags */
+	unsigned long flags;
+};
+PEO_HIDDEN const struct peo_probe_failure *peo_features_failure(void);
 
 /* explain.c: the cause-and-fix part of a perf_event_open failure sentence. */
 PEO_HIDDEN void peo_explain_open(struct peo_buf *b, int err, const struct peo_attr *attr,

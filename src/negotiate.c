@@ -4,7 +4,9 @@
  * We always pass our full struct.  A kernel with a smaller struct accepts it
  * when every byte past its size is zero; otherwise it answers E2BIG and writes
  * its size back.  We then name the fields that caused it, or, if none did
- * (a kernel stricter than the documented rule), retry at its size.
+ * (a kernel stricter than the documented rule), retry at its size.  A
+ * failure's sentence names its likely cause (explain.c): this is the open
+ * the layers above use, where peo_sys_perf_event_open() is the bare call.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,12 +62,12 @@ int peo_sys_open(const struct peo_attr *attr, pid_t pid, int cpu, int group_fd,
 		return peo_fail(EINVAL, "peo_sys_open: attr is NULL: pass a struct peo_attr set up with peo_attr_init()");
 	a = *attr;
 	a.size = sizeof(a);
-	fd = peo_sys_perf_event_open(&a, pid, cpu, group_fd, flags);
+	fd = peo_open_explained(&a, pid, cpu, group_fd, flags);
 	if (fd != -E2BIG)
 		return fd;
 	ksize = a.size;
 	if (ksize < PEO_ATTR_SIZE_VER0 || ksize >= sizeof(a))
-		return fd; /* the raw layer's sentence already says what the kernel did */
+		return fd; /* the explained sentence already says what the kernel did */
 	if (name_fields_past(&b, attr, ksize)) {
 		peo_open_call_text(call, sizeof(call), attr, pid, cpu, group_fd, flags);
 		return peo_fail(E2BIG, "%s: %s: %s", call, strerror(E2BIG), why);
@@ -73,5 +75,5 @@ int peo_sys_open(const struct peo_attr *attr, pid_t pid, int cpu, int group_fd,
 	/* Nothing we ask for lies past the kernel's size: speak its size. */
 	a = *attr;
 	a.size = ksize;
-	return peo_sys_perf_event_open(&a, pid, cpu, group_fd, flags);
+	return peo_open_explained(&a, pid, cpu, group_fd, flags);
 }

@@ -2,7 +2,9 @@
  * sys.c - the perf_event_open system call and one wrapper per ioctl.
  *
  * Each wrapper returns 0/fd or -errno, restores the caller's errno, and on
- * failure leaves a sentence naming the call, its arguments and the cause.
+ * failure leaves a sentence naming the call, its arguments and the errno
+ * (an ioctl's with its usual cause).  This is the bottom layer: it calls
+ * nothing of peo's but the error sentence and the attr's name.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,17 +54,16 @@ void peo_open_call_text(char *out, size_t cap, const struct peo_attr *attr, pid_
 int peo_sys_perf_event_open(struct peo_attr *attr, pid_t pid, int cpu,
 			    int group_fd, unsigned long flags)
 {
-	uint32_t sent_size = attr ? attr->size : 0;
 	int fd = peo_raw_perf_event_open(attr, pid, cpu, group_fd, flags);
 	char call[160];
-	char why[768];
-	struct peo_buf b = { why, sizeof(why), 0 };
 
 	if (fd >= 0)
 		return fd;
+	/* The call and the kernel's word only: finding the cause reads /proc,
+	 * /sys and the feature probe, which is the open layer's work
+	 * (peo_open_explained), above this one. */
 	peo_open_call_text(call, sizeof(call), attr, pid, cpu, group_fd, flags);
-	peo_explain_open(&b, -fd, attr, sent_size, pid, cpu, group_fd, flags);
-	return peo_fail(-fd, "%s: %s: %s", call, strerror(-fd), why);
+	return peo_fail(-fd, "%s: %s", call, strerror(-fd));
 }
 
 /* What each ioctl's EINVAL (and ENOTTY) usually means for a perf fd. */

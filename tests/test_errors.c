@@ -1,8 +1,10 @@
 /*
- * test_errors.c - each errno this machine lets us provoke through
- * peo_sys_perf_event_open() (and peo_sys_open() for E2BIG): the negative
+ * test_errors.c - each errno this machine lets us provoke through the
+ * explained open (peo_open_explained(): the one under peo_sys_open(), with
+ * the attr size as given; peo_sys_open() itself for E2BIG): the negative
  * errno, the key facts of peo_last_error()'s sentence, errno left as it was,
- * and no fd left open.
+ * and no fd left open.  peo_sys_perf_event_open()'s plain sentence is
+ * test_sys's.
  *
  * Checks that change the process (fd limits, dropping root) run in a forked
  * child, which reports through a pipe and its exit status.
@@ -26,13 +28,13 @@
 
 /* ------------------------------------------------------------- helpers */
 
-/* peo_sys_perf_event_open() with errno set to a mark that must survive. */
+/* peo_open_explained() with errno set to a mark that must survive. */
 static int open_checked(struct peo_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
 	int fd;
 
 	errno = ERRNO_MARK;
-	fd = peo_sys_perf_event_open(attr, pid, cpu, group_fd, flags);
+	fd = peo_open_explained(attr, pid, cpu, group_fd, flags);
 	assert_int_equal(errno, ERRNO_MARK);
 	return fd;
 }
@@ -428,7 +430,7 @@ static int emfile_child(struct child_report *r)
 	peo_test_sw_attr(&attr, PEO_COUNT_SW_TASK_CLOCK);
 	for (n = 0; n <= ROOM; n++) {
 		errno = ERRNO_MARK;
-		fd = peo_sys_perf_event_open(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+		fd = peo_open_explained(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 		CHILD_CHECK(r, errno == ERRNO_MARK, "errno changed to %d", errno);
 		if (fd < 0)
 			break;
@@ -604,7 +606,7 @@ static int eacces_child(struct child_report *r)
 	peo_test_sw_attr(&attr, PEO_COUNT_SW_TASK_CLOCK);
 	attr.exclude_kernel = 0;
 	errno = ERRNO_MARK;
-	fd = peo_sys_perf_event_open(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	fd = peo_open_explained(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 	CHILD_CHECK(r, errno == ERRNO_MARK, "errno changed to %d", errno);
 	if (fd >= 0 && !dropped) {
 		close(fd);
@@ -619,7 +621,7 @@ static int eacces_child(struct child_report *r)
 	/* What an unprivileged user may still do: its own task, user space. */
 	peo_test_sw_attr(&attr, PEO_COUNT_SW_TASK_CLOCK); /* exclude_kernel=1, exclude_hv=1 */
 	errno = ERRNO_MARK;
-	fd = peo_sys_perf_event_open(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
+	fd = peo_open_explained(&attr, 0, -1, -1, PEO_FLAG_FD_CLOEXEC);
 	CHILD_CHECK(r, errno == ERRNO_MARK, "errno changed to %d", errno);
 	if (level >= 3 && fd == -EACCES) /* Debian's level 3 refuses everything */
 		return CHILD_PASSED;

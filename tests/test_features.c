@@ -1,16 +1,22 @@
 /*
  * test_features.c - the kernel feature table: consistent with the running
  * kernel's release, with the attr size boundary seen by raw syscalls, and
- * cached (one table for every caller and thread).
+ * cached (one table for every caller and thread); and a probe that fails,
+ * seen in a fresh process (the probe is made once per process) whose opens
+ * a hook refuses.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "internal.h" /* peo_open_hook */
 #include "test_util.h"
 
 static const struct peo_feature *table;
@@ -169,7 +175,106 @@ static void one_cached_table_for_every_thread(void **state)
 	}
 }
 
-int main(void)
+/* ------------------------------------------------ a probe that fails */
+
+#define PROBE_CHILD_ARG "--probe-refused"
+static int refused_err;
+
+/* Refuses every open with refused_err. */
+static int refuse_all(struct peo_attr *a, pid_t pid, int cpu, int group_fd, unsigned long flags)
+{
+	return -refused_err;
+}
+
+/* Lets plain opens through (to /dev/null) and refuses the size probe's. */
+static int refuse_size_probe(struct peo_attr *a, pid_t pid, int cpu, int group_fd, unsigned long flags)
+{
+	if (((unsigned char *)a)[sizeof(*a) - 1])
+		return -refused_err;
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* In the child: the probe under the hook @how ("open" or "size") refusing
+ * with errno @err; prints what each public call returns and says. */
+static int probe_child(const char *how, int err)
+{
+	int rc;
+
+	refused_err = err;
+	peo_open_hook = strcmp(how, "size") ? refuse_all : refuse_size_probe;
+	rc = peo_features_probe(NULL, NULL);
+	printf("probe %d %s\n", rc, peo_last_error());
+	rc = peo_kernel_attr_size();
+	printf("size %d %s\n", rc, peo_last_error());
+	return 0;
+}
+
+/* Runs probe_child(@how, @err) in a fresh process; its output in @out. */
+static void run_probe_child(const char *how, int err, char *out, size_t cap)
+{
+	char self[PATH_MAX], cmd[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	assert_true(n > 0);
+	self[n] = '\0';
+	snprintf(cmd, sizeof(cmd), "'%s' %s %s %d", self, PROBE_CHILD_ARG, how, err);
+	assert_int_equal(peo_test_run_capture(cmd, out, cap), 0);
+}
+
+/* Both lines of the child say @rc and @sentence. */
+static void expect_probe_failure(const char *out, int rc, const char *sentence)
+{
+	char want[2048];
+
+	snprintf(want, sizeof(want), "probe %d %s\nsize %d %s\n", rc, sentence, rc, sentence);
+	assert_string_equal(out, want);
+}
+
+/* The failed open's sentence: what was tried, the errno, and the cause the
+ * explainer names (as root: not the paranoid level). */
+static void refused_probe_is_explained(void **state)
+{
+	char out[2048];
+
+	(void)state;
+	if (geteuid() != 0)
+		PEO_SKIP("the expected cause of EACCES is root's; running as uid %d", (int)getuid());
+	run_probe_child("open", EACCES, out, sizeof(out));
+	expect_probe_failure(out, -EACCES,
+			     "feature probe: perf_event_open(software/task-clock:u, pid 0, cpu -1): "
+			     "Permission denied: the caller is root, so perf_event_paranoid is not the "
+			     "cause: this event refuses perf (some tracepoints do), or a security policy "
+			     "(lockdown, an LSM, a seccomp filter) forbids it");
+}
+
+/* EINVAL sends the explainer to the feature table, which this failed probe
+ * has not: it answers without the table (and without waiting on itself). */
+static void invalid_probe_is_explained_without_the_table(void **state)
+{
+	char out[2048];
+
+	(void)state;
+	run_probe_child("open", EINVAL, out, sizeof(out));
+	expect_probe_failure(out, -EINVAL,
+			     "feature probe: perf_event_open(software/task-clock:u, pid 0, cpu -1): "
+			     "Invalid argument: the kernel rejected this attr; common causes: a group "
+			     "member on another CPU or task than its leader, pinned/exclusive on a group "
+			     "member, an option this PMU lacks. `peo features` lists what this kernel "
+			     "accepts");
+}
+
+/* A failure after the first open is said without a cause. */
+static void failed_size_probe_is_said(void **state)
+{
+	char out[2048];
+
+	(void)state;
+	run_probe_child("size", EACCES, out, sizeof(out));
+	expect_probe_failure(out, -EACCES,
+			     "feature probe: finding the kernel's attr size failed: Permission denied");
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(probes_agree_with_the_kernel_release),
@@ -177,7 +282,12 @@ int main(void)
 		cmocka_unit_test(sizes_and_fields_follow_the_kernel_size),
 		cmocka_unit_test(records_follow_flags_and_ioctls_are_known),
 		cmocka_unit_test(one_cached_table_for_every_thread),
+		cmocka_unit_test(refused_probe_is_explained),
+		cmocka_unit_test(invalid_probe_is_explained_without_the_table),
+		cmocka_unit_test(failed_size_probe_is_said),
 	};
 
+	if (argc == 4 && !strcmp(argv[1], PROBE_CHILD_ARG))
+		return probe_child(argv[2], atoi(argv[3]));
 	return PEO_TEST_MAIN_SETUP("features", tests, load);
 }

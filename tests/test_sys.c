@@ -1,7 +1,8 @@
 /*
  * test_sys.c - the raw layer against the real kernel: software events count
  * what the workload does, and every ioctl does what the kernel documents
- * (or fails with the documented errno and a sentence).
+ * (or fails with the documented errno and a sentence: the bare call's
+ * plain, peo_sys_open()'s explained).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -521,10 +522,43 @@ static void cloexec_flag_sets_fd_cloexec(void **state)
 	close(fd);
 }
 
+/* The bare call's sentence names the call and the errno and guesses no
+ * cause; peo_sys_open(), the open above it, adds the cause. */
+static void bare_call_says_only_the_errno(void **state)
+{
+	struct peo_attr a;
+	char bare[256], explained[256], want[256];
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int fd, explained_fd, saved;
+
+	(void)state;
+	assert_true(devnull >= 0);
+	peo_test_sw_attr(&a, PEO_COUNT_SW_TASK_CLOCK);
+	errno = 12345;
+	fd = peo_sys_perf_event_open(&a, 0, -1, devnull, PEO_FLAG_FD_CLOEXEC);
+	saved = errno;
+	snprintf(bare, sizeof(bare), "%s", peo_last_error());
+	explained_fd = peo_sys_open(&a, 0, -1, devnull, PEO_FLAG_FD_CLOEXEC);
+	snprintf(explained, sizeof(explained), "%s", peo_last_error());
+	close(devnull);
+
+	assert_int_equal(saved, 12345);
+	assert_int_equal(fd, -EBADF);
+	snprintf(want, sizeof(want),
+		 "perf_event_open(software/task-clock, pid 0, cpu -1, group_fd %d, flags 0x8): %s",
+		 devnull, strerror(EBADF));
+	assert_string_equal(bare, want);
+	assert_int_equal(explained_fd, -EBADF);
+	snprintf(want + strlen(want), sizeof(want) - strlen(want),
+		 ": group_fd %d is not an open perf event fd (use -1 to start a new group)", devnull);
+	assert_string_equal(explained, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(task_clock_counts_cpu_time),
+		PEO_TEST(bare_call_says_only_the_errno),
 		PEO_TEST(cpu_clock_counts_wall_time_while_running),
 		PEO_TEST(page_faults_count_touched_pages),
 		PEO_TEST(context_switches_count_sleeps_in_kernel_mode),

@@ -36,10 +36,12 @@ PEO_API void peo_attr_init(struct peo_attr *attr);
  * @flags:    PEO_FLAG_FD_CLOEXEC, PEO_FLAG_PID_CGROUP, PEO_FLAG_FD_NO_GROUP,
  *            PEO_FLAG_FD_OUTPUT.
  *
- * Return: the new fd, or a negative errno (peo_last_error() explains it:
- * EACCES/EPERM with the perf_event_paranoid level, ENOENT without a PMU,
- * E2BIG with the kernel's size, EINVAL's likely causes for @attr, EMFILE with
- * the fd limit, ESRCH, EBADF, EBUSY, EOVERFLOW, EFAULT, ...).
+ * Return: the new fd, or the kernel's negative errno.  peo_last_error() then
+ * names the call and the errno, nothing more: "perf_event_open(software/
+ * task-clock, pid 0, cpu -1, group_fd 7, flags 0x8): Bad file descriptor".
+ * Finding the likely cause reads /proc, /sys and the feature probe, which
+ * this call never does: peo_sys_open() and the opens built on it
+ * (peo_event_open(), groups and counters) give the explained sentence.
  */
 PEO_API int peo_sys_perf_event_open(struct peo_attr *attr, pid_t pid, int cpu,
 				    int group_fd, unsigned long flags);
@@ -55,7 +57,11 @@ PEO_API int peo_sys_perf_event_open(struct peo_attr *attr, pid_t pid, int cpu,
  * peo_last_error() names each field the kernel lacks, e.g. "attr.config3
  * needs perf_event_attr size >= 136 (Linux 6.3); this kernel accepts 128".
  *
- * Return: the new fd, or a negative errno as for peo_sys_perf_event_open().
+ * Return: the new fd, or a negative errno, and peo_last_error() explains it
+ * after the call and the errno: EACCES/EPERM with the perf_event_paranoid
+ * level, ENOENT without a PMU, E2BIG with the kernel's size, EINVAL's likely
+ * causes for @attr (bits the feature probe found missing first), EMFILE with
+ * the fd limit, ESRCH, EBADF, EBUSY, EOVERFLOW, EFAULT, ...
  */
 PEO_API int peo_sys_open(const struct peo_attr *attr, pid_t pid, int cpu,
 			 int group_fd, unsigned long flags);
