@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make check: build and run every test twice, with gcc and then with clang
+# make check: check the layering (scripts/layers.py), then build and run
+# every test twice, with gcc and then with clang
 # under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded tests
 # under ThreadSanitizer, then each fuzz target
 # for FUZZ_CHECK_SECONDS (10) on its seed corpus.  Skips are counted and
@@ -25,6 +26,11 @@ summarize_skips() { # dir label
 	echo "=== $2: $n test case(s) skipped:"
 	grep '^\[  SKIP    \] reason:' "$log" | sed 's/^\[  SKIP    \] reason: /    /' | sort | uniq -c
 }
+
+# The layers first: seconds, and a layering fault fails before the long runs
+# (reuses the gcc build's objects that are up to date, compiles the rest).
+echo "=== layers (scripts/layers.py)"
+python3 scripts/layers.py --build "$build" || status=1
 
 # Tracepoint tests need tracefs: mounted if it is not (as root), else they skip.
 bash scripts/tracefs.sh
