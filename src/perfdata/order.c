@@ -64,12 +64,26 @@ struct pd_order {
 	char error_text[1024]; /* its sentence, kept while they go out */
 };
 
+/* The oldest file offset a held record still points to, or @pos when none. */
+static uint64_t oldest_held(const struct peo_perfdata *f, uint64_t pos)
+{
+	const struct pd_order *o = f->order;
+	uint64_t keep = pos;
+
+	/* A run's records arrived in file order: its head is its oldest offset. */
+	for (size_t i = 0; i < o->nruns; i++)
+		if (o->runs[i].head < o->runs[i].n && o->runs[i].v[o->runs[i].head].offset < keep)
+			keep = o->runs[i].v[o->runs[i].head].offset;
+	return keep;
+}
+
 int peo_pd_order_new(struct peo_perfdata *f)
 {
 	f->order = calloc(1, sizeof(*f->order));
 	if (!f->order)
 		return peo_fail(ENOMEM, "out of memory for time ordering");
 	f->order->out_chunk = IN_FILE;
+	f->oldest_in_use = oldest_held; /* the mapping stays under the held records */
 	f->parse_fields = 0; /* records are peeked at for their time; parsed on the way out */
 	f->want_time = 1;
 	return 0;
@@ -273,18 +287,6 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 	return 0;
 }
 
-uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos)
-{
-	const struct pd_order *o = f->order;
-	uint64_t keep = pos;
-
-	/* A run's records arrived in file order: its head is its oldest offset. */
-	for (size_t i = 0; i < o->nruns; i++)
-		if (o->runs[i].head < o->runs[i].n && o->runs[i].v[o->runs[i].head].offset < keep)
-			keep = o->runs[i].v[o->runs[i].head].offset;
-	return keep;
-}
-
 /* The run whose head goes out next, or NULL when none may. */
 static struct run *next_run(struct pd_order *o)
 {
@@ -323,18 +325,13 @@ static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perf
 	return got ? got : 1;
 }
 
-static int next_record(struct peo_perfdata *f, struct peo_perfdata_record *out)
+int peo_pd_order_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 {
-	struct pd_order *o;
+	struct pd_order *o = f->order;
 	struct run *r;
 	uint64_t t;
 	int got;
 
-	if (f->dir) /* merged by time, or in perf's reading order (perfdata/dir.c) */
-		return peo_pd_dir_next(f, out);
-	o = f->order;
-	if (!o)
-		return peo_pd_next_raw(f, out);
 	if (o->out_chunk != IN_FILE) {
 		o->chunks[o->out_chunk].live--;
 		o->out_chunk = IN_FILE;
@@ -383,21 +380,4 @@ static int next_record(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		if ((got = hold(f, out, t)))
 			return got;
 	}
-}
-
-int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
-{
-	size_t sz;
-	int got;
-
-	if (!f || !out)
-		return peo_fail(EINVAL, "peo_perfdata_next: argument '%s' is NULL", f ? "rec" : "f");
-	if ((got = PEO_SIZED(out, peo_perfdata_record, PEO_PERFDATA_RECORD_SZ_0_1)))
-		return got;
-	sz = out->sz;
-	got = next_record(f, out);
-	/* Records of the reader's own are copied over @out whole: its sizes are the caller's. */
-	out->sz = sz;
-	out->rec.sz = sz - offsetof(struct peo_perfdata_record, rec);
-	return got;
 }

@@ -222,7 +222,8 @@ int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		if (!f->src.sequential && f->src.pos >= f->src.end)
 			return 0;
 		if (pd_source_due(&f->src))
-			pd_source_advance(&f->src, f->order ? peo_pd_order_keep(f, f->src.pos) : f->src.pos);
+			pd_source_advance(&f->src, f->oldest_in_use ? f->oldest_in_use(f, f->src.pos)
+								   : f->src.pos);
 		f->stable = pd_source_stable(&f->src);
 		/* The window usually holds the next record whole: no call to fill(). */
 		if (!pd_source_holds(&f->src, sizeof(h))) {

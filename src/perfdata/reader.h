@@ -18,6 +18,9 @@ struct peo_perfdata {
 	int stable;                 /* the last raw record stays mapped: hold it uncopied */
 	struct pd_inflate *inflate; /* records expanded from COMPRESSED ones */
 	struct pd_order *order;     /* time ordering (opts.ordered), or NULL */
+	/* The oldest file offset that a record handed on still points to (the
+	 * ordering's held ones), or @pos: the mapping is dropped below it. */
+	uint64_t (*oldest_in_use)(const struct peo_perfdata *f, uint64_t pos);
 	struct pd_dir *dir;         /* directory mode: the data.N streams, or NULL */
 	int parse_fields;           /* 0: records are only peeked at (header, attr, time) */
 	int headers_only;           /* opts.headers_only */
@@ -73,12 +76,12 @@ PEO_HIDDEN int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_recor
 PEO_HIDDEN void peo_pd_dir_free(struct peo_perfdata *f);
 /* Where the records stopped at a cut one (f's own, or a data file's). */
 PEO_HIDDEN const char *peo_pd_dir_stopped(const struct peo_perfdata *f);
-/* perfdata/order.c */
+/* perfdata/order.c: the records in time order by perf's FINISHED_ROUND
+ * rule (opts.ordered), over peo_pd_next_raw(). */
 struct pd_order;
 PEO_HIDDEN int peo_pd_order_new(struct peo_perfdata *f);
+PEO_HIDDEN int peo_pd_order_next(struct peo_perfdata *f, struct peo_perfdata_record *out);
 PEO_HIDDEN void peo_pd_order_free(struct peo_perfdata *f);
-/* The oldest file offset a held record still points to, or @pos when none. */
-PEO_HIDDEN uint64_t peo_pd_order_keep(const struct peo_perfdata *f, uint64_t pos);
 
 /* perfdata/zstd.c: records inside a COMPRESSED/COMPRESSED2 record. */
 PEO_HIDDEN int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *r,
