@@ -4,7 +4,9 @@
  * and random ones, every width and alignment, and a buffer that fills up
  * mid-number (the bytes written to the fd must be the same), written or
  * kept in a growing buffer; the formatting pool's batches, written in
- * order; and the log of state records its workers share.
+ * order; the log of state records its workers share; and the delivery of
+ * a file's records to an output (one that counts them), with and without
+ * workers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +28,9 @@
 #include "script_log.h"
 #include "script_pool.h"
 #include "script_json.h"
+#include "script_run.h"
+#include "script_worker.h"
+#include "synth_sample.h"
 
 /* Values around every power of 10 and 16, and random ones of every size. */
 static size_t sample_values(uint64_t *v, size_t cap)
@@ -379,8 +384,8 @@ static int print_numbers(void *ctx, unsigned worker, const unsigned char *bytes,
  * pool's finish.  *@batch_end and *@batch (when not NULL) receive where
  * the batch holding entry @entry ends (the first entry of the next batch,
  * or @n) and its number (batches count from 0). */
-static int fill_pool(struct script_pool *p, uint32_t n, unsigned *stopper, uint32_t entry,
-		     uint32_t *batch_end, uint32_t *batch_no)
+static enum script_pool_end fill_pool(struct script_pool *p, uint32_t n, unsigned *stopper,
+				      uint32_t entry, uint32_t *batch_end, uint32_t *batch_no)
 {
 	uint32_t x = 777, start = 0, g = 0;
 	size_t used = 0, cap;
@@ -449,7 +454,7 @@ static void pool_writes_in_batch_order(void **state)
 		if (k % 3 == 1) /* to append */
 			assert_int_equal(fcntl(c.fd, F_SETFL, fcntl(c.fd, F_GETFL) | O_APPEND), 0);
 		assert_int_equal(script_pool_start(&p, workers, c.fd, k % 3 != 2, print_numbers, &nb), 0);
-		assert_int_equal(fill_pool(p, n, &stopper, 0, NULL, NULL), 0);
+		assert_int_equal(fill_pool(p, n, &stopper, 0, NULL, NULL), SCRIPT_POOL_DONE);
 		assert_int_equal(stopper, 99);
 		assert_int_equal(write(c.fd, "tail\n", 5), 5); /* where the offset was left */
 		text = capture_text(&c, &len);
@@ -480,11 +485,11 @@ static void pool_reports_a_failed_positioned_write(void **state)
 	small.rlim_max = old.rlim_max;
 	assert_int_equal(script_pool_start(&p, 3, fd, 1, print_numbers, &nb), 0);
 	/* the limit only around the writes: restored before any assertion can fail */
-	got = setrlimit(RLIMIT_FSIZE, &small) ? -100 : fill_pool(p, 60000, &stopper, 0, NULL, NULL);
+	got = setrlimit(RLIMIT_FSIZE, &small) ? -100 : (int)fill_pool(p, 60000, &stopper, 0, NULL, NULL);
 	err = errno;
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, was);
-	assert_int_equal(got, -1);
+	assert_int_equal(got, SCRIPT_POOL_WRITE_FAILED);
 	assert_int_equal(err, EFBIG);
 	{
 		off_t at = lseek(fd, 0, SEEK_CUR), size = lseek(fd, 0, SEEK_END);
@@ -521,7 +526,8 @@ static void pool_stops_after_the_batch_that_asks(void **state)
 	(void)state;
 	capture_open(&c, 0);
 	assert_int_equal(script_pool_start(&p, 3, c.fd, 1, print_numbers, &nb), 0);
-	assert_int_equal(fill_pool(p, 60000, &stopper, nb.stop_at, &batch_end, &batch_no), -2);
+	assert_int_equal(fill_pool(p, 60000, &stopper, nb.stop_at, &batch_end, &batch_no),
+			 SCRIPT_POOL_STOPPED);
 	assert_int_equal(stopper, batch_no % 3); /* batch g goes to worker g % 3 */
 	text = capture_text(&c, &len);
 	assert_true(len > 0 && text[len - 1] == '\n');
@@ -535,7 +541,7 @@ static void pool_stops_after_the_batch_that_asks(void **state)
 	free(text);
 }
 
-/* A write that fails ends the pool with -1 and its errno. */
+/* A write that fails ends the pool with SCRIPT_POOL_WRITE_FAILED and its errno. */
 static void pool_reports_a_failed_write(void **state)
 {
 	struct numbered nb = { .stop_at = UINT32_MAX };
@@ -547,7 +553,7 @@ static void pool_reports_a_failed_write(void **state)
 	if (fd < 0)
 		PEO_SKIP("/dev/full cannot be opened: %m");
 	assert_int_equal(script_pool_start(&p, 2, fd, 1, print_numbers, &nb), 0);
-	assert_int_equal(fill_pool(p, 20000, &stopper, 0, NULL, NULL), -1);
+	assert_int_equal(fill_pool(p, 20000, &stopper, 0, NULL, NULL), SCRIPT_POOL_WRITE_FAILED);
 	assert_int_equal(errno, ENOSPC);
 	close(fd);
 }
@@ -675,6 +681,271 @@ static void helper_threads_leave_signals_to_main(void **state)
 	assert_int_equal(sigismember(&after, SIGCHLD), sigismember(&before, SIGCHLD));
 }
 
+/* ------------------------------------------------- record delivery */
+
+/* A made-up perf.data for the delivery's tests: COMM "one" (1/1), FORK
+ * 2/2 of it, DELIVERY_SAMPLES samples at times 0, 1... (tid 1, then from
+ * the middle, after COMM "two" of 2/2, tid 2), EXIT of 2/2. */
+#define DELIVERY_SAMPLES 60000u
+
+struct task_rec {
+	struct peo_event_header h;
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct comm_rec {
+	struct peo_event_header h;
+	uint32_t pid, tid;
+	char comm[8];
+};
+
+static void write_comm(struct peo_perfdata_writer *w, uint32_t tid, const char *name)
+{
+	struct comm_rec c = { { PEO_RECORD_COMM, 0, sizeof(c) }, tid, tid, { 0 } };
+
+	strncpy(c.comm, name, sizeof(c.comm) - 1);
+	assert_int_equal(peo_perfdata_writer_record(w, &c, sizeof(c)), 0);
+}
+
+static void write_task(struct peo_perfdata_writer *w, uint32_t type, uint32_t tid, uint32_t ptid)
+{
+	struct task_rec t = { { type, 0, sizeof(t) }, tid, ptid, tid, ptid, 0 };
+
+	assert_int_equal(peo_perfdata_writer_record(w, &t, sizeof(t)), 0);
+}
+
+/* The file at a new name made from @path (its XXXXXX replaced). */
+static void write_delivery_file(char *path)
+{
+	struct peo_perfdata_writer *w;
+	struct peo_attr a;
+	uint64_t id = 7;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	synth_sample_attr(&a, 0);
+	assert_int_equal(peo_perfdata_writer_open(&w, path), 0);
+	assert_int_equal(peo_perfdata_writer_add_event(w, &a, &id, 1, "cpu-clock"), 0);
+	write_comm(w, 1, "one");
+	write_task(w, PEO_RECORD_FORK, 2, 1);
+	for (uint32_t i = 0; i < DELIVERY_SAMPLES; i++) {
+		uint32_t tid = i < DELIVERY_SAMPLES / 2 ? 1 : 2;
+		struct synth_sample smp = synth_sample(0x1000 + i, tid, tid, i);
+
+		if (i == DELIVERY_SAMPLES / 2)
+			write_comm(w, 2, "two");
+		assert_int_equal(peo_perfdata_writer_record(w, &smp, sizeof(smp)), 0);
+	}
+	write_task(w, PEO_RECORD_EXIT, 2, 1);
+	assert_int_equal(peo_perfdata_writer_close(w), 0);
+}
+
+/* An output that counts what it is handed and prints a line for each
+ * record it shows: a sample's time, "T<type>" for the others. */
+struct counting {
+	struct script_run run; /* first: the record hook finds the rest from w->run */
+	uint64_t fail_at;      /* the time of the sample whose hook fails (UINT64_MAX: none) */
+	int refuse;            /* check_events refuses the events */
+};
+
+/* What the hooks counted (atomic: the workers count together); zeroed by deliver_counting(). */
+static struct {
+	unsigned samples, shown, hidden_forks, wrong_comm, wrong_column, needs_asked;
+} counted;
+
+static int count_record(struct script_worker *w, const struct script_record *r)
+{
+	const struct counting *c = (const struct counting *)(const void *)w->run;
+	const struct peo_record *rec = r->rec;
+	const char *comm;
+	char *p = out_room(w->out, 32);
+
+	if (rec->header.type != PEO_RECORD_SAMPLE) {
+		if (!r->print && rec->header.type == PEO_RECORD_FORK)
+			__atomic_add_fetch(&counted.hidden_forks, 1, __ATOMIC_RELAXED);
+		if (!r->print)
+			return 0;
+		__atomic_add_fetch(&counted.shown, 1, __ATOMIC_RELAXED);
+		*p++ = 'T';
+		p = put_dec(p, rec->header.type, 0, 0);
+		*p++ = '\n';
+		out_advance(w->out, p);
+		return 0;
+	}
+	__atomic_add_fetch(&counted.samples, 1, __ATOMIC_RELAXED);
+	/* the names as they stand at this record, whichever worker has it */
+	comm = script_threads_comm(&w->threads, rec->sample_id.tid);
+	if (!comm || strcmp(comm, rec->sample_id.tid == 1 ? "one" : "two"))
+		__atomic_add_fetch(&counted.wrong_comm, 1, __ATOMIC_RELAXED);
+	if (r->column_len != 11 || memcmp(r->column, "[cpu-clock]", 11))
+		__atomic_add_fetch(&counted.wrong_column, 1, __ATOMIC_RELAXED);
+	p = put_dec(p, rec->sample_id.time, 0, 0);
+	*p++ = '\n';
+	out_advance(w->out, p);
+	return rec->sample_id.time == c->fail_at ? -1 : 0;
+}
+
+static int count_shows(const struct script_args *a, uint32_t type)
+{
+	(void)a;
+	return type != PEO_RECORD_FORK;
+}
+
+static unsigned count_needs(const struct script_args *a, const struct peo_attr *attr)
+{
+	(void)a;
+	(void)attr;
+	__atomic_add_fetch(&counted.needs_asked, 1, __ATOMIC_RELAXED);
+	return F_EVENT;
+}
+
+static size_t count_column(struct script_run *run, const char *name, char *buf, size_t cap)
+{
+	(void)run;
+	return (size_t)snprintf(buf, cap, "[%s]", name);
+}
+
+static int count_check(struct script_run *run, size_t from)
+{
+	struct counting *c = (struct counting *)(void *)run;
+
+	assert_int_equal(from, 0);
+	if (c->refuse)
+		snprintf(run->why, sizeof(run->why), "refused");
+	return c->refuse ? -1 : 0;
+}
+
+static const struct script_output counting_output = {
+	.record = count_record,
+	.shows = count_shows,
+	.sample_needs = count_needs,
+	.column = count_column,
+	.check_events = count_check,
+	.keeps_state = 1,
+	.max_workers = 3,
+	.positioned = 1,
+};
+
+/* Deliver @path's records to the counting output with @workers, stdout
+ * into a memfd: how it ended, and the text (*@text, *@len; the caller frees). */
+static enum script_end deliver_counting(struct counting *c, const char *path, int workers,
+					char **text, size_t *len)
+{
+	PEO_OPTS(peo_perfdata_opts, po, .ordered = PEO_PERFDATA_FILE_ORDER, .headers_only = 1);
+	int fd = memfd_create("delivery", 0), saved;
+	enum script_end end;
+	off_t size;
+
+	memset(&counted, 0, sizeof(counted));
+	c->run.a.input = path;
+	c->run.a.workers = workers;
+	assert_int_equal(peo_perfdata_open(&c->run.f, path, &po), 0);
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fd, 1), 1);
+	end = script_deliver(&c->run, &counting_output);
+	assert_int_equal(dup2(saved, 1), 1);
+	close(saved);
+	peo_perfdata_close(c->run.f);
+	size = lseek(fd, 0, SEEK_END);
+	*text = calloc(1, (size_t)size + 1);
+	assert_non_null(*text);
+	assert_int_equal(pread(fd, *text, (size_t)size, 0), size);
+	*len = (size_t)size;
+	close(fd);
+	return end;
+}
+
+/* The lines the counting output prints of the made-up file, up to the
+ * sample at time @last. */
+static char *counting_lines(uint64_t last, size_t *len)
+{
+	char *text = malloc(16 * (DELIVERY_SAMPLES + 4)), *p = text;
+
+	assert_non_null(text);
+	p += sprintf(p, "T%d\n", PEO_RECORD_COMM); /* the FORK not shown */
+	for (uint64_t i = 0; i < DELIVERY_SAMPLES && i <= last; i++) {
+		if (i == DELIVERY_SAMPLES / 2)
+			p += sprintf(p, "T%d\n", PEO_RECORD_COMM);
+		p += sprintf(p, "%" PRIu64 "\n", i);
+	}
+	if (last >= DELIVERY_SAMPLES)
+		p += sprintf(p, "T%d\n", PEO_RECORD_EXIT);
+	*len = (size_t)(p - text);
+	return text;
+}
+
+/* Every record an output shows is handed to it once, parsed, with its
+ * event's column, in file order whatever the workers (the text comes out
+ * in order), each worker holding the names as they stand at the record;
+ * a record it does not show but keeps state by is handed over unprinted. */
+static void delivery_hands_every_record_over_once(void **state)
+{
+	char path[] = "/tmp/peo_delivery_XXXXXX", *want, *text;
+	size_t want_len, len;
+
+	(void)state;
+	write_delivery_file(path);
+	want = counting_lines(UINT64_MAX, &want_len);
+	for (int workers = 0; workers <= 3; workers++) {
+		struct counting c = { .fail_at = UINT64_MAX };
+
+		assert_int_equal(deliver_counting(&c, path, workers, &text, &len), SCRIPT_END_DONE);
+		assert_int_equal(counted.samples, DELIVERY_SAMPLES);
+		assert_int_equal(counted.shown, 3); /* two COMMs and the EXIT */
+		assert_true(counted.hidden_forks >= 1);
+		assert_int_equal(counted.wrong_comm, 0);
+		assert_int_equal(counted.wrong_column, 0);
+		assert_int_equal(counted.needs_asked, 1); /* once for the event */
+		assert_int_equal(len, want_len);
+		assert_memory_equal(text, want, len);
+		free(text);
+	}
+	free(want);
+	unlink(path);
+}
+
+/* A record the output cannot handle ends the delivery there, named by its
+ * place (without workers nothing after it is handed over, and its line is
+ * the last); an output that refuses the events gets none. */
+static void delivery_stops_where_the_output_says(void **state)
+{
+	char path[] = "/tmp/peo_delivery_XXXXXX", *want, *text;
+	size_t want_len, len;
+
+	(void)state;
+	write_delivery_file(path);
+	for (int workers = 0; workers <= 3; workers += 3) {
+		struct counting c = { .fail_at = 1000 };
+
+		assert_int_equal(deliver_counting(&c, path, workers, &text, &len),
+				 SCRIPT_END_RECORD_FAILED);
+		assert_non_null(strstr(c.run.why, "perf.data: record at offset "));
+		if (workers == 0) {
+			want = counting_lines(1000, &want_len);
+			assert_int_equal(counted.samples, 1001);
+			assert_int_equal(len, want_len);
+			assert_memory_equal(text, want, len);
+			free(want);
+		}
+		free(text);
+	}
+	{
+		struct counting c = { .fail_at = UINT64_MAX, .refuse = 1 };
+
+		assert_int_equal(deliver_counting(&c, path, 2, &text, &len), SCRIPT_END_REFUSED);
+		assert_string_equal(c.run.why, "refused");
+		assert_int_equal(counted.samples + counted.shown, 0);
+		assert_int_equal(len, 0);
+		free(text);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -693,6 +964,8 @@ int main(void)
 		cmocka_unit_test(strings_pad_and_align),
 		cmocka_unit_test(a_failed_write_is_reported),
 		cmocka_unit_test(helper_threads_leave_signals_to_main),
+		cmocka_unit_test(delivery_hands_every_record_over_once),
+		cmocka_unit_test(delivery_stops_where_the_output_says),
 	};
 
 	return PEO_TEST_MAIN("script_out", tests);

@@ -313,9 +313,10 @@ int script_pool_halted(struct script_pool *p)
 	return __atomic_load_n(&p->halted, __ATOMIC_RELAXED);
 }
 
-int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
+enum script_pool_end script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
 {
-	int ret = 0, err;
+	enum script_pool_end ret = SCRIPT_POOL_DONE;
+	int err;
 
 	if (used)
 		hand_over(p, used);
@@ -331,12 +332,12 @@ int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper)
 	}
 	err = p->write_errno;
 	if (err)
-		ret = -1;
+		ret = SCRIPT_POOL_WRITE_FAILED;
 	else if (p->text_lost)
-		ret = -3;
+		ret = SCRIPT_POOL_NO_MEMORY;
 	else if (p->halted) /* by a batch's work */
-		ret = -2;
-	if (ret == -2)
+		ret = SCRIPT_POOL_STOPPED;
+	if (ret == SCRIPT_POOL_STOPPED)
 		*stopper = p->stopper;
 	release(p);
 	if (err)

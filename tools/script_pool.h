@@ -50,13 +50,20 @@ unsigned char *script_pool_next_batch(struct script_pool *p, size_t used, size_t
 /* Whether the output stopped: a batch's work asked it, or a write failed. */
 int script_pool_halted(struct script_pool *p);
 
+/* How the pool's output ended. */
+enum script_pool_end {
+	SCRIPT_POOL_DONE,         /* every batch formatted and written */
+	SCRIPT_POOL_WRITE_FAILED, /* a write failed (errno set) */
+	SCRIPT_POOL_STOPPED,      /* a batch's work asked the output to stop */
+	SCRIPT_POOL_NO_MEMORY,    /* a batch's text could not grow */
+};
+
 /*
  * Hand over the last batch (its first @used bytes), wait until every
  * batch is formatted and written (up to a stop), end the threads and free
- * the pool.  Returns 0, -1 when a write failed (errno set), -2 when a
- * batch's work asked the output to stop (its worker number in *@stopper),
- * or -3 when a batch's text could not grow (out of memory).
+ * the pool.  Returns how it ended; when SCRIPT_POOL_STOPPED, the number
+ * of the worker whose batch stopped it in *@stopper.
  */
-int script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper);
+enum script_pool_end script_pool_finish(struct script_pool *p, size_t used, unsigned *stopper);
 
 #endif

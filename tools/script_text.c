@@ -1,0 +1,332 @@
+/*
+ * script_text.c - peo script's text output: each sample's line as perf
+ * script prints it, for the fields -F asks (or perf's default for the
+ * event), its callchain's frames, and the COMM, FORK, EXIT, MMAP and
+ * MMAP2 lines --show-task-events and --show-mmap-events ask.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "script_output.h"
+#include "script_run.h"
+#include "script_worker.h"
+
+/* The last pid/tid (or pid or tid) column and whole seconds printed: runs
+ * of samples share them, and their digits were a fifth of a text run. */
+struct column_cache {
+	uint64_t key;
+	int valid;
+	size_t len;
+	char text[48];
+};
+
+/* A worker's own (w->own). */
+struct text_worker {
+	struct column_cache pid_tid, one_id, seconds;
+};
+
+/*
+ * The fields of a line of @attr's event: -F's, else perf's default for
+ * its kind with -F's +/- changes.  A tracepoint's: its fields, no period,
+ * no ip but for its callchain when -F is not given at all.  cpu shows
+ * only when sampled.
+ */
+static unsigned fields_for(const struct script_args *a, const struct peo_attr *attr)
+{
+	unsigned d;
+
+	if (a->fields)
+		return a->fields;
+	if (attr && attr->type == PEO_TYPE_TRACEPOINT)
+		d = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE |
+		    ((attr->sample_type & PEO_SAMPLE_CALLCHAIN) && !a->fields_add && !a->fields_del
+			     ? F_IP : 0);
+	else
+		d = F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP;
+	return (d | a->fields_add) & ~a->fields_del;
+}
+
+/* Whether @c holds @key's text; if not, it is now @key's, to be made. */
+static int cache_holds(struct column_cache *c, uint64_t key)
+{
+	if (c->valid && c->key == key)
+		return 1;
+	c->key = key;
+	c->valid = 1;
+	return 0;
+}
+
+/* snprintf's result as the cache's length (none when it failed or was cut). */
+static void cache_made(struct column_cache *c, int len)
+{
+	c->len = len > 0 && (size_t)len < sizeof(c->text) ? (size_t)len : 0;
+}
+
+/* The time column "seconds.fraction: " (the seconds cached: runs of
+ * samples share them).  Room: sizeof(seconds.text) + 11. */
+static char *put_time(struct text_worker *t, char *p, uint64_t ns, int with_ns)
+{
+	if (!cache_holds(&t->seconds, ns / 1000000000u))
+		cache_made(&t->seconds, snprintf(t->seconds.text, sizeof(t->seconds.text), "%5llu.",
+						 (unsigned long long)(ns / 1000000000u)));
+	p = put_bytes(p, t->seconds.text, t->seconds.len);
+	if (with_ns)
+		p = put_dec_zero(p, ns % 1000000000u, 9);
+	else
+		p = put_dec_zero(p, ns % 1000000000u / 1000, 6);
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+static const char *comm_of(struct script_worker *w, uint32_t tid, char *buf, size_t cap)
+{
+	const char *c = script_threads_comm(&w->threads, tid);
+
+	if (c)
+		return c;
+	snprintf(buf, cap, ":%d", (int32_t)tid); /* -1 as perf: no thread */
+	return buf;
+}
+
+/* The columns a line starts with: comm, pid/tid, cpu, time (from @id's fields). */
+static void print_start(struct script_worker *w, unsigned fl, const struct peo_sample_id *id,
+			uint32_t comm_tid, int unpadded_comm)
+{
+	struct text_worker *t = w->own;
+	struct out *o = w->out;
+	char *p;
+
+	if (fl & F_COMM) {
+		char cbuf[32];
+		const char *c = comm_of(w, comm_tid, cbuf, sizeof(cbuf));
+
+		out_bytes_right(o, c, out_strlen(c), unpadded_comm ? 0 : 16);
+		out_char(o, ' ');
+	}
+	/* the rest in room made once: pid/tid and time texts, cpu, punctuation */
+	p = out_room(o, sizeof(t->pid_tid.text) + sizeof(t->seconds.text) + 64);
+	if ((fl & F_PID) && (fl & F_TID)) {
+		if (!cache_holds(&t->pid_tid, (uint64_t)id->pid << 32 | id->tid))
+			cache_made(&t->pid_tid, snprintf(t->pid_tid.text, sizeof(t->pid_tid.text),
+							 "%5d/%-5d ", (int32_t)id->pid,
+							 (int32_t)id->tid));
+		p = put_bytes(p, t->pid_tid.text, t->pid_tid.len);
+	} else if (fl & (F_PID | F_TID)) {
+		int32_t one = (int32_t)((fl & F_PID) ? id->pid : id->tid);
+
+		if (!cache_holds(&t->one_id, (uint32_t)one))
+			cache_made(&t->one_id, snprintf(t->one_id.text, sizeof(t->one_id.text), "%5d ",
+							one)); /* -1 as perf */
+		p = put_bytes(p, t->one_id.text, t->one_id.len);
+	}
+	if ((fl & F_CPU) && (id->fields & PEO_SAMPLE_CPU)) {
+		*p++ = '[';
+		p = put_dec_zero(p, id->cpu, out_dec_digits(id->cpu) > 3 ? out_dec_digits(id->cpu) : 3);
+		*p++ = ']';
+		*p++ = ' ';
+	}
+	if ((fl & F_TIME) && (id->fields & PEO_SAMPLE_TIME))
+		p = put_time(t, p, id->time, w->run->a.ns);
+	out_advance(o, p);
+}
+
+/* A callchain sample's frames, a line each, and the blank line perf ends it with. */
+static void print_callchain(struct script_worker *w, const struct peo_record *r)
+{
+	struct out *o = w->out;
+	struct peo_callchain_iter it = { .sz = sizeof(it) };
+	uint64_t ip, off;
+	int64_t ctx;
+	char *p;
+
+	out_char(o, '\n');
+	peo_callchain_begin(&it, r);
+	while (peo_callchain_next(&it, &ip, &ctx)) {
+		/* perf prints a user frame as its offset in the mapped file */
+		if (ctx == PEO_CONTEXT_USER && script_maps_offset(&w->maps, r->sample_id.pid, ip, &off))
+			ip = off;
+		p = out_room(o, 18);
+		*p++ = '\t';
+		p = put_hex(p, ip, 16);
+		*p++ = '\n';
+		out_advance(o, p);
+	}
+	out_char(o, '\n');
+}
+
+/* Whether the lines of @attr's event end in a callchain (perf then does
+ * not pad the comm). */
+static int ends_in_callchain(unsigned fl, const struct peo_attr *attr)
+{
+	return (fl & F_IP) && attr && (attr->sample_type & PEO_SAMPLE_CALLCHAIN);
+}
+
+/* perf script's sample line for the fields asked (perf's order, whatever
+ * -F's); @label is the event's column, @format the tracepoint's for -F trace. */
+static void print_sample(struct script_worker *w, const struct peo_record *r, const char *label,
+			 size_t label_len, const struct peo_tp_format *format)
+{
+	const struct peo_sample *smp = &r->u.sample;
+	uint64_t st = r->attr ? r->attr->sample_type : 0;
+	unsigned fl = fields_for(&w->run->a, r->attr);
+	int chain = ends_in_callchain(fl, r->attr);
+	struct out *o = w->out;
+	char *p;
+
+	/* perf pads the comm, unless a callchain follows */
+	print_start(w, fl, &r->sample_id, r->sample_id.tid, chain);
+	if (fl & F_PERIOD) { /* a fixed period (-c) is not sampled: the attr has it */
+		p = put_dec(out_room(o, 32), script_sample_period(r), 0, 10);
+		*p++ = ' ';
+		out_advance(o, p);
+	}
+	out_bytes(o, label, label_len);
+	if (format) {
+		char text[4096];
+
+		if (peo_tp_format_print(format, r, smp->raw, smp->raw_size, text, sizeof(text)) >= 0) {
+			out_bytes(o, text, strnlen(text, sizeof(text)));
+		} else { /* never nothing: the fields as they are, as perf does */
+			out_str(o, "[FAILED TO PARSE] ");
+			if (peo_tp_format_print_fields(format, r, smp->raw, smp->raw_size, text,
+						       sizeof(text)) >= 0)
+				out_bytes(o, text, strnlen(text, sizeof(text)));
+		}
+	}
+	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
+		out_hex(o, smp->addr, 16);
+	if (chain && smp->callchain_nr) {
+		print_callchain(w, r);
+		return;
+	}
+	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
+		p = out_room(o, 17);
+		*p++ = ' ';
+		out_advance(o, put_hex(p, smp->ip, 16));
+	}
+	out_char(o, '\n');
+}
+
+/* MMAP, MMAP2, COMM, FORK and EXIT lines, as perf script's --show-*-events print them. */
+static void print_side(struct script_worker *w, const struct peo_record *r)
+{
+	const struct peo_rec_mmap *m = &r->u.mmap;
+	char line[4400];
+
+	unsigned fl = fields_for(&w->run->a, r->attr);
+	uint32_t own = r->header.type == PEO_RECORD_COMM ? r->u.comm.tid
+		     : r->header.type == PEO_RECORD_FORK || r->header.type == PEO_RECORD_EXIT
+			     ? r->u.task.tid : m->tid;
+
+	/* As perf: the comm of the record's own thread, as the record left it
+	 * (the sample_id's tid column is 0 for those perf made at the start);
+	 * unpadded when the event's samples end in a callchain. */
+	print_start(w, fl, &r->sample_id, own, ends_in_callchain(fl, r->attr));
+	switch (r->header.type) {
+	case PEO_RECORD_COMM:
+		snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%u/%u\n",
+			 r->u.comm.exec ? " exec" : "", r->u.comm.comm, r->u.comm.pid, r->u.comm.tid);
+		break;
+	case PEO_RECORD_FORK:
+	case PEO_RECORD_EXIT:
+		snprintf(line, sizeof(line), "PERF_RECORD_%s(%u:%u):(%u:%u)\n",
+			 r->header.type == PEO_RECORD_FORK ? "FORK" : "EXIT", r->u.task.pid,
+			 r->u.task.tid, r->u.task.ppid, r->u.task.ptid);
+		break;
+	case PEO_RECORD_MMAP:
+		snprintf(line, sizeof(line), "PERF_RECORD_MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#"
+			 PRIx64 "]: %c %s\n", (int)m->pid, (int)m->tid, m->addr, m->len, m->pgoff,
+			 (r->header.misc & PEO_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', m->filename);
+		break;
+	default: /* MMAP2: device and inode, or a build id; then prot and flags */
+		if (m->build_id) {
+			char hex[41];
+
+			for (int k = 0; k < m->build_id_size; k++)
+				snprintf(hex + 2 * k, 3, "%02x", m->build_id[k]);
+			hex[2 * m->build_id_size] = '\0';
+			snprintf(line, sizeof(line), "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64
+				 ") @ %#" PRIx64 " <%s>]: %c%c%c%c %s\n", (int)m->pid, (int)m->tid,
+				 m->addr, m->len, m->pgoff, hex, (m->prot & 1) ? 'r' : '-',
+				 (m->prot & 2) ? 'w' : '-', (m->prot & 4) ? 'x' : '-',
+				 (m->flags & 1) ? 's' : 'p', m->filename);
+		} else {
+			snprintf(line, sizeof(line), "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64
+				 ") @ %#" PRIx64 " %02x:%02x %" PRIu64 " %" PRIu64 "]: %c%c%c%c %s\n",
+				 (int)m->pid, (int)m->tid, m->addr, m->len, m->pgoff, m->maj, m->min,
+				 m->ino, m->ino_generation, (m->prot & 1) ? 'r' : '-',
+				 (m->prot & 2) ? 'w' : '-', (m->prot & 4) ? 'x' : '-',
+				 (m->flags & 1) ? 's' : 'p', m->filename);
+		}
+		break;
+	}
+	out_bytes(w->out, line, strnlen(line, sizeof(line)));
+}
+
+static int text_record(struct script_worker *w, const struct script_record *r)
+{
+	if (r->rec->header.type == PEO_RECORD_SAMPLE)
+		print_sample(w, r->rec, r->column, r->column_len, r->format);
+	else if (r->print)
+		print_side(w, r->rec);
+	return 0;
+}
+
+/* The event column: the name right-aligned to the longest one's width, and ": ". */
+static size_t text_column(struct script_run *run, const char *name, char *buf, size_t cap)
+{
+	int made = snprintf(buf, cap, "%*s: ", script_name_width(run), name);
+
+	return made < 0 ? 0 : (size_t)made < cap ? (size_t)made : cap - 1;
+}
+
+/*
+ * Whether -F asks for a field that the samples of the file's events from
+ * index @from on do not carry: perf refuses to print those, and so does
+ * this (the sentence in run->why) rather than leave the column out.
+ */
+static int text_check_events(struct script_run *run, size_t from)
+{
+	static const struct {
+		unsigned field;
+		uint64_t sample;
+		const char *name, *how;
+	} needs[] = {
+		{ F_PID, PEO_SAMPLE_TID, "pid", "it was not recorded" },
+		{ F_TID, PEO_SAMPLE_TID, "tid", "it was not recorded" },
+		{ F_CPU, PEO_SAMPLE_CPU, "cpu", "record with -a or --sample-cpu" },
+		{ F_TIME, PEO_SAMPLE_TIME, "time", "record with -T" },
+		{ F_IP, PEO_SAMPLE_IP, "ip", "it was not recorded" },
+		{ F_ADDR, PEO_SAMPLE_ADDR, "addr", "record with -d" },
+	};
+	unsigned asked = run->a.fields ? run->a.fields : run->a.fields_add;
+
+	for (size_t i = from; i < peo_perfdata_attr_count(run->f); i++) {
+		const struct peo_attr *attr = peo_perfdata_attr(run->f, i);
+		const char *name = peo_perfdata_event_name(run->f, i);
+
+		for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++)
+			if ((asked & needs[k].field) && !(attr->sample_type & needs[k].sample)) {
+				/* 512: the sentence's room as it always was */
+				snprintf(run->why, 512, "-F %s: the samples of event '%s' have no "
+					 "%s (%s); leave it out of -F", needs[k].name,
+					 name ? name : "?", needs[k].name, needs[k].how);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+const struct script_output script_text_output = {
+	.record = text_record,
+	.shows = script_side_shown,
+	.sample_needs = fields_for,
+	.column = text_column,
+	.check_events = text_check_events,
+	.keeps_state = 1,
+	.worker_size = sizeof(struct text_worker),
+	.max_workers = 4,
+	.positioned = 1, /* text keeps its pwrites */
+};
