@@ -3,8 +3,8 @@
  * every record an output wants, unparsed, to the formatting workers in
  * batches (the state records, and the parsers, in the log that every
  * worker reads), with what needs the file to resolve: the event's column
- * and its tracepoint format, decided once per event.  Without workers,
- * this thread formats each record as it goes.
+ * and its tracepoint format (script_events.c).  Without workers, this
+ * thread formats each record as it goes.
  */
 #include <errno.h>
 #include <sched.h>
@@ -13,32 +13,14 @@
 #include <string.h>
 
 #include "script_entry.h"
+#include "script_events.h"
 #include "script_run.h"
 #include "script_worker.h"
-
-/* What the reading thread keeps of an event. */
-struct per_event {
-	char *label; /* its column of a sample line, made on first use */
-	size_t label_len;
-	struct peo_tp_format *format; /* loaded on first use */
-	int format_tried;
-	/* Its samples', decided at the first: what the output needs of them,
-	 * and the format their entries carry (NULL: none wanted, or none). */
-	int sample_known;
-	unsigned sample_needs;
-	const struct peo_tp_format *sample_format;
-};
 
 struct deliver {
 	struct script_run *run;
 	const struct script_output *o;
-	/* by the event's index in the file; grows as a pipe's HEADER_ATTRs add events */
-	struct per_event *events;
-	size_t nevents;
-	/* The last sample's event and its kept column: runs of samples share
-	 * them, and looking them up was a tenth of the reading thread's work. */
-	const struct peo_attr *last_attr;
-	struct per_event *last_event;
+	struct script_events events; /* what is kept of each event */
 	struct script_pool *pool; /* records formatted by workers, or NULL */
 	unsigned char *batch;     /* the pool's batch being filled: used of cap bytes */
 	size_t batch_used, batch_cap;
@@ -48,122 +30,8 @@ struct deliver {
 	struct script_log log;    /* the state records, for every worker */
 	struct script_worker *workers; /* the workers' (or the one without workers) */
 	unsigned nworkers;
-	char pad[LABEL_MAX]; /* a column made for one line (no event index, or no memory) */
 	struct out out; /* the lines, when this thread formats them (no workers) */
 };
-
-/* ------------------------------------------------------------ events */
-
-/* What is kept for @r's event, made room for on first sight; NULL when
- * the event has no index or memory ran out. */
-static struct per_event *event_of(struct deliver *d, const struct peo_record *r)
-{
-	int i = peo_perfdata_event_of(d->run->f, r->attr);
-	struct per_event *more;
-	size_t want;
-
-	if (i < 0)
-		return NULL;
-	if ((size_t)i < d->nevents)
-		return &d->events[i];
-	want = (size_t)i + 1;
-	more = realloc(d->events, want * sizeof(*more));
-	if (!more)
-		return NULL;
-	memset(more + d->nevents, 0, (want - d->nevents) * sizeof(*more));
-	d->events = more;
-	d->nevents = want;
-	return &d->events[i];
-}
-
-/* A sample's event, kept for the run of samples of one event that follow;
- * NULL when it has no index or memory ran out. */
-static struct per_event *sample_event(struct deliver *d, const struct peo_record *r)
-{
-	if (!r->attr)
-		return NULL;
-	if (r->attr != d->last_attr) { /* event_of() may move the events: the kept one too */
-		d->last_event = event_of(d, r);
-		d->last_attr = r->attr;
-	}
-	return d->last_event;
-}
-
-/* A sample's event column, made by the output in @buf (@cap bytes).  Returns its length. */
-static size_t column_now(struct deliver *d, const struct peo_record *r, char *buf, size_t cap)
-{
-	int i = peo_perfdata_event_of(d->run->f, r->attr);
-	const char *name = i >= 0 ? peo_perfdata_event_name(d->run->f, (size_t)i) : NULL;
-
-	if (!name)
-		name = i >= 0 ? "event" : "unknown";
-	return d->o->column(d->run, name, buf, cap);
-}
-
-/* The event's column of a sample line, made once per event; NULL when
- * the event has no index or memory ran out. */
-static const char *event_label(struct deliver *d, struct per_event *e, const struct peo_record *r,
-			       size_t *len)
-{
-	if (!e)
-		return NULL;
-	if (!e->label) {
-		char text[LABEL_MAX];
-
-		e->label_len = column_now(d, r, text, sizeof(text));
-		e->label = strndup(text, e->label_len);
-	}
-	*len = e->label_len;
-	return e->label;
-}
-
-/* A sample's event column: its label kept, else (no event index, or out of
- * memory) made in d->pad for this line. */
-static const char *sample_column(struct deliver *d, struct per_event *e, const struct peo_record *r,
-				 size_t *len)
-{
-	const char *label = event_label(d, e, r, len);
-
-	if (label)
-		return label;
-	*len = column_now(d, r, d->pad, sizeof(d->pad));
-	return d->pad;
-}
-
-/* The tracepoint format of the sample's event: the file's TRACING_DATA, else tracefs. */
-static struct peo_tp_format *format_of(struct deliver *d, struct per_event *e)
-{
-	const char *name, *colon;
-	char sys[128], tp[256];
-
-	if (!e)
-		return NULL;
-	if (!e->format_tried) {
-		e->format_tried = 1;
-		name = peo_perfdata_event_name(d->run->f, (size_t)(e - d->events));
-		colon = name ? strchr(name, ':') : NULL;
-		if (colon) { /* "sys:name", modifiers (":u") after: the file's format, else this machine's */
-			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
-			snprintf(tp, sizeof(tp), "%.*s", (int)strcspn(colon + 1, ":"), colon + 1);
-			if (peo_perfdata_tp_format(d->run->f, sys, tp, &e->format) &&
-			    peo_tp_format_load(&e->format, NULL, sys, tp))
-				e->format = NULL;
-		}
-	}
-	return e->format;
-}
-
-/* What every sample of @e's event (@attr) gets, decided once: what the
- * output needs, and the tracepoint format when it needs the raw data's. */
-static void sample_decided(struct deliver *d, struct per_event *e, const struct peo_attr *attr)
-{
-	e->sample_known = 1;
-	e->sample_needs = d->o->sample_needs(&d->run->a, attr);
-	e->sample_format = (e->sample_needs & F_TRACE) && (attr->sample_type & PEO_SAMPLE_RAW) &&
-					   attr->type == PEO_TYPE_TRACEPOINT
-				   ? format_of(d, e)
-				   : NULL;
-}
 
 /* ----------------------------------------------------------- entries */
 
@@ -250,7 +118,7 @@ static int send_parser(struct deliver *d)
 	e->u.parser = sp;
 	log_done(d, e, 0);
 	d->parser_events = peo_perfdata_attr_count(d->run->f);
-	d->last_attr = NULL; /* the reader's attrs may have moved */
+	d->events.last_attr = NULL; /* the reader's attrs may have moved */
 	return 0;
 }
 
@@ -276,7 +144,7 @@ static int send_record(struct deliver *d, const struct peo_perfdata_record *pr)
 	const char *label = NULL;
 	size_t label_len = 0, known;
 	int in_log = d->o->keeps_state && script_builds_state(t);
-	struct per_event *ev;
+	struct script_event *ev;
 	struct entry *e;
 
 	if (t != PEO_RECORD_SAMPLE && !wanted(d, t))
@@ -288,9 +156,7 @@ static int send_record(struct deliver *d, const struct peo_perfdata_record *pr)
 		if (send_parser(d))
 			return -ENOMEM;
 	}
-	ev = t == PEO_RECORD_SAMPLE ? sample_event(d, r) : NULL;
-	if (ev && !ev->sample_known)
-		sample_decided(d, ev, r->attr);
+	ev = t == PEO_RECORD_SAMPLE ? script_events_sample(&d->events, r) : NULL;
 	needs = ev ? ev->sample_needs
 		   : t == PEO_RECORD_SAMPLE ? d->o->sample_needs(&d->run->a, r->attr) : 0;
 	if (t != PEO_RECORD_SAMPLE || !(needs & F_EVENT)) {
@@ -299,10 +165,10 @@ static int send_record(struct deliver *d, const struct peo_perfdata_record *pr)
 		label = ev->label;
 		label_len = ev->label_len;
 	} else {
-		label = sample_column(d, ev, r, &label_len);
+		label = script_events_column(&d->events, ev, r, &label_len);
 	}
 	if (!in_log)
-		e = entry_room(d, sizeof(*e) + room + (label == d->pad ? label_len : 0));
+		e = entry_room(d, sizeof(*e) + room + (label == d->events.pad ? label_len : 0));
 	else if (!(e = script_log_room(&d->log, sizeof(*e) + room)))
 		return -ENOMEM;
 	e->size = (uint32_t)(sizeof(*e) + room);
@@ -313,8 +179,8 @@ static int send_record(struct deliver *d, const struct peo_perfdata_record *pr)
 	e->source = peo_perfdata_source(d->run->f);
 	e->u.format = NULL;
 	put_bytes((char *)(e + 1), r->bytes, rec_len);
-	if (label == d->pad) { /* made for this line: it goes after the record */
-		label = put_bytes((char *)(e + 1) + room, d->pad, label_len) - label_len;
+	if (label == d->events.pad) { /* made for this line: it goes after the record */
+		label = put_bytes((char *)(e + 1) + room, d->events.pad, label_len) - label_len;
 		e->size += (uint32_t)label_len;
 	}
 	e->label = label;
@@ -413,11 +279,7 @@ static void deliver_free(struct deliver *d)
 	free(d->workers);
 	script_log_free(&d->log);
 	free(d->solo);
-	for (size_t i = 0; i < d->nevents; i++) {
-		peo_tp_format_free(d->events[i].format);
-		free(d->events[i].label);
-	}
-	free(d->events);
+	script_events_free(&d->events);
 	free(d);
 }
 
@@ -431,8 +293,8 @@ enum script_end script_deliver(struct script_run *run, const struct script_outpu
 
 	if (!d)
 		return SCRIPT_END_START_NO_MEMORY;
-	d->run = run;
-	d->o = o;
+	d->run = d->events.run = run;
+	d->o = d->events.o = o;
 	d->parser_events = SIZE_MAX;
 	out_init(&d->out, 1);
 	started = sent = workers_start(d); /* 0, -ENOMEM, or (sent) -EINVAL: refused */
