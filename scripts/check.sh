@@ -27,8 +27,9 @@ summarize_skips() { # dir label
 	grep '^\[  SKIP    \] reason:' "$log" | sed 's/^\[  SKIP    \] reason: /    /' | sort | uniq -c
 }
 
-# The layers first: seconds, and a layering fault fails before the long runs
-# (reuses the gcc build's objects that are up to date, compiles the rest).
+# The layers first: seconds, so a layering fault is said before the long
+# runs (and fails make check at the end).  It reads the gcc build's objects
+# that are up to date and compiles the rest.
 echo "=== layers (scripts/layers.py)"
 python3 scripts/layers.py --build "$build" || status=1
 
