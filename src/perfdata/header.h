@@ -3,7 +3,7 @@
  * data lies, its events (attrs, ids, names), its feature sections and
  * their decodings, and the record parser made for its events.  A file's
  * comes from its header (pd_header_read); a pipe's arrives among the
- * records (read.c adds to it).  The data.N files of a --threads directory
+ * records (stream.c adds to it).  The data.N files of a --threads directory
  * share their header file's.
  */
 #ifndef PEO_PERFDATA_HEADER_H

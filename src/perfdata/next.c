@@ -2,7 +2,7 @@
  * next.c - the reader's records, peo_perfdata_next(), from the top of its
  * stages: a --threads directory's streams (dir.c: in perf's reading order,
  * or merged by time), else the file's records in time order by the
- * FINISHED_ROUND rule (order.c), else in file order (read.c); each stage
+ * FINISHED_ROUND rule (order.c), else in file order (stream.c); each stage
  * reads the one below it, down to the source's bytes (source.c).
  */
 #include <errno.h>

@@ -1,5 +1,9 @@
 /*
- * reader.h - what the perf.data reader's files share.
+ * reader.h - the perf.data reader (struct peo_perfdata) and what its files
+ * share.  Its stages, bottom up: source.c (the bytes), stream.c (one
+ * file's or pipe's records in file order), order.c (time order by the
+ * FINISHED_ROUND rule) or dir.c (a --threads directory's files), next.c
+ * (peo_perfdata_next); header.c reads what the file says of itself.
  */
 #ifndef PEO_PERFDATA_INTERNAL_H
 #define PEO_PERFDATA_INTERNAL_H
@@ -51,12 +55,12 @@ static inline size_t peo_pd_attr_index(const struct peo_perfdata *f, const struc
 {
 	return ((uintptr_t)attr - (uintptr_t)&f->hdr->parser->attrs[0].attr) / sizeof(struct parse_attr);
 }
-/* perfdata/read.c: a record cut by the end of the data or stream, at
+/* perfdata/stream.c: a record cut by the end of the data or stream, at
  * f->pos, with @have of its @need bytes there (@what: "a record", "a record
  * header"): under opts.force the data ends there (f->stopped says so, and
  * 0 is returned); else -EPROTO naming it. */
 PEO_HIDDEN int peo_pd_cut(struct peo_perfdata *f, const char *what, uint64_t have, uint64_t need);
-/* perfdata/read.c: the next record in file order. */
+/* perfdata/stream.c: the next record in file order. */
 PEO_HIDDEN int peo_pd_next_raw(struct peo_perfdata *f, struct peo_perfdata_record *out);
 /* The record at @bytes parsed whole (kernel types' fields, user types'
  * header and bytes); an error's sentence names its @offset.  Returns 0 or

@@ -1,9 +1,9 @@
 /*
- * read.c - the data section, record by record, out of the source's window
- * (source.h): each record's header and bytes, a record cut by the end,
- * and perf's own records that the reader acts on (a pipe's attrs and
- * features, EVENT_UPDATE's names, the payloads of TRACING_DATA and
- * AUXTRACE, COMPRESSED ones expanded).
+ * stream.c - the records of one file or pipe in file order, out of the
+ * source's window (source.h): each record's header and bytes, a record
+ * cut by the end, and perf's own records that the reader acts on (a
+ * pipe's attrs and features, EVENT_UPDATE's names, the payloads of
+ * TRACING_DATA and AUXTRACE, COMPRESSED ones expanded).
  */
 #include <errno.h>
 #include <stdio.h>
