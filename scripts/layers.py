@@ -47,11 +47,9 @@ LAYERS = [
      ["src/features.c"]),
     ("open", "opening an attr: size negotiation, a failure's cause and fix",
      ["src/explain.c", "src/negotiate.c", "src/features_report.c"]),
-    # tracepoint.c reads tracepoint ids for the event parser (its sys:name,
-    # on struct peo_parse), wherever its folder puts it.
     ("events", "event strings, PMUs, probes and tracepoint ids, opened with "
                "perf's fallbacks",
-     ["src/*tracepoint.c", "src/event*", "src/pmu.c", "src/probe.c"]),
+     ["src/event*", "src/pmu.c", "src/probe.c"]),
     ("counting", "counters and groups on any target, their reads and scaling",
      ["src/counter*", "src/count.c", "src/group.c", "src/target.c", "src/mmap_read.c",
       "src/child.c"]),

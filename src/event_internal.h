@@ -69,7 +69,7 @@ PEO_HIDDEN long peo_pmu_type(const char *pmu_dir, const char *name);
 PEO_HIDDEN int peo_format_apply(struct peo_attr *attr, const char *spec, uint64_t value,
 				char *why, size_t cap);
 
-/* tracepoint.c: subsystem:event, globs expanded. */
+/* event_tracepoint.c: subsystem:event, globs expanded. */
 PEO_HIDDEN int peo_tracepoint_add(struct peo_parse *p, struct peo_token sys,
 				  struct peo_token name);
 /*

@@ -1,7 +1,7 @@
 /*
  * event_parse.c - perf's event-string grammar: comma-separated events and
  * {groups}, each with optional :modifiers, dispatched to the encoder for its
- * kind (generic names here, PMUs in pmu.c, tracepoints in tracepoint.c,
+ * kind (generic names here, PMUs in pmu.c, tracepoints in event_tracepoint.c,
  * probes in probe.c, breakpoints here).
  */
 #include <ctype.h>

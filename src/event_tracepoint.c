@@ -1,5 +1,5 @@
 /*
- * tracepoint.c - subsystem:event tracepoints, their ids read from tracefs,
+ * event_tracepoint.c - subsystem:event tracepoints, their ids read from tracefs,
  * with * and ? globs expanding to every match.
  */
 #include <errno.h>
