@@ -1,5 +1,6 @@
 /*
- * order.c - records in time order, by perf's FINISHED_ROUND rule:
+ * order.c - the ordering stage (perfdata/order.h): records in time order,
+ * by perf's FINISHED_ROUND rule:
  * a round's end means no record older than the newest one of the round
  * before it is still to come, so those can go out.  Where a file breaks
  * that promise, peo goes as perf's queue goes: a record older than a
@@ -19,22 +20,17 @@
 #include <string.h>
 
 #include "perfdata/heap.h"
-#include "perfdata/reader.h"
+#include "perfdata/order.h"
 
 #define CHUNK_BYTES (4u << 20)
-#define IN_FILE UINT32_MAX /* a held record's chunk when it points into the mapped file */
+#define IN_FILE UINT32_MAX /* a held record's chunk when its bytes are the source's (they stay) */
 
 struct held {
 	uint64_t time, seq, offset;
 	unsigned char *bytes;
 	uint32_t len, chunk;
-	/* headers_only: the attr the peek that held it found, by index (a
-	 * pipe's HEADER_ATTR may move the parser's attrs meanwhile); NO_ATTR
-	 * for none, or when the record is parsed on the way out. */
-	uint32_t attr;
+	uint32_t tag; /* the source's */
 };
-
-#define NO_ATTR UINT32_MAX
 
 struct run {
 	struct held *v;
@@ -64,35 +60,28 @@ struct pd_order {
 	char error_text[1024]; /* its sentence, kept while they go out */
 };
 
-/* The oldest file offset a held record still points to, or @pos when none. */
-static uint64_t oldest_held(const struct peo_perfdata *f, uint64_t pos)
+uint64_t pd_order_oldest(const struct pd_order *o, uint64_t pos)
 {
-	const struct pd_order *o = f->order;
 	uint64_t keep = pos;
 
-	/* A run's records arrived in file order: its head is its oldest offset. */
+	/* A run's records arrived in the source's order: its head is its oldest offset. */
 	for (size_t i = 0; i < o->nruns; i++)
 		if (o->runs[i].head < o->runs[i].n && o->runs[i].v[o->runs[i].head].offset < keep)
 			keep = o->runs[i].v[o->runs[i].head].offset;
 	return keep;
 }
 
-int peo_pd_order_new(struct peo_perfdata *f)
+int pd_order_new(struct pd_order **out)
 {
-	f->order = calloc(1, sizeof(*f->order));
-	if (!f->order)
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
 		return peo_fail(ENOMEM, "out of memory for time ordering");
-	f->order->out_chunk = IN_FILE;
-	f->oldest_in_use = oldest_held; /* the mapping stays under the held records */
-	f->parse_fields = 0; /* records are peeked at for their time; parsed on the way out */
-	f->want_time = 1;
+	(*out)->out_chunk = IN_FILE;
 	return 0;
 }
 
-void peo_pd_order_free(struct peo_perfdata *f)
+void pd_order_free(struct pd_order *o)
 {
-	struct pd_order *o = f->order;
-
 	if (!o)
 		return;
 	for (size_t i = 0; i < o->nruns; i++)
@@ -103,7 +92,6 @@ void peo_pd_order_free(struct peo_perfdata *f)
 	free(o->heap.v);
 	free(o->chunks);
 	free(o);
-	f->order = NULL;
 }
 
 /* A chunk's room: CHUNK_BYTES, or less when that cannot be had (down to
@@ -241,9 +229,9 @@ static size_t chunk_bytes(const struct pd_order *o)
 	return n;
 }
 
-static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uint64_t time)
+static int hold(struct pd_order *o, const struct pd_order_rec *r)
 {
-	struct pd_order *o = f->order;
+	uint64_t time = r->time;
 	struct run *run = run_for(o, time);
 	struct held *h = run ? append(run) : NULL;
 
@@ -258,13 +246,11 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 	h->time = time;
 	h->seq = o->seq++;
 	h->offset = r->offset;
-	h->len = r->rec.header.size;
+	h->len = r->len;
 	h->chunk = IN_FILE;
-	/* the peek's attr: one of the parser's */
-	h->attr = f->headers_only && r->rec.attr ? (uint32_t)peo_pd_attr_index(f, r->rec.attr)
-						 : NO_ATTR;
-	if (f->stable) { /* the file stays mapped under it (released behind the oldest) */
-		h->bytes = (unsigned char *)(uintptr_t)r->rec.bytes;
+	h->tag = r->tag;
+	if (r->stays) { /* the source keeps it (behind pd_order_oldest()) */
+		h->bytes = (unsigned char *)(uintptr_t)r->bytes;
 	} else {
 		h->bytes = place(o, h->len, &h->chunk);
 		if (!h->bytes) {
@@ -276,7 +262,7 @@ static int hold(struct peo_perfdata *f, const struct peo_perfdata_record *r, uin
 					(unsigned long long)r->offset, (unsigned long long)o->held,
 					chunk_bytes(o));
 		}
-		copy_record(h->bytes, r->rec.bytes, h->len);
+		copy_record(h->bytes, r->bytes, h->len);
 	}
 	/* perf's newest time is of the records it holds: the first after all
 	 * went out sets it, even when older than those were */
@@ -295,41 +281,23 @@ static struct run *next_run(struct pd_order *o)
 	return &o->runs[o->heap.v[0].stream];
 }
 
-/* The time a record is ordered by; 0 when it has none (it goes at once). */
-static int record_time(const struct peo_perfdata *f, const struct peo_record *r, uint64_t *t)
+/* A held record handed out. */
+static void deliver(const struct held *h, struct pd_order_rec *out)
 {
-	if (r->header.type >= PEO_RECORD_MAX || !f->peek_has_time)
-		return 0;
-	*t = f->peek_time;
-	return 1;
-}
-
-static int deliver(struct peo_perfdata *f, const struct held *h, struct peo_perfdata_record *out)
-{
-	int got;
-
-	/* The parse (or peek) sets out->rec; the rest is set here. */
+	out->bytes = h->bytes;
+	out->len = h->len;
+	out->tag = h->tag;
 	out->offset = h->offset;
-	out->payload = NULL;
-	out->payload_size = 0;
-	if (f->headers_only) { /* what the peek that held it found */
-		out->rec.header = peo_load_header(h->bytes, f->hdr->parser->swap);
-		out->rec.bytes = h->bytes;
-		out->rec.swapped = f->hdr->parser->swap;
-		out->rec.attr = h->attr == NO_ATTR ? NULL : peo_pd_parser_attr(f, h->attr);
-		out->rec.unknown = 0;
-		out->rec.sample_id.fields = 0;
-		return 1;
-	}
-	got = peo_pd_parse_fields(f, h->bytes, h->len, h->offset, &out->rec);
-	return got ? got : 1;
+	out->time = h->time;
+	out->has_time = 1;
+	out->round_end = 0;
+	out->stays = h->chunk == IN_FILE;
+	out->held = 1;
 }
 
-int peo_pd_order_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
+int pd_order_next(struct pd_order *o, const struct pd_order_src *src, struct pd_order_rec *out)
 {
-	struct pd_order *o = f->order;
 	struct run *r;
-	uint64_t t;
 	int got;
 
 	if (o->out_chunk != IN_FILE) {
@@ -346,12 +314,13 @@ int peo_pd_order_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 				pd_heap_pop(&o->heap);
 			o->out_chunk = h->chunk;
 			o->held--;
-			return deliver(f, h, out);
+			deliver(h, out);
+			return 1;
 		}
 		o->may_out = 0; /* until the limit moves (a round ends) or the data does */
 		if (o->draining) /* the error that ended the reading, after the records before it */
 			return o->error ? peo_fail(o->error, "%s", o->error_text) : 0;
-		got = peo_pd_next_raw(f, out);
+		got = src->pull(src->ctx, out);
 		if (got < 0) { /* every whole record read goes out first, in time order */
 			o->error = got;
 			snprintf(o->error_text, sizeof(o->error_text), "%s", peo_last_error());
@@ -362,22 +331,18 @@ int peo_pd_order_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 			o->draining = o->may_out = 1;
 			continue;
 		}
-		if (out->rec.header.type == PEO_RECORD_FINISHED_ROUND) {
+		if (out->round_end) {
 			o->limit = o->next_flush;
 			o->next_flush = o->max_time;
 			o->may_out = 1;
 		}
-		if (!record_time(f, &out->rec, &t)) {
-			/* Passes at once; kernel records among them get their fields. */
-			if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
-			    (got = peo_pd_parse_fields(f, out->rec.bytes, out->rec.header.size,
-						       out->offset, &out->rec)))
-				return got;
+		if (!out->has_time) { /* passes at once */
+			out->held = 0;
 			return 1;
 		}
 		/* One older than the last round's flush waits for the next, as in
 		 * perf: then it goes out sorted among that round's records. */
-		if ((got = hold(f, out, t)))
+		if ((got = hold(o, out)))
 			return got;
 	}
 }

@@ -1,9 +1,10 @@
 /*
  * reader.h - the perf.data reader (struct peo_perfdata) and what its files
  * share.  Its stages, bottom up: source.c (the bytes), stream.c (one
- * file's or pipe's records in file order), order.c (time order by the
- * FINISHED_ROUND rule) or dir.c (a --threads directory's files), next.c
- * (peo_perfdata_next); header.c reads what the file says of itself.
+ * file's or pipe's records in file order), order_reader.c (time order by
+ * the FINISHED_ROUND rule: order.c's stage over the stream) or dir.c (a
+ * --threads directory's files), next.c (peo_perfdata_next); header.c
+ * reads what the file says of itself.
  */
 #ifndef PEO_PERFDATA_INTERNAL_H
 #define PEO_PERFDATA_INTERNAL_H
@@ -80,8 +81,9 @@ PEO_HIDDEN int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_recor
 PEO_HIDDEN void peo_pd_dir_free(struct peo_perfdata *f);
 /* Where the records stopped at a cut one (f's own, or a data file's). */
 PEO_HIDDEN const char *peo_pd_dir_stopped(const struct peo_perfdata *f);
-/* perfdata/order.c: the records in time order by perf's FINISHED_ROUND
- * rule (opts.ordered), over peo_pd_next_raw(). */
+/* perfdata/order_reader.c: the records in time order by perf's
+ * FINISHED_ROUND rule (opts.ordered): peo_pd_next_raw()'s through the
+ * ordering stage (perfdata/order.h). */
 struct pd_order;
 PEO_HIDDEN int peo_pd_order_new(struct peo_perfdata *f);
 PEO_HIDDEN int peo_pd_order_next(struct peo_perfdata *f, struct peo_perfdata_record *out);
