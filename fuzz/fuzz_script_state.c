@@ -1,6 +1,6 @@
 /*
- * fuzz_script_state.c - peo script's thread names (tools/script_threads.c)
- * and process maps (tools/script_maps.c) driven by sequences of COMM,
+ * fuzz_script_state.c - peo script's thread names (tools/script/threads.c)
+ * and process maps (tools/script/maps.c) driven by sequences of COMM,
  * FORK, EXIT and MMAP2 operations, with tids and pids reused and the
  * tables made to grow (a burst forks hundreds at once), each lookup held
  * to a reference model: an array indexed by tid (its name, or none) and a
@@ -25,8 +25,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "script_maps.h"
-#include "script_threads.h"
+#include "script/maps.h"
+#include "script/threads.h"
 
 #define IDS 4096
 #define MAX_IDS (IDS + 1024) /* a burst's tids go past IDS */

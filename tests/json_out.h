@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "script_out.h"
+#include "script/out.h"
 
 /* A growing buffer (its 256 KiB struct on the heap, not the test's stack). */
 static inline struct out *json_out_new(void)

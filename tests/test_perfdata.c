@@ -19,7 +19,7 @@
 
 #include "json_out.h"
 #include "perfdata/dir_sort.h" /* peo_pd_late_most */
-#include "script_json.h" /* peo script --json of the user records built here */
+#include "script/json.h" /* peo script --json of the user records built here */
 #include "synth_sample.h"
 #include "tie_dir.h"
 
@@ -1531,7 +1531,7 @@ static void user_record(struct vec *v, uint32_t type, uint16_t misc, struct peo_
 }
 
 /* What peo script --json puts for user record @r of @f after its "type"
- * (tools/script_json_user.c); nothing, and -1, for a malformed one. */
+ * (tools/script/json_user.c); nothing, and -1, for a malformed one. */
 static void assert_json(const struct peo_perfdata *f, const struct peo_record *r, const char *want)
 {
 	struct out *o = json_out_new();

@@ -23,7 +23,7 @@
 #include "test_util.h"
 
 #include "json_out.h"
-#include "script_json.h" /* peo script --json of the records built here */
+#include "script/json.h" /* peo script --json of the records built here */
 #include "tracepoint/format.h" /* the kernel strings list */
 
 /* ------------------------------------------------------- byte vectors */
@@ -52,7 +52,7 @@ static void parse_ok(struct peo_record_parser *p, struct vec *v, struct peo_reco
 
 /* What peo script --json puts for @r after its "type" and a sample's
  * common fields: a kernel record's fields and trailer, or the rest of a
- * sample's (tools/script_json_kernel.c). */
+ * sample's (tools/script/json_kernel.c). */
 static void assert_json(const struct peo_record *r, const char *want)
 {
 	struct out *o = json_out_new();

@@ -23,13 +23,13 @@
 #include "test_util.h"
 
 #include "commands.h"
-#include "script_out.h"
-#include "script_maps.h"
-#include "script_log.h"
-#include "script_pool.h"
-#include "script_json.h"
-#include "script_run.h"
-#include "script_worker.h"
+#include "script/out.h"
+#include "script/maps.h"
+#include "script/log.h"
+#include "script/pool.h"
+#include "script/json.h"
+#include "script/run.h"
+#include "script/worker.h"
 #include "synth_sample.h"
 
 /* Values around every power of 10 and 16, and random ones of every size. */

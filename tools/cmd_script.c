@@ -2,7 +2,7 @@
  * cmd_script.c - peo script: the records of a perf.data file as perf
  * script prints them (text), as JSON Lines, or counted as perf report
  * --stats counts them.  This file reads the options and picks the
- * outputs; script_run.c runs them.
+ * outputs; script/run.c runs them.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,8 +12,8 @@
 #include <peo/peo.h>
 
 #include "commands.h"
-#include "script_output.h"
-#include "script_run.h"
+#include "script/output.h"
+#include "script/run.h"
 
 static const struct {
 	const char *name;

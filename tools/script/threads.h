@@ -1,5 +1,5 @@
 /*
- * script_threads.h - thread id to comm, from the records of a perf.data.
+ * script/threads.h - thread id to comm, from the records of a perf.data.
  */
 #ifndef PEO_TOOLS_SCRIPT_THREADS_H
 #define PEO_TOOLS_SCRIPT_THREADS_H

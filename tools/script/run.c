@@ -1,5 +1,5 @@
 /*
- * script_run.c - one run of peo script: open the input, start the
+ * script/run.c - one run of peo script: open the input, start the
  * outputs, deliver the records to the one that takes them, say how that
  * ended, finish the outputs.
  */
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "script_run.h"
+#include "script/run.h"
 
 int script_name_width(struct script_run *run)
 {

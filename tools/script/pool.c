@@ -1,5 +1,5 @@
 /*
- * script_pool.c - the workers and the ordered writer of script_pool.h.
+ * script/pool.c - the workers and the ordered writer of script/pool.h.
  * One lock guards the counters; batches are large (thousands of lines),
  * so it is taken a few times per millisecond at most.
  *
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "script_pool.h"
+#include "script/pool.h"
 
 #define SLOTS_PER_WORKER 4 /* filled, formatted, written, and one to spare for hiccups */
 #define BATCH_BYTES (512u << 10)

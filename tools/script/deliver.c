@@ -1,9 +1,9 @@
 /*
- * script_deliver.c - the reading thread's side of peo script's delivery:
+ * script/deliver.c - the reading thread's side of peo script's delivery:
  * every record an output wants, unparsed, to the formatting workers in
  * batches (the state records, and the parsers, in the log that every
  * worker reads), with what needs the file to resolve: the event's column
- * and its tracepoint format (script_events.c).  Without workers, this
+ * and its tracepoint format (script/events.c).  Without workers, this
  * thread formats each record as it goes.
  */
 #include <errno.h>
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "script_entry.h"
-#include "script_events.h"
-#include "script_run.h"
-#include "script_worker.h"
+#include "script/entry.h"
+#include "script/events.h"
+#include "script/run.h"
+#include "script/worker.h"
 
 struct deliver {
 	struct script_run *run;

@@ -1,11 +1,11 @@
 /*
- * script_threads.c - the comm of every thread as the records tell it
+ * script/threads.c - the comm of every thread as the records tell it
  * (COMM, FORK, and EXIT), for peo script's comm column.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "script_threads.h"
+#include "script/threads.h"
 
 #define INITIAL_SLOTS 1024
 

@@ -1,5 +1,5 @@
 /*
- * script_json.h - peo script --json: keys and values put by hand into the
+ * script/json.h - peo script --json: keys and values put by hand into the
  * output buffer, and the fields of each kind of record.  Keys are the
  * kernel's field names (perf's for perf's own records); addresses and bit
  * masks are "0x..." strings, byte strings plain hex.
@@ -8,7 +8,7 @@
 #define PEO_TOOLS_SCRIPT_JSON_H
 
 #include "peo/peo.h"
-#include "script_out.h"
+#include "script/out.h"
 
 /*
  * ,"key":value put in room the caller made: the key a literal, its bytes

@@ -1,15 +1,15 @@
 /*
- * script_json.c - peo script --json: one JSON object a record (JSON
+ * script/json.c - peo script --json: one JSON object a record (JSON
  * Lines), every field it carries; a sample's tracepoint fields by its
- * format.  The fields of each kind of record are script_json_kernel.c's
- * and script_json_user.c's (script_json.h).
+ * format.  The fields of each kind of record are script/json_kernel.c's
+ * and script/json_user.c's (script/json.h).
  */
 #include <string.h>
 
-#include "script_json.h"
-#include "script_output.h"
-#include "script_run.h"
-#include "script_worker.h"
+#include "script/json.h"
+#include "script/output.h"
+#include "script/run.h"
+#include "script/worker.h"
 
 /* A JSON sample; @label is its event's quoted name, @format its tracepoint
  * format (or NULL).  Its fixed fields go in room made once, the callchain's

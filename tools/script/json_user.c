@@ -1,5 +1,5 @@
 /*
- * script_json_user.c - peo script --json: the fields of perf's own records
+ * script/json_user.c - peo script --json: the fields of perf's own records
  * (64 and up), under perf's names for them; a field called "type" under
  * RECORD_type, since "type" is the record's own.
  */
@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "script_json.h"
+#include "script/json.h"
 
 static uint64_t file_u64(const void *f, const void *array, size_t i)
 {

@@ -1,6 +1,6 @@
 /*
- * script_entry.h - the protocol between peo script's reading thread
- * (script_deliver.c) and its formatting workers (script_worker.c): what
+ * script/entry.h - the protocol between peo script's reading thread
+ * (script/deliver.c) and its formatting workers (script/worker.c): what
  * the reading thread hands them, in a batch or in the log.
  *
  * A record entry holds a record's bytes as the file has them, for a
@@ -19,8 +19,8 @@
 
 #include <peo/peo.h>
 
-#include "script_log.h"
-#include "script_pool.h"
+#include "script/log.h"
+#include "script/pool.h"
 
 /* The most bytes of an event's column (a longer name is cut). */
 #define LABEL_MAX 4096

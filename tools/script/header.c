@@ -1,13 +1,13 @@
 /*
- * script_header.c - peo script --header: the file's header features, in
+ * script/header.c - peo script --header: the file's header features, in
  * the order and words of perf report --header-only, before the records.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "script_output.h"
-#include "script_run.h"
+#include "script/output.h"
+#include "script/run.h"
 
 static void print_string_feature(const struct script_run *run, unsigned bit, const char *label)
 {

@@ -1,5 +1,5 @@
 /*
- * script_worker.h - a formatting worker of peo script (or the reading
+ * script/worker.h - a formatting worker of peo script (or the reading
  * thread, without workers): it parses the records it is handed, keeps
  * the threads' names and maps when its output asks, and hands each record
  * to the output's record hook.  Every worker reads every state record
@@ -14,10 +14,10 @@
 
 #include <peo/peo.h>
 
-#include "script_log.h"
-#include "script_maps.h"
-#include "script_out.h"
-#include "script_threads.h"
+#include "script/log.h"
+#include "script/maps.h"
+#include "script/out.h"
+#include "script/threads.h"
 
 struct script_run;
 struct script_output;

@@ -1,5 +1,5 @@
 /*
- * script_pool.h - peo script's formatting on several cores: the reading
+ * script/pool.h - peo script's formatting on several cores: the reading
  * thread fills batches of entries; batch g goes to worker g % workers,
  * which formats it into a buffer of its own; a writer thread writes the
  * buffers in batch order (or, asked to, into a regular file with two
@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "script_out.h"
+#include "script/out.h"
 
 /* The largest entry a batch takes: the caller's entries must fit. */
 #define SCRIPT_POOL_ENTRY_MAX (256u << 10)

@@ -1,5 +1,5 @@
 /*
- * script_run.h - one run of peo script: the input opened, its outputs
+ * script/run.h - one run of peo script: the input opened, its outputs
  * started, the records delivered to the output that takes them, the
  * outputs finished; and the sentences about the input that every output
  * says the same way.
@@ -9,8 +9,8 @@
 
 #include <peo/peo.h>
 
-#include "script_args.h"
-#include "script_output.h"
+#include "script/args.h"
+#include "script/output.h"
 
 /* How a delivery of the records ended. */
 enum script_end {
@@ -59,7 +59,7 @@ void script_say_stopped(const struct script_run *run);
 
 /*
  * Hand every record of run->f to @o's record hook, on formatting workers
- * (script_deliver.c).  Says nothing: returns how it ended, the details in
+ * (script/deliver.c).  Says nothing: returns how it ended, the details in
  * @run.
  */
 enum script_end script_deliver(struct script_run *run, const struct script_output *o);

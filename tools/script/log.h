@@ -1,5 +1,5 @@
 /*
- * script_log.h - an append-only log that one thread writes and several
+ * script/log.h - an append-only log that one thread writes and several
  * read, each at its own pace: peo script's formatting workers each keep
  * their own copy of the state records build (thread names, memory maps,
  * the record parser), so every worker reads every state record, while

@@ -1,5 +1,5 @@
 /*
- * script_events.c - what peo script's reading thread keeps of each event
+ * script/events.c - what peo script's reading thread keeps of each event
  * of the file: its column of a sample line and its tracepoint format,
  * made once, and what the output needs of its samples, decided at the
  * first.
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "script_events.h"
-#include "script_run.h"
+#include "script/events.h"
+#include "script/run.h"
 
 struct script_event *script_events_of(struct script_events *s, const struct peo_record *r)
 {

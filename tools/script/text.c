@@ -1,5 +1,5 @@
 /*
- * script_text.c - peo script's text output: each sample's line as perf
+ * script/text.c - peo script's text output: each sample's line as perf
  * script prints it, for the fields -F asks (or perf's default for the
  * event), its callchain's frames, and the COMM, FORK, EXIT, MMAP and
  * MMAP2 lines --show-task-events and --show-mmap-events ask.
@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "script_output.h"
-#include "script_run.h"
-#include "script_worker.h"
+#include "script/output.h"
+#include "script/run.h"
+#include "script/worker.h"
 
 /* The last pid/tid (or pid or tid) column and whole seconds printed: runs
  * of samples share them, and their digits were a fifth of a text run. */

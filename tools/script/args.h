@@ -1,5 +1,5 @@
 /*
- * script_args.h - what peo script's options ask for (cmd_script.c parses
+ * script/args.h - what peo script's options ask for (cmd_script.c parses
  * them): the input, the fields of a text line, the output, the order of
  * the records and the formatting workers.
  */

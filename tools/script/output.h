@@ -1,10 +1,10 @@
 /*
- * script_output.h - peo script's outputs, a file each: text lines as perf
- * script prints them (script_text.c), JSON Lines (script_json.c), the
- * header's features (script_header.c) and perf report --stats's counts
- * (script_stats.c); and the interface between an output and the
- * delivery of records (script_run.c runs the outputs; script_deliver.c
- * and script_worker.c hand the records over).
+ * script/output.h - peo script's outputs, a file each: text lines as perf
+ * script prints them (script/text.c), JSON Lines (script/json.c), the
+ * header's features (script/header.c) and perf report --stats's counts
+ * (script/stats.c); and the interface between an output and the
+ * delivery of records (script/run.c runs the outputs; script/deliver.c
+ * and script/worker.c hand the records over).
  *
  * A run starts each of its outputs, hands every record that the output
  * taking records wants to it (parsed, in the file's order, on the
@@ -21,7 +21,7 @@
 
 #include <peo/peo.h>
 
-#include "script_args.h"
+#include "script/args.h"
 
 struct script_run;
 struct script_worker;

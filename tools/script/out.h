@@ -1,5 +1,5 @@
 /*
- * script_out.h - peo script's output buffer: numbers formatted by hand and
+ * script/out.h - peo script's output buffer: numbers formatted by hand and
  * written to the fd in large blocks (printf's format parsing was a third of
  * peo script's time); a pool worker's buffer grows instead, and the pool's
  * writer thread writes it (the copy into the page cache was another quarter).

@@ -1,9 +1,9 @@
 /*
- * script_tp_json.c - a tracepoint sample's own fields in peo script --json,
+ * script/tp_json.c - a tracepoint sample's own fields in peo script --json,
  * decoded by the event's format (perf script prints them only through the
  * print fmt, as text).
  */
-#include "script_json.h"
+#include "script/json.h"
 
 /* An integer field's elements: 1, 2, 4 or 8 bytes each, the size a whole number of them. */
 static int int_elements(const struct peo_tp_field *fld)

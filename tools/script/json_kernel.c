@@ -1,10 +1,10 @@
 /*
- * script_json_kernel.c - peo script --json: the fields of the kernel's
+ * script/json_kernel.c - peo script --json: the fields of the kernel's
  * records, each under the kernel's name for it (perf_event.h), so that no
  * field a record carries is left out.  A sample's common fields are put
  * by print_sample_json() in cmd_script.c, on the hot path; the rest here.
  */
-#include "script_json.h"
+#include "script/json.h"
 
 void json_key(struct out *o, const char *key)
 {

@@ -1,15 +1,15 @@
 /*
- * script_worker.c - a formatting worker's side of peo script's delivery:
+ * script/worker.c - a formatting worker's side of peo script's delivery:
  * entries read from its batch and from the log, records parsed, names
  * and maps kept, each record handed to the output.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "script_entry.h"
-#include "script_output.h"
-#include "script_run.h"
-#include "script_worker.h"
+#include "script/entry.h"
+#include "script/output.h"
+#include "script/run.h"
+#include "script/worker.h"
 
 /* @w now parses with @sp (dropping its old parser, freed by the last worker to let go). */
 static void adopt_parser(struct script_worker *w, struct shared_parser *sp)

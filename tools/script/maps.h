@@ -1,5 +1,5 @@
 /*
- * script_maps.h - per-process memory maps from a perf.data's MMAP records.
+ * script/maps.h - per-process memory maps from a perf.data's MMAP records.
  */
 #ifndef PEO_TOOLS_SCRIPT_MAPS_H
 #define PEO_TOOLS_SCRIPT_MAPS_H

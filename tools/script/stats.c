@@ -1,5 +1,5 @@
 /*
- * script_stats.c - peo script --stats: the file's records counted by
+ * script/stats.c - peo script --stats: the file's records counted by
  * type and by event, as perf report --stats prints them.  It takes no
  * record one by one: the library counts the file whole, from the records'
  * headers, in the file's order.
@@ -7,8 +7,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "script_output.h"
-#include "script_run.h"
+#include "script/output.h"
+#include "script/run.h"
 
 /* perf report --stats's layout: by type number, then per event. */
 static void print_stats(const struct script_run *run, const struct peo_perfdata_counts *c)

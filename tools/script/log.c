@@ -1,11 +1,11 @@
 /*
- * script_log.c - the append-only log of script_log.h: chunks in a list,
+ * script/log.c - the append-only log of script/log.h: chunks in a list,
  * each entry a u64 size then its bytes; a size of 0 sends a reader on to
  * the next chunk.
  */
 #include <stdlib.h>
 
-#include "script_log.h"
+#include "script/log.h"
 
 #define CHUNK_BYTES (256u << 10)
 #define HEAD 8u /* an entry's size word */

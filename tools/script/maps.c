@@ -1,12 +1,12 @@
 /*
- * script_maps.c - each process's memory maps from MMAP/MMAP2 records (and
+ * script/maps.c - each process's memory maps from MMAP/MMAP2 records (and
  * inherited at FORK), to turn a user address into its offset in the file
  * mapped there, as perf script prints callchain addresses.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "script_maps.h"
+#include "script/maps.h"
 
 struct map {
 	uint64_t start, end, pgoff;

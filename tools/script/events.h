@@ -1,6 +1,6 @@
 /*
- * script_events.h - what peo script's reading thread keeps of each event
- * of the file (script_events.c): its column of a sample line, its
+ * script/events.h - what peo script's reading thread keeps of each event
+ * of the file (script/events.c): its column of a sample line, its
  * tracepoint format, and what the output needs of its samples.
  */
 #ifndef PEO_TOOLS_SCRIPT_EVENTS_H
@@ -10,8 +10,8 @@
 
 #include <peo/peo.h>
 
-#include "script_entry.h"
-#include "script_output.h"
+#include "script/entry.h"
+#include "script/output.h"
 
 struct script_run;
 

@@ -1,12 +1,12 @@
 /*
- * script_out.c - peo script's buffers written out (the formatting is inline
- * in script_out.h), or grown for a pool worker's batch.
+ * script/out.c - peo script's buffers written out (the formatting is inline
+ * in script/out.h), or grown for a pool worker's batch.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "script_out.h"
+#include "script/out.h"
 
 int out_write_all(int fd, const char *p, size_t n, off_t at)
 {
