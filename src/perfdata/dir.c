@@ -12,7 +12,8 @@
  * keep perf's reading order: a tie goes to the record of the earlier turn,
  * then to the stream perf reads first.  A data file's own records are not
  * quite in time order, and perf sorts them all: each stream is put in
- * time order first (perfdata/dir_sort.c).
+ * time order first (perfdata/dir_sort.c), then the streams merged
+ * (perfdata/dir_merge.c): each stream is a source of the merge.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,8 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "perfdata/dir_merge.h"
 #include "perfdata/dir_sort.h"
-#include "perfdata/heap.h"
 #include "perfdata/reader.h"
 
 #define TURN_BYTES (2u << 20) /* what perf reads of one stream before the next */
@@ -42,22 +43,19 @@ struct pd_stream {
 	uint64_t peeked;     /* records peeked: the last one's place in the stream is one less */
 	int have, has_time, done, started;
 	/* Time order: the records held back, and the one that goes next: a
-	 * held one (cand), else the peeked one; ready once it is chosen. */
+	 * held one (cand), else the peeked one; ready once settle() chose it. */
 	struct pd_dir_sort sort;
 	struct pd_held *cand;
 	int ready;
+	struct pd_held *gone; /* the held record pulled last: released at the next pull */
 };
 
 struct pd_dir {
 	struct pd_stream *s; /* s[0] is the header file's own data section (reader f) */
 	size_t n;
-	struct pd_stream *last; /* the stream whose record went out last: advance it next */
-	struct pd_held *gone;   /* the held record that went out last: released at the next call */
+	struct pd_stream *last; /* the stream whose record went out last */
 	int scanned;            /* time order: each stream's late records are known */
-	size_t cur;             /* file order: the stream whose turn it is, */
-	uint64_t turn;          /* and which of its turns */
-	struct pd_heap heap;    /* time order: the streams that have a record, by it (room for n) */
-	size_t heap_filled;     /* the streams whose first record was peeked into it */
+	struct pd_merge *merge; /* the streams merged, made at the first record */
 };
 
 static int is_data_file(const char *name)
@@ -109,8 +107,7 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 	}
 	f->dir = d;
 	d->s = calloc((size_t)n + 1, sizeof(*d->s));
-	d->heap.v = calloc((size_t)n + 1, sizeof(*d->heap.v));
-	if (!d->s || !d->heap.v)
+	if (!d->s)
 		err = peo_fail(ENOMEM, "out of memory for %d data files", n);
 	if (!err) {
 		d->s[0].r = f; /* not owned: the directory's reader itself */
@@ -157,13 +154,13 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 	for (size_t i = 0; i < d->n; i++) {
 		if (i)
 			peo_perfdata_close(d->s[i].r);
+		free(d->s[i].gone); /* out of the sort's heap */
 		peo_pd_sort_free(&d->s[i].sort);
 		free(d->s[i].path);
 		free(d->s[i].stopped);
 	}
-	free(d->gone);
+	pd_merge_free(d->merge);
 	free(d->s);
-	free(d->heap.v);
 	free(d);
 	f->dir = NULL;
 }
@@ -202,7 +199,7 @@ static int stream_stopped(struct pd_stream *s)
 }
 
 /* Make sure stream @s has its next record peeked, unless it has ended. */
-static int fill(struct pd_stream *s)
+static inline __attribute__((always_inline)) int fill(struct pd_stream *s)
 {
 	int got;
 
@@ -230,29 +227,6 @@ static int fill(struct pd_stream *s)
 		s->turn_start = s->rec.offset;
 	}
 	return 0;
-}
-
-/*
- * Stream @i's key: a record without a time goes at once, as perf sends it
- * (the first stream's first); else by time, a tie to the record of the
- * earlier turn, then to the stream perf reads first.  So seq is the
- * stream's index for no time, (turn + 1) * n + index for a time.
- */
-static struct pd_heap_slot key_of(const struct pd_dir *d, size_t i)
-{
-	const struct pd_stream *s = &d->s[i];
-
-	if (s->cand)
-		return (struct pd_heap_slot){ s->cand->time, (s->cand->turn + 1) * d->n + i, i };
-	if (!s->has_time)
-		return (struct pd_heap_slot){ 0, i, i };
-	return (struct pd_heap_slot){ s->time, (s->turn + 1) * d->n + i, i };
-}
-
-/* The stream on top of the heap, or NULL when it is empty. */
-static struct pd_stream *heap_top(const struct pd_dir *d)
-{
-	return d->heap.n ? &d->s[d->heap.v[0].stream] : NULL;
 }
 
 /* Each stream's late records, from a pass of a reader of its own. */
@@ -318,102 +292,78 @@ static int settle(struct pd_stream *s)
 	}
 }
 
-/*
- * Time order: the stream with the oldest next record, the top of the heap.
- * Streams are first peeked in perf's reading order, but only up to a
- * record without time: it goes at once, before a later stream is read
- * (whose first record may be broken), as perf sends it.
- */
-static int next_by_time(struct peo_perfdata *f, struct pd_dir *d, struct pd_stream **best)
-{
-	struct pd_stream *top = heap_top(d);
-	int got;
-
-	*best = NULL;
-	if (!d->scanned && (got = scan_streams(f, d)))
-		return got;
-	if (top && !top->ready) { /* its record went out */
-		if ((got = settle(top)))
-			return got;
-		if (top->ready)
-			pd_heap_top_moved(&d->heap, key_of(d, (size_t)(top - d->s)));
-		else
-			pd_heap_pop(&d->heap);
-	}
-	while (d->heap_filled < d->n &&
-	       !((top = heap_top(d)) && !top->cand && !top->has_time)) {
-		struct pd_stream *s = &d->s[d->heap_filled];
-
-		if ((got = settle(s))) /* retried from this stream on the next call */
-			return got;
-		if (s->ready)
-			pd_heap_add(&d->heap, key_of(d, d->heap_filled));
-		d->heap_filled++;
-	}
-	*best = heap_top(d);
-	return 0;
-}
-
-/* File order: perf's reading order, each stream's turn in the listing's order. */
-static int next_by_reading(struct pd_dir *d, struct pd_stream **next)
-{
-	size_t ended = 0; /* streams passed in a row that have ended */
-	int got;
-
-	*next = NULL;
-	while (ended < d->n) {
-		struct pd_stream *s = &d->s[d->cur];
-
-		if ((got = fill(s)))
-			return got;
-		if (s->have && s->turn == d->turn) {
-			*next = s;
-			return 0;
-		}
-		/* Its turn is over (every live stream's next turn is the next one). */
-		ended = s->done ? ended + 1 : 0;
-		if (++d->cur == d->n) {
-			d->cur = 0;
-			d->turn++;
-		}
-	}
-	return 0;
-}
-
 const char *peo_perfdata_source(const struct peo_perfdata *f)
 {
 	return f && f->dir && f->dir->last ? f->dir->last->name : NULL;
 }
 
+/*
+ * Stream @ctx as a source of the merge: its next record, the oldest held
+ * one (cand) or the one peeked, with its time and turn.  A held one is
+ * released at the next pull, a peeked one stays in the stream's window
+ * until the next peek.
+ */
+static int pull_stream(void *ctx, struct pd_merge_rec *rec)
+{
+	struct pd_stream *s = ctx;
+	int got;
+
+	if (s->gone)
+		peo_pd_sort_release(&s->sort, s->gone);
+	s->gone = NULL;
+	s->ready = 0;
+	if (!peo_pd_sort_top(&s->sort) && s->sort.next_late == s->sort.nlate) {
+		/* nothing held, no late record to come: settle() is the peek */
+		if ((got = fill(s)) || !s->have)
+			return got;
+	} else if ((got = settle(s)) || !s->ready) {
+		return got;
+	}
+	if (s->cand) { /* out of the sort's heap */
+		s->gone = peo_pd_sort_pop(&s->sort);
+		*rec = (struct pd_merge_rec){ s->gone->time, s->gone->turn, 1, &s->gone->rec };
+	} else {
+		*rec = (struct pd_merge_rec){ s->time, s->turn, s->has_time, &s->rec };
+		s->have = 0; /* its window holds it until the next peek */
+	}
+	s->cand = NULL;
+	return 1;
+}
+
+/* The merge of the streams, each a source, in time order when @f's is. */
+static int merge_new(struct peo_perfdata *f, struct pd_dir *d)
+{
+	struct pd_merge_src *src = calloc(d->n, sizeof(*src));
+	int err;
+
+	if (!src)
+		return peo_fail(ENOMEM, "out of memory merging %zu data files", d->n);
+	for (size_t i = 0; i < d->n; i++)
+		src[i] = (struct pd_merge_src){ pull_stream, &d->s[i] };
+	err = pd_merge_new(src, d->n, f->order != NULL, &d->merge);
+	free(src);
+	return err;
+}
+
 int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 {
 	struct pd_dir *d = f->dir;
-	struct pd_stream *best;
+	const struct pd_merge_rec *rec;
+	size_t from;
 	int got;
 
-	if (d->gone) /* d->last's */
-		peo_pd_sort_release(&d->last->sort, d->gone);
-	d->gone = NULL;
-	if (d->last) {
-		d->last->ready = 0;
-		d->last = NULL;
-	}
-	if ((got = f->order ? next_by_time(f, d, &best) : next_by_reading(d, &best)))
+	d->last = NULL;
+	if (f->order && !d->scanned && (got = scan_streams(f, d)))
 		return got;
-	if (!best)
-		return 0;
-	d->last = best;
-	if (best->cand) { /* out of the heap; freed at the next call */
-		d->gone = peo_pd_sort_pop(&best->sort);
-		*out = d->gone->rec;
-	} else {
-		*out = best->rec;
-		best->have = 0; /* its window holds it until the next peek */
-	}
-	best->cand = NULL;
+	if (!d->merge && (got = merge_new(f, d)))
+		return got;
+	if ((got = pd_merge_next(d->merge, &rec, &from)) <= 0)
+		return got;
+	d->last = &d->s[from];
+	*out = *(const struct peo_perfdata_record *)rec->item;
 	if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
 	    (got = peo_pd_parse_fields(f, out->rec.bytes, out->rec.header.size, out->offset,
 				       &out->rec)))
-		return stream_failed(best, got);
+		return stream_failed(d->last, got);
 	return 1;
 }

@@ -1,7 +1,7 @@
 /*
  * heap.h - a binary min-heap of record streams by their next
  * record's (time, seq), for the merges by time: a file's runs
- * (perfdata/order.c) and a directory's data files (perfdata/dir.c), and
+ * (perfdata/order.c) and a directory's data files (perfdata/dir_merge.c), and
  * of the records a data file holds back (perfdata/dir_sort.c).  A
  * round of perf record -a has a run per CPU, and --threads a file per CPU:
  * a scan of them all for each record cost as much as the rest of the read.

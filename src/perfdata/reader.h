@@ -3,7 +3,8 @@
  * share.  Its stages, bottom up: source.c (the bytes), stream.c (one
  * file's or pipe's records in file order), order_reader.c (time order by
  * the FINISHED_ROUND rule: order.c's stage over the stream) or dir.c (a
- * --threads directory's files), next.c (peo_perfdata_next); header.c
+ * --threads directory's files, each sorted by dir_sort.c, merged by
+ * dir_merge.c), next.c (peo_perfdata_next); header.c
  * reads what the file says of itself.
  */
 #ifndef PEO_PERFDATA_INTERNAL_H
