@@ -25,7 +25,9 @@ enum script_end {
 };
 
 struct script_run {
-	struct script_args a;
+	/* Read by every worker for every record: a line of its own, not one
+	 * the reading thread's stack (where run lives) writes too. */
+	_Alignas(64) struct script_args a;
 	struct peo_perfdata *f;
 	const struct script_output *outputs[2]; /* the header's, then the one for the records */
 	unsigned noutputs;
