@@ -229,10 +229,10 @@ static void lost_page_faults_counter_api(void **state)
 
 /* ------------------------------------------------- (e) live overwrite ring */
 
-struct writer {
-	volatile int stop;
-	volatile pid_t tid;
-	volatile uint64_t done; /* marks made so far */
+struct writer { /* shared with the writer thread: atomics only */
+	int stop;
+	pid_t tid;
+	uint64_t done; /* marks made so far */
 };
 
 static void *writer_main(void *arg)
@@ -240,8 +240,8 @@ static void *writer_main(void *arg)
 	struct writer *w = arg;
 	uint64_t i = 0;
 
-	w->tid = gettid_();
-	while (!w->stop) {
+	__atomic_store_n(&w->tid, gettid_(), __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&w->stop, __ATOMIC_RELAXED)) {
 		mark(++i);
 		__atomic_store_n(&w->done, i, __ATOMIC_RELAXED);
 	}
@@ -378,7 +378,7 @@ static void overwrite_snapshots_of_a_live_writer(void **state)
 		prev_newest = newest;
 		sched_yield();
 	}
-	w.stop = 1;
+	__atomic_store_n(&w.stop, 1, __ATOMIC_RELAXED);
 	assert_int_equal(pthread_join(th, NULL), 0);
 	print_message("  live snapshots: %u taken, %u with newer records, %llu records checked, "
 		      "fewest in one %llu, %llu marks dropped while paused\n", snaps, live,
