@@ -582,9 +582,10 @@ static int wait_for_begun_writes(void)
 		return -err;
 	if (syscall(SYS_membarrier, MEMBARRIER_GLOBAL, 0, 0) == 0)
 		return 0;
-	err = errno == EINTR ? 0 : errno;
-	__atomic_store_n(&unavailable, err, __ATOMIC_RELAXED);
-	return -(err ? err : EINTR);
+	err = errno;
+	if (err != EINTR) /* a signal is no refusal: ask again next time */
+		__atomic_store_n(&unavailable, err, __ATOMIC_RELAXED);
+	return -err;
 }
 
 long peo_ring_snapshot(struct peo_ring *r, void *buf, size_t cap)
