@@ -1,7 +1,7 @@
 /*
  * count.c - record counts by type and samples by event, what perf
  * report --stats prints, without parsing records: most records are only
- * their header, read in place (peo_pd_next_plain); the few the reader acts
+ * their header, read in place (pd_stream_next_plain); the few the reader acts
  * on take the full path.
  */
 #include <errno.h>
@@ -77,7 +77,7 @@ int peo_perfdata_count(struct peo_perfdata *f, struct peo_perfdata_counts *c)
 		return err;
 	*c = (struct peo_perfdata_counts){ .sz = c->sz };
 	for (;;) {
-		if (!f->dir && peo_pd_next_plain(f, &h, &at)) {
+		if (!f->dir && !f->order && pd_stream_next_plain(&f->st, &h, &at)) {
 			err = count_one(f, c, h.type, at, h.size, NULL);
 		} else {
 			got = peo_perfdata_next(f, &r);

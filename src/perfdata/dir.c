@@ -31,8 +31,11 @@
 
 #define TURN_BYTES (2u << 20) /* what perf reads of one stream before the next */
 
-struct pd_stream {
-	struct peo_perfdata *r;          /* a reader over one data.N, sharing the header */
+/* One of the directory's files: its record stream and its place in the merge. */
+struct dir_input {
+	struct pd_stream *st;            /* the reader's own (data), or own (data.N) */
+	struct pd_stream own;            /* a data.N's stream, over the directory's header */
+	int fd;                          /* a data.N's, closed with it; -1 for data */
 	char name[NAME_MAX + 1];         /* "data" or "data.N" (peo_perfdata_source) */
 	char *path;                      /* "DIR/data.N", for its errors */
 	char *stopped;                   /* "DIR/data.N: " and where a cut record ended it */
@@ -51,9 +54,9 @@ struct pd_stream {
 };
 
 struct pd_dir {
-	struct pd_stream *s; /* s[0] is the header file's own data section (reader f) */
+	struct dir_input *s; /* s[0] is the header file's own data section (reader f) */
 	size_t n;
-	struct pd_stream *last; /* the stream whose record went out last */
+	struct dir_input *last; /* the stream whose record went out last */
 	int scanned;            /* time order: each stream's late records are known */
 	struct pd_merge *merge; /* the streams merged, made at the first record */
 };
@@ -68,27 +71,16 @@ static int is_data_file(const char *name)
 	return !*end;
 }
 
-/* A reader over the records of data file @fd (@size bytes) for @f's events. */
-static int open_stream(struct peo_perfdata *f, int fd, uint64_t size, struct peo_perfdata **out)
+/* @in's stream over the records of data file @fd (@size bytes) for @f's
+ * events, with @f's window: peeked for the merge, parsed on the way out. */
+static void stream_init(const struct peo_perfdata *f, struct dir_input *in, int fd, uint64_t size)
 {
-	struct peo_perfdata *r = calloc(1, sizeof(*r));
-
-	*out = r;
-	if (!r) {
-		close(fd);
-		return peo_fail(ENOMEM, "out of memory for a data file's reader");
-	}
+	in->fd = fd;
+	in->st = &in->own;
 	/* its buffer had when first needed */
-	pd_source_init(&r->src, fd, 0, f->src.window, f->src.map_whole, 0);
-	r->own_fd = fd; /* closed with it */
-	r->force = f->force;
-	r->hdr = f->hdr; /* the directory's events and byte order */
-	r->borrowed_hdr = 1;
-	r->src.end = size;
-	r->parse_fields = 0; /* peeked for the merge, parsed on the way out */
-	r->want_time = 1;
-	r->headers_only = f->headers_only;
-	return 0;
+	pd_source_init(&in->own.src, fd, 0, f->st.src.window, f->st.src.map_whole, 0);
+	in->own.src.end = size;
+	pd_stream_init(&in->own, f->hdr, 0, 1, f->st.force);
 }
 
 int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
@@ -110,14 +102,15 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 	if (!d->s)
 		err = peo_fail(ENOMEM, "out of memory for %d data files", n);
 	if (!err) {
-		d->s[0].r = f; /* not owned: the directory's reader itself */
+		d->s[0].st = &f->st; /* the directory's reader's own */
+		d->s[0].fd = -1;
 		snprintf(d->s[0].name, sizeof(d->s[0].name), "data");
 		snprintf(path, sizeof(path), "%s/data", dir);
 		if (!(d->s[0].path = strdup(path)))
 			err = peo_fail(ENOMEM, "out of memory for a perf.data directory");
 		d->n = 1;
-		f->parse_fields = 0; /* peeked for the merge, parsed on the way out */
-		f->want_time = 1;
+		f->st.parse_fields = 0; /* peeked for the merge, parsed on the way out */
+		f->st.want_time = 1;
 	}
 	for (int i = 0; !err && i < n; i++) {
 		struct stat st;
@@ -136,9 +129,9 @@ int peo_pd_dir_open(struct peo_perfdata *f, const char *dir)
 		}
 		snprintf(d->s[d->n].name, sizeof(d->s[d->n].name), "%s", names[i]);
 		d->s[d->n].path = strdup(path);
-		err = open_stream(f, fd, (uint64_t)st.st_size, &d->s[d->n].r);
-		d->n++; /* freed with the others even when it failed */
-		if (!err && !d->s[d->n - 1].path)
+		stream_init(f, &d->s[d->n], fd, (uint64_t)st.st_size);
+		d->n++; /* freed with the others */
+		if (!d->s[d->n - 1].path)
 			err = peo_fail(ENOMEM, "out of memory for a perf.data directory");
 	}
 	peo_free_names(names, n);
@@ -152,8 +145,10 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 	if (!d)
 		return;
 	for (size_t i = 0; i < d->n; i++) {
-		if (i)
-			peo_perfdata_close(d->s[i].r);
+		if (d->s[i].st == &d->s[i].own)
+			pd_stream_fini(&d->s[i].own);
+		if (d->s[i].fd >= 0)
+			close(d->s[i].fd);
 		free(d->s[i].gone); /* out of the sort's heap */
 		peo_pd_sort_free(&d->s[i].sort);
 		free(d->s[i].path);
@@ -167,7 +162,7 @@ void peo_pd_dir_free(struct peo_perfdata *f)
 
 /* An error of stream @s's file: its path before the sentence (whose offset
  * is in it), as the header file's are named by peo_perfdata_open(). */
-static int stream_failed(const struct pd_stream *s, int err)
+static int stream_failed(const struct dir_input *s, int err)
 {
 	return peo_fail(-err, "%s: %s", s->path ? s->path : s->name, peo_last_error());
 }
@@ -177,7 +172,7 @@ const char *peo_pd_dir_stopped(const struct peo_perfdata *f)
 	const struct pd_dir *d = f->dir;
 
 	if (!d)
-		return f->stopped;
+		return f->st.stopped;
 	for (size_t i = 0; i < d->n; i++) /* "DIR/data.N: the data ends inside..." */
 		if (d->s[i].stopped)
 			return d->s[i].stopped;
@@ -185,27 +180,27 @@ const char *peo_pd_dir_stopped(const struct peo_perfdata *f)
 }
 
 /* A stream that stopped at a cut record (opts.force): its note, named. */
-static int stream_stopped(struct pd_stream *s)
+static int stream_stopped(struct dir_input *s)
 {
 	size_t n;
 
-	if (!s->r->stopped || s->stopped)
+	if (!s->st->stopped || s->stopped)
 		return 0;
-	n = strlen(s->r->stopped) + strlen(s->path ? s->path : s->name) + 3;
+	n = strlen(s->st->stopped) + strlen(s->path ? s->path : s->name) + 3;
 	if (!(s->stopped = malloc(n)))
 		return peo_fail(ENOMEM, "out of memory for a sentence");
-	snprintf(s->stopped, n, "%s: %s", s->path ? s->path : s->name, s->r->stopped);
+	snprintf(s->stopped, n, "%s: %s", s->path ? s->path : s->name, s->st->stopped);
 	return 0;
 }
 
 /* Make sure stream @s has its next record peeked, unless it has ended. */
-static inline __attribute__((always_inline)) int fill(struct pd_stream *s)
+static inline __attribute__((always_inline)) int fill(struct dir_input *s)
 {
 	int got;
 
 	if (s->have || s->done)
 		return 0;
-	got = peo_pd_next_raw(s->r, &s->rec);
+	got = pd_stream_next(s->st, &s->rec);
 	if (got < 0)
 		return stream_failed(s, got);
 	if (got == 0) {
@@ -214,38 +209,37 @@ static inline __attribute__((always_inline)) int fill(struct pd_stream *s)
 	}
 	s->have = 1;
 	s->peeked++;
-	s->has_time = s->r->peek_has_time;
-	s->time = s->r->peek_time;
+	s->has_time = s->st->has_time;
+	s->time = s->st->time;
 	/* perf's turn ends after the record that fills 2 MiB; the records a
 	 * COMPRESSED one holds (their offset is where the reader stands) are
 	 * read in its turn. */
 	if (!s->started) {
 		s->started = 1;
 		s->turn_start = s->rec.offset;
-	} else if (s->rec.offset != s->r->src.pos && s->rec.offset - s->turn_start >= TURN_BYTES) {
+	} else if (s->rec.offset != s->st->src.pos && s->rec.offset - s->turn_start >= TURN_BYTES) {
 		s->turn++;
 		s->turn_start = s->rec.offset;
 	}
 	return 0;
 }
 
-/* Each stream's late records, from a pass of a reader of its own. */
+/* Each stream's late records, from a pass of a stream of its own. */
 static int scan_streams(struct peo_perfdata *f, struct pd_dir *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		struct peo_perfdata *own = d->s[i].r, *r;
+		const struct pd_stream *own = d->s[i].st;
+		struct dir_input pass = { 0 };
 		int fd = fcntl(own->src.fd, F_DUPFD_CLOEXEC, 0), err;
 
 		if (fd < 0)
 			return peo_fail(errno, "%s: cannot read it twice: %s", d->s[i].name,
 					strerror(errno));
-		err = open_stream(f, fd, own->src.end, &r); /* its end: the data section or the file */
-		if (!err) {
-			r->src.pos = own->src.pos; /* the header file's data section */
-			r->src.end = own->src.end;
-			err = peo_pd_sort_scan(&d->s[i].sort, r);
-		}
-		peo_perfdata_close(r);
+		stream_init(f, &pass, fd, own->src.end); /* its end: the data section or the file */
+		pass.own.src.pos = own->src.pos; /* the header file's data section */
+		err = peo_pd_sort_scan(&d->s[i].sort, &pass.own);
+		pd_stream_fini(&pass.own);
+		close(fd);
 		if (err)
 			return err;
 	}
@@ -257,7 +251,7 @@ static int scan_streams(struct peo_perfdata *f, struct pd_dir *d)
  * Time order: stream @s's next record, held back (copied) while a late
  * record still to come goes before it.  A record without a time goes at once.
  */
-static int settle(struct pd_stream *s)
+static int settle(struct dir_input *s)
 {
 	int got;
 
@@ -305,7 +299,7 @@ const char *peo_perfdata_source(const struct peo_perfdata *f)
  */
 static int pull_stream(void *ctx, struct pd_merge_rec *rec)
 {
-	struct pd_stream *s = ctx;
+	struct dir_input *s = ctx;
 	int got;
 
 	if (s->gone)
@@ -362,7 +356,7 @@ int peo_pd_dir_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 	d->last = &d->s[from];
 	*out = *(const struct peo_perfdata_record *)rec->item;
 	if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
-	    (got = peo_pd_parse_fields(f, out->rec.bytes, out->rec.header.size, out->offset,
+	    (got = pd_record_parse(f->hdr, out->rec.bytes, out->rec.header.size, out->offset,
 				       &out->rec)))
 		return stream_failed(d->last, got);
 	return 1;

@@ -70,7 +70,7 @@ static int note_late(struct pd_dir_sort *s, struct late_notes *g, uint64_t idx, 
 	return 0;
 }
 
-int peo_pd_sort_scan(struct pd_dir_sort *s, struct peo_perfdata *r)
+int peo_pd_sort_scan(struct pd_dir_sort *s, struct pd_stream *r)
 {
 	struct peo_perfdata_record rec;
 	struct late_notes g = { 1, 0 };
@@ -78,13 +78,13 @@ int peo_pd_sort_scan(struct pd_dir_sort *s, struct peo_perfdata *r)
 	int err;
 
 	s->nlate = s->next_late = 0; /* a pass again, after one that failed */
-	while (peo_pd_next_raw(r, &rec) > 0) {
-		uint64_t t = r->peek_time;
+	while (pd_stream_next(r, &rec) > 0) {
+		uint64_t t = r->time;
 
-		if (r->peek_has_time && t < newest) {
+		if (r->has_time && t < newest) {
 			if ((err = note_late(s, &g, idx, t)))
 				return err;
-		} else if (r->peek_has_time) {
+		} else if (r->has_time) {
 			newest = t;
 		}
 		idx++;

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "perfdata/heap.h"
-#include "perfdata/reader.h"
+#include "perfdata/stream.h"
 
 /* A record held back: its copy, and its time and perf's reading turn
  * (perfdata/dir.c's tie-break between files). */
@@ -53,13 +53,13 @@ struct pd_dir_sort {
 };
 
 /*
- * Read @r, a reader of its own over the file, to the end and note the late
+ * Read @r, a stream of its own over the file, to the end and note the late
  * records; an error there ends the pass (the reading meets it in its turn).
  * Past peo_pd_late_most of them, pairs merge into one that bounds both
  * (memory stays flat; a few more records are held).  Returns 0, or -ENOMEM.
  */
 PEO_HIDDEN extern size_t peo_pd_late_most; /* a variable: tests make it small */
-PEO_HIDDEN int peo_pd_sort_scan(struct pd_dir_sort *s, struct peo_perfdata *r);
+PEO_HIDDEN int peo_pd_sort_scan(struct pd_dir_sort *s, struct pd_stream *r);
 /* The oldest time of the late records after place @idx; UINT64_MAX when none. */
 PEO_HIDDEN uint64_t peo_pd_sort_bound(struct pd_dir_sort *s, uint64_t idx);
 /* Hold a copy of @rec.  Returns 0, or -ENOMEM. */

@@ -10,30 +10,35 @@
 
 int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **bytes, size_t *size)
 {
+	return pd_header_feature(f ? f->hdr : NULL, bit, bytes, size);
+}
+
+int pd_header_feature(struct pd_header *h, unsigned bit, const void **bytes, size_t *size)
+{
 	const struct pd_section *s;
 	int err;
 
-	if (!f || !bytes || !size)
+	if (!h || !bytes || !size)
 		return peo_fail(EINVAL, "peo_perfdata_feature: a NULL argument");
-	if (bit >= PEO_FEAT_MAX || !f->hdr->has_feature[bit])
+	if (bit >= PEO_FEAT_MAX || !h->has_feature[bit])
 		return peo_fail(ENOENT, "perf.data: no feature section %u", bit);
-	s = &f->hdr->features[bit];
-	if (f->hdr->pipe && !f->hdr->feature_bytes[bit]) /* pipe mode keeps what arrived */
+	s = &h->features[bit];
+	if (h->pipe && !h->feature_bytes[bit]) /* pipe mode keeps what arrived */
 		return peo_fail(ENOENT, "perf.data: no feature section %u", bit);
-	if (!f->hdr->feature_bytes[bit]) {
+	if (!h->feature_bytes[bit]) {
 		void *b = malloc(s->size ? (size_t)s->size : 1);
 
 		if (!b)
 			return peo_fail(ENOMEM, "out of memory for feature %u (%llu bytes)", bit,
 					(unsigned long long)s->size);
-		err = pd_source_read_at(f->hdr->src, s->offset, b, (size_t)s->size, "a feature section");
+		err = pd_source_read_at(h->src, s->offset, b, (size_t)s->size, "a feature section");
 		if (err) {
 			free(b);
 			return err;
 		}
-		f->hdr->feature_bytes[bit] = b;
+		h->feature_bytes[bit] = b;
 	}
-	*bytes = f->hdr->feature_bytes[bit];
+	*bytes = h->feature_bytes[bit];
 	*size = (size_t)s->size;
 	return 0;
 }
@@ -42,14 +47,14 @@ int peo_perfdata_feature(struct peo_perfdata *f, unsigned bit, const void **byte
  * A perf_header_string at @p (@avail bytes): u32 len, then len bytes
  * holding a NUL-terminated string (padded).  Returns its bytes used, or 0.
  */
-size_t peo_pd_header_string(const struct peo_perfdata *f, const unsigned char *p, size_t avail,
+size_t peo_pd_header_string(const struct pd_header *h, const unsigned char *p, size_t avail,
 			    const char **s)
 {
 	uint32_t len;
 
 	if (avail < 4)
 		return 0;
-	len = peo_pd_u32(f->hdr, p);
+	len = peo_pd_u32(h, p);
 	if (len == 0 || len > avail - 4 || !memchr(p + 4, '\0', len))
 		return 0;
 	*s = (const char *)p + 4;
@@ -64,7 +69,7 @@ int peo_perfdata_feature_string(struct peo_perfdata *f, unsigned bit, const char
 
 	if (err)
 		return err;
-	if (!peo_pd_header_string(f, b, n, s))
+	if (!peo_pd_header_string(f->hdr, b, n, s))
 		return peo_fail(EPROTO, "perf.data: feature %u at offset %llu: its string (length "
 				"%llu) runs past the section's %zu bytes or has no NUL", bit,
 				(unsigned long long)f->hdr->features[bit].offset,
@@ -97,7 +102,7 @@ static void read_event_names(struct peo_perfdata *f)
 		at += attr_size;
 		nids = peo_pd_u32(f->hdr, p + at);
 		at += 4;
-		used = peo_pd_header_string(f, p + at, n - at, &name);
+		used = peo_pd_header_string(f->hdr, p + at, n - at, &name);
 		if (!used)
 			return;
 		at += used;
@@ -199,7 +204,7 @@ int peo_perfdata_feature_strings(struct peo_perfdata *f, unsigned bit, const cha
 	if (!v)
 		return peo_fail(ENOMEM, "out of memory for %u strings", nr);
 	for (uint32_t i = 0; i < nr; i++) {
-		size_t used = peo_pd_header_string(f, p + at, n - at, &v[i]);
+		size_t used = peo_pd_header_string(f->hdr, p + at, n - at, &v[i]);
 
 		if (!used) {
 			free(v);

@@ -68,6 +68,34 @@ PEO_HIDDEN uint32_t peo_pd_u32(const struct pd_header *h, const void *p);
  * @where for an error), ids (taken over) in host order. */
 PEO_HIDDEN int peo_pd_add_event(struct pd_header *h, const void *raw, size_t n, uint64_t *ids,
 				size_t nids, uint64_t where);
+/* perfdata/features.c: feature section @bit's bytes (read when first asked,
+ * kept until @h goes) in *@bytes and *@size.  0, -EINVAL (a NULL
+ * argument), -ENOENT (the file has none), -ENOMEM, -EIO or -EPROTO. */
+PEO_HIDDEN int pd_header_feature(struct pd_header *h, unsigned bit, const void **bytes,
+				 size_t *size);
+/* perfdata/features.c: a perf_header_string at @p: bytes used, or 0 when it overruns. */
+PEO_HIDDEN size_t peo_pd_header_string(const struct pd_header *h, const unsigned char *p,
+				       size_t avail, const char **s);
+/* perfdata/typed.c: the COMPRESSED feature decoded (peo_perfdata_compressed()). */
+PEO_HIDDEN int pd_header_compressed(struct pd_header *h, struct peo_compressed *out);
+/* perfdata/user.c: a HEADER_ATTR record's attr (file order, *attr_size
+ * bytes) and its count of ids after it.  0, or -EPROTO when they do not fit. */
+PEO_HIDDEN int peo_pd_header_attr(const struct pd_header *h, const struct peo_record *r,
+				  const unsigned char **attr, size_t *attr_size, size_t *nids);
+/* The parser's host-order copy of event @i's attr (what records point to). */
+static inline const struct peo_attr *peo_pd_parser_attr(const struct pd_header *h, size_t i)
+{
+	return i < h->parser->nattrs ? &h->parser->attrs[i].attr : NULL;
+}
+/* The index of @attr, which must be one of the parser's attrs (a record's
+ * rec.attr, as the stream's peek gives it): the parser keeps its attrs in
+ * the order they were added, as the file's events, in an array of struct
+ * parse_attr.  Unchecked (it runs once per held record). */
+static inline size_t peo_pd_attr_index(const struct pd_header *h, const struct peo_attr *attr)
+{
+	return ((uintptr_t)attr - (uintptr_t)&h->parser->attrs[0].attr) / sizeof(struct parse_attr);
+}
+
 /* perfdata/typed.c: free the typed decodings (of one feature, or all). */
 PEO_HIDDEN void peo_pd_typed_forget(struct pd_header *h, unsigned bit);
 PEO_HIDDEN void peo_pd_typed_free(struct pd_header *h);

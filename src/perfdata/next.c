@@ -17,7 +17,7 @@ static int next_record(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		return peo_pd_dir_next(f, out);
 	if (f->order)
 		return peo_pd_order_next(f, out);
-	return peo_pd_next_raw(f, out);
+	return pd_stream_next(&f->st, out);
 }
 
 int peo_perfdata_next(struct peo_perfdata *f, struct peo_perfdata_record *out)

@@ -22,7 +22,7 @@
  */
 static int in_time_order(const struct peo_perfdata *f, int ordered)
 {
-	const struct peo_attr *first = peo_pd_parser_attr(f, 0);
+	const struct peo_attr *first = peo_pd_parser_attr(f->hdr, 0);
 
 	if (ordered == PEO_PERFDATA_ORDER_AS_PERF)
 		return f->hdr->pipe || !first || first->sample_id_all;
@@ -48,18 +48,17 @@ int peo_perfdata_open_fd(struct peo_perfdata **out, int fd, const struct peo_per
 	if (!f)
 		return peo_fail(ENOMEM, "out of memory for a perf.data reader");
 	/* a window asked for: read in windows of that size */
-	pd_source_init(&f->src, fd, fstat(fd, &st) != 0 || !S_ISREG(st.st_mode),
+	pd_source_init(&f->st.src, fd, fstat(fd, &st) != 0 || !S_ISREG(st.st_mode),
 		       o.window ? o.window : DEFAULT_WINDOW, !o.window, !!o.readahead_thread);
 	f->own_fd = -1;
-	f->force = !!o.force;
+	f->headers_only = !!o.headers_only;
 	f->hdr = calloc(1, sizeof(*f->hdr));
+	pd_stream_init(&f->st, f->hdr, !f->headers_only, 0, !!o.force);
 	if (!f->hdr)
 		err = peo_fail(ENOMEM, "out of memory for a perf.data reader");
 	else
-		err = pd_header_read(f->hdr, &f->src,
-				     f->src.sequential ? UINT64_MAX : (uint64_t)st.st_size, f->force);
-	f->headers_only = !!o.headers_only;
-	f->parse_fields = !f->headers_only;
+		err = pd_header_read(f->hdr, &f->st.src, f->st.src.sequential ? UINT64_MAX
+							: (uint64_t)st.st_size, !!o.force);
 	if (!err && (unsigned)o.ordered > PEO_PERFDATA_ORDER_AS_PERF)
 		err = peo_fail(EINVAL, "peo_perfdata_open: opts.ordered %d is not %d (file order), "
 			       "%d (time order) or %d (as perf)", o.ordered, PEO_PERFDATA_FILE_ORDER,
@@ -152,13 +151,10 @@ void peo_perfdata_close(struct peo_perfdata *f)
 {
 	if (!f)
 		return;
-	free(f->stopped);
-	pd_source_fini(&f->src);
-	peo_perfdata_inflate_free(f);
+	pd_stream_fini(&f->st);
 	peo_pd_order_free(f);
-	peo_pd_dir_free(f); /* its data files' readers share the header */
-	if (!f->borrowed_hdr)
-		pd_header_free(f->hdr);
+	peo_pd_dir_free(f); /* its data files' streams share the header */
+	pd_header_free(f->hdr);
 	if (f->own_fd >= 0)
 		close(f->own_fd);
 	free(f);
@@ -210,6 +206,6 @@ int peo_perfdata_event_of(const struct peo_perfdata *f, const struct peo_attr *a
 		return -1;
 	if (((uintptr_t)attr - (uintptr_t)f->hdr->parser->attrs) % sizeof(struct parse_attr))
 		return -1; /* inside one, not at its start */
-	i = peo_pd_attr_index(f, attr);
+	i = peo_pd_attr_index(f->hdr, attr);
 	return i < f->hdr->nevents ? (int)i : -1;
 }

@@ -1,6 +1,6 @@
 /*
  * order_reader.c - the reader's records in time order (opts.ordered): the
- * stream's records (peo_pd_next_raw, peeked at for their time) fed to the
+ * stream's records (pd_stream_next, peeked at for their time) fed to the
  * ordering stage (perfdata/order.c), and parsed on their way out of it.
  */
 #include <stdint.h>
@@ -22,7 +22,7 @@ static int pull(void *ctx, struct pd_order_rec *rec)
 	struct pull_ctx *c = ctx;
 	struct peo_perfdata *f = c->f;
 	const struct peo_record *r = &c->out->rec;
-	int got = peo_pd_next_raw(f, c->out);
+	int got = pd_stream_next(&f->st, c->out);
 
 	if (got <= 0)
 		return got;
@@ -30,21 +30,21 @@ static int pull(void *ctx, struct pd_order_rec *rec)
 	rec->len = r->header.size;
 	rec->offset = c->out->offset;
 	rec->round_end = r->header.type == PEO_RECORD_FINISHED_ROUND;
-	rec->has_time = r->header.type < PEO_RECORD_MAX && f->peek_has_time;
+	rec->has_time = r->header.type < PEO_RECORD_MAX && f->st.has_time;
 	if (!rec->has_time)
 		return 1;
-	rec->time = f->peek_time;
-	rec->stays = f->stable; /* the file stays mapped under it (released behind the oldest) */
+	rec->time = f->st.time;
+	rec->stays = f->st.stable; /* the file stays mapped under it (released behind the oldest) */
 	/* headers_only: the attr the peek found, by index (a pipe's HEADER_ATTR
 	 * may move the parser's attrs meanwhile); parsed on the way out else */
-	rec->tag = f->headers_only && r->attr ? (uint32_t)peo_pd_attr_index(f, r->attr) : NO_ATTR;
+	rec->tag = f->headers_only && r->attr ? (uint32_t)peo_pd_attr_index(f->hdr, r->attr) : NO_ATTR;
 	return 1;
 }
 
 /* The mapping stays under the held records. */
-static uint64_t oldest_held(const struct peo_perfdata *f, uint64_t pos)
+static uint64_t oldest_held(void *order, uint64_t pos)
 {
-	return pd_order_oldest(f->order, pos);
+	return pd_order_oldest(order, pos);
 }
 
 int peo_pd_order_new(struct peo_perfdata *f)
@@ -53,9 +53,10 @@ int peo_pd_order_new(struct peo_perfdata *f)
 
 	if (err)
 		return err;
-	f->oldest_in_use = oldest_held;
-	f->parse_fields = 0; /* records are peeked at for their time; parsed on the way out */
-	f->want_time = 1;
+	f->st.oldest_in_use = oldest_held;
+	f->st.oldest_ctx = f->order;
+	f->st.parse_fields = 0; /* records are peeked at for their time; parsed on the way out */
+	f->st.want_time = 1;
 	return 0;
 }
 
@@ -79,12 +80,12 @@ static int deliver(struct peo_perfdata *f, const struct pd_order_rec *h,
 		out->rec.header = peo_load_header(h->bytes, f->hdr->parser->swap);
 		out->rec.bytes = h->bytes;
 		out->rec.swapped = f->hdr->parser->swap;
-		out->rec.attr = h->tag == NO_ATTR ? NULL : peo_pd_parser_attr(f, h->tag);
+		out->rec.attr = h->tag == NO_ATTR ? NULL : peo_pd_parser_attr(f->hdr, h->tag);
 		out->rec.unknown = 0;
 		out->rec.sample_id.fields = 0;
 		return 1;
 	}
-	got = peo_pd_parse_fields(f, h->bytes, h->len, h->offset, &out->rec);
+	got = pd_record_parse(f->hdr, h->bytes, h->len, h->offset, &out->rec);
 	return got ? got : 1;
 }
 
@@ -101,7 +102,7 @@ int peo_pd_order_next(struct peo_perfdata *f, struct peo_perfdata_record *out)
 		return deliver(f, &rec, out);
 	/* The record just read, in *out: kernel records get their fields. */
 	if (!f->headers_only && out->rec.header.type < PEO_RECORD_MAX &&
-	    (got = peo_pd_parse_fields(f, out->rec.bytes, out->rec.header.size, out->offset,
+	    (got = pd_record_parse(f->hdr, out->rec.bytes, out->rec.header.size, out->offset,
 				       &out->rec)))
 		return got;
 	return 1;

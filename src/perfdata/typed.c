@@ -10,7 +10,7 @@
 
 /* A read position in one feature section; the first failure sticks. */
 struct fcur {
-	struct peo_perfdata *f;
+	struct pd_header *h;
 	const unsigned char *p;
 	size_t n, at;
 	unsigned bit;
@@ -37,14 +37,20 @@ static int fail_at(struct fcur *c, const char *what)
 	return c->err;
 }
 
-static int open_cur(struct peo_perfdata *f, unsigned bit, struct fcur *c)
+/* A reader's header; NULL for none, which pd_header_feature() refuses. */
+static struct pd_header *hdr_of(struct peo_perfdata *f)
+{
+	return f ? f->hdr : NULL;
+}
+
+static int open_cur(struct pd_header *h, unsigned bit, struct fcur *c)
 {
 	const void *b;
 	size_t n;
-	int err = peo_perfdata_feature(f, bit, &b, &n);
+	int err = pd_header_feature(h, bit, &b, &n);
 
 	memset(c, 0, sizeof(*c));
-	c->f = f;
+	c->h = h;
 	c->p = b;
 	c->n = n;
 	c->bit = bit;
@@ -56,7 +62,7 @@ static uint32_t fu32(struct fcur *c, const char *what)
 	if (c->err || c->n - c->at < 4 || c->at > c->n)
 		return fail_at(c, what), 0;
 	c->at += 4;
-	return peo_pd_u32(c->f->hdr, c->p + c->at - 4);
+	return peo_pd_u32(c->h, c->p + c->at - 4);
 }
 
 static uint64_t fu64(struct fcur *c, const char *what)
@@ -64,13 +70,13 @@ static uint64_t fu64(struct fcur *c, const char *what)
 	if (c->err || c->n - c->at < 8 || c->at > c->n)
 		return fail_at(c, what), 0;
 	c->at += 8;
-	return peo_pd_u64(c->f->hdr, c->p + c->at - 8);
+	return peo_pd_u64(c->h, c->p + c->at - 8);
 }
 
 static const char *fstr(struct fcur *c, const char *what)
 {
 	const char *s = NULL;
-	size_t used = c->err || c->at > c->n ? 0 : peo_pd_header_string(c->f, c->p + c->at,
+	size_t used = c->err || c->at > c->n ? 0 : peo_pd_header_string(c->h, c->p + c->at,
 									c->n - c->at, &s);
 
 	if (!used)
@@ -96,8 +102,8 @@ static int keep(struct fcur *c, void *mem, size_t n)
 		free(mem);
 		return c->err;
 	}
-	c->f->hdr->decoded[c->bit] = mem;
-	c->f->hdr->decoded_n[c->bit] = n;
+	c->h->decoded[c->bit] = mem;
+	c->h->decoded_n[c->bit] = n;
 	return 0;
 }
 
@@ -136,7 +142,7 @@ static int decode_list(struct peo_perfdata *f, unsigned bit, int versioned, size
 
 	if (cached(f, bit, n))
 		return *list = f->hdr->decoded[bit], 0;
-	if ((c.err = open_cur(f, bit, &c)))
+	if ((c.err = open_cur(hdr_of(f), bit, &c)))
 		return c.err;
 	if (versioned) {
 		uint32_t version = fu32(&c, "the version");
@@ -244,7 +250,7 @@ int peo_perfdata_cpu_topology(struct peo_perfdata *f, const struct peo_cpu_topol
 
 	if (cached(f, PEO_FEAT_CPU_TOPOLOGY, NULL))
 		return *t = f->hdr->decoded[PEO_FEAT_CPU_TOPOLOGY], 0;
-	if ((c.err = open_cur(f, PEO_FEAT_CPU_TOPOLOGY, &c)))
+	if ((c.err = open_cur(hdr_of(f), PEO_FEAT_CPU_TOPOLOGY, &c)))
 		return c.err;
 	/* per-CPU ids come for every available CPU, which NRCPUS says */
 	peo_perfdata_nrcpus(f, &avail, &online);
@@ -285,10 +291,15 @@ int peo_perfdata_cpu_topology(struct peo_perfdata *f, const struct peo_cpu_topol
 
 int peo_perfdata_compressed(struct peo_perfdata *f, struct peo_compressed *out)
 {
+	return pd_header_compressed(hdr_of(f), out);
+}
+
+int pd_header_compressed(struct pd_header *h, struct peo_compressed *out)
+{
 	struct fcur c;
 
 	if ((c.err = PEO_SIZED(out, peo_compressed, PEO_COMPRESSED_SZ_0_1)) ||
-	    (c.err = open_cur(f, PEO_FEAT_COMPRESSED, &c)))
+	    (c.err = open_cur(h, PEO_FEAT_COMPRESSED, &c)))
 		return c.err;
 	out->version = fu32(&c, "the version");
 	out->type = fu32(&c, "the type");
@@ -303,7 +314,7 @@ int peo_perfdata_clock_data(struct peo_perfdata *f, struct peo_clock_data *out)
 	struct fcur c;
 
 	if ((c.err = PEO_SIZED(out, peo_clock_data, PEO_CLOCK_DATA_SZ_0_1)) ||
-	    (c.err = open_cur(f, PEO_FEAT_CLOCK_DATA, &c)))
+	    (c.err = open_cur(hdr_of(f), PEO_FEAT_CLOCK_DATA, &c)))
 		return c.err;
 	out->version = fu32(&c, "the version");
 	out->clockid = fu32(&c, "the clockid");
@@ -317,7 +328,7 @@ int peo_perfdata_mem_topology(struct peo_perfdata *f, struct peo_mem_topology *o
 	struct fcur c;
 
 	if ((c.err = PEO_SIZED(out, peo_mem_topology, PEO_MEM_TOPOLOGY_SZ_0_1)) ||
-	    (c.err = open_cur(f, PEO_FEAT_MEM_TOPOLOGY, &c)))
+	    (c.err = open_cur(hdr_of(f), PEO_FEAT_MEM_TOPOLOGY, &c)))
 		return c.err;
 	out->version = fu64(&c, "the version");
 	out->block_size = fu64(&c, "the block size");
@@ -334,7 +345,7 @@ int peo_perfdata_build_ids(struct peo_perfdata *f, const struct peo_build_id **l
 
 	if (cached(f, PEO_FEAT_BUILD_ID, n))
 		return *list = f->hdr->decoded[PEO_FEAT_BUILD_ID], 0;
-	if ((c.err = open_cur(f, PEO_FEAT_BUILD_ID, &c)))
+	if ((c.err = open_cur(hdr_of(f), PEO_FEAT_BUILD_ID, &c)))
 		return c.err;
 	while (!c.err && c.at < c.n) {
 		size_t start = c.at, size;
@@ -383,7 +394,7 @@ int peo_perfdata_auxtrace_index(struct peo_perfdata *f, const struct peo_auxtrac
 
 	if (cached(f, PEO_FEAT_AUXTRACE, n))
 		return *list = f->hdr->decoded[PEO_FEAT_AUXTRACE], 0;
-	if ((c.err = open_cur(f, PEO_FEAT_AUXTRACE, &c)))
+	if ((c.err = open_cur(hdr_of(f), PEO_FEAT_AUXTRACE, &c)))
 		return c.err;
 	nr = fu64(&c, "the count"); /* a u64 count here, unlike the others */
 	if (!c.err && nr > (c.n - c.at) / 16)
@@ -487,7 +498,7 @@ int peo_perfdata_pmu_caps(struct peo_perfdata *f, const struct peo_pmu_caps **li
 
 	if (cached(f, PEO_FEAT_PMU_CAPS, n))
 		return *list = ((struct pmu_caps_mem *)f->hdr->decoded[PEO_FEAT_PMU_CAPS])->pmus, 0;
-	if ((c.err = open_cur(f, PEO_FEAT_PMU_CAPS, &c)))
+	if ((c.err = open_cur(hdr_of(f), PEO_FEAT_PMU_CAPS, &c)))
 		return c.err;
 	nr = fcount(&c, 9, "the PMU count");
 	/* every capability takes at least 10 bytes: bound the array by the section */

@@ -125,7 +125,7 @@ static const char *fixed_string(const unsigned char *p, size_t cap)
 	return memchr(p, '\0', cap) ? (const char *)p : NULL;
 }
 
-int peo_pd_header_attr(const struct peo_perfdata *f, const struct peo_record *r,
+int peo_pd_header_attr(const struct pd_header *h, const struct peo_record *r,
 		       const unsigned char **attr, size_t *attr_size, size_t *nids)
 {
 	const unsigned char *p;
@@ -134,7 +134,7 @@ int peo_pd_header_attr(const struct peo_perfdata *f, const struct peo_record *r,
 
 	if ((err = body(r, 8, &p, &n)))
 		return err;
-	asize = peo_pd_u32(f->hdr, p + 4);
+	asize = peo_pd_u32(h, p + 4);
 	if (asize < PEO_ATTR_SIZE_VER0 || asize > n || (n - asize) % 8)
 		return peo_fail(EPROTO, "HEADER_ATTR record: attr.size %zu at byte 12 does not fit "
 				"its %zu bytes", asize, n);
@@ -157,7 +157,7 @@ static int decode_more(const struct peo_perfdata *f, const struct peo_record *r,
 	case PEO_RECORD_HEADER_ATTR: { /* the attr (its own size), then u64 ids */
 		size_t asize, nids;
 
-		if ((err = peo_pd_header_attr(f, r, &p, &asize, &nids)))
+		if ((err = peo_pd_header_attr(f->hdr, r, &p, &asize, &nids)))
 			return err;
 		peo_attr_to_host(p, asize, f->hdr->swap, &out->u.header_attr.attr);
 		out->u.header_attr.nids = nids;

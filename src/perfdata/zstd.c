@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata/reader.h"
+#include "perfdata/stream.h"
 
 #ifdef PEO_HAVE_ZSTD
 #include <zstd.h>
@@ -20,12 +20,11 @@
  */
 #define MAX_EXPANDED (64u << 20)
 
-static size_t expand_limit(struct peo_perfdata *f)
+static size_t expand_limit(struct pd_header *h)
 {
 	struct peo_compressed z = { .sz = sizeof(z) };
 
-	/* a --threads data file's stream keeps the bound it always had */
-	if (!f->borrowed_hdr && peo_perfdata_compressed(f, &z) == 0 && z.mmap_len)
+	if (pd_header_compressed(h, &z) == 0 && z.mmap_len)
 		return (size_t)z.mmap_len * 2 > (1u << 20) ? (size_t)z.mmap_len * 2 : (1u << 20);
 	return MAX_EXPANDED;
 }
@@ -57,18 +56,18 @@ static int grow(struct pd_inflate *z, size_t more, size_t limit)
 	return 1;
 }
 
-int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *r, uint64_t offset)
+int pd_inflate_start(struct pd_stream *s, const struct peo_record *r, uint64_t offset)
 {
 	const unsigned char *src = (const unsigned char *)r->bytes + 8;
 	size_t n = r->header.size - 8;
-	struct pd_inflate *z = f->inflate;
+	struct pd_inflate *z = s->inflate;
 	ZSTD_inBuffer in;
 	size_t limit;
 
 	if (r->header.type == PEO_RECORD_COMPRESSED2) { /* u64 data_size, data, padding */
 		uint64_t size;
 
-		if (n < 8 || (size = peo_pd_u64(f->hdr, src)) > n - 8)
+		if (n < 8 || (size = peo_pd_u64(s->hdr, src)) > n - 8)
 			return peo_fail(EPROTO, "perf.data: COMPRESSED2 at offset %llu: its data_size "
 					"runs past the record's %u bytes", (unsigned long long)offset,
 					r->header.size);
@@ -81,7 +80,7 @@ int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *
 			free(z);
 			return peo_fail(ENOMEM, "out of memory for a zstd stream");
 		}
-		f->inflate = z;
+		s->inflate = z;
 	}
 	/* Keep the cut-off tail of the last run at the front. */
 	if (z->at) {
@@ -92,7 +91,7 @@ int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *
 	in.src = src;
 	in.size = n;
 	in.pos = 0;
-	limit = expand_limit(f);
+	limit = expand_limit(s->hdr);
 	while (in.pos < in.size) {
 		ZSTD_outBuffer o;
 		size_t ret;
@@ -114,17 +113,17 @@ int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *
 	return 0;
 }
 
-int peo_perfdata_inflate_next(struct peo_perfdata *f, const void **rec, size_t *len)
+int pd_inflate_next(struct pd_stream *s, const void **rec, size_t *len)
 {
-	struct pd_inflate *z = f->inflate;
+	struct pd_inflate *z = s->inflate;
 	struct peo_event_header h;
 
 	if (!z || z->len - z->at < sizeof(h))
 		return 0;
-	h = peo_load_header(z->out + z->at, f->hdr->swap);
+	h = peo_load_header(z->out + z->at, s->hdr->swap);
 	if (h.size < sizeof(h))
 		return peo_fail(EPROTO, "perf.data: a record expanded from the compressed one before "
-				"offset %llu has size %u", (unsigned long long)f->src.pos, h.size);
+				"offset %llu has size %u", (unsigned long long)s->src.pos, h.size);
 	if (h.size > z->len - z->at)
 		return 0; /* it goes on in the next compressed record */
 	*rec = z->out + z->at;
@@ -133,38 +132,38 @@ int peo_perfdata_inflate_next(struct peo_perfdata *f, const void **rec, size_t *
 	return 1;
 }
 
-void peo_perfdata_inflate_free(struct peo_perfdata *f)
+void pd_inflate_free(struct pd_stream *s)
 {
-	if (!f->inflate)
+	if (!s->inflate)
 		return;
-	ZSTD_freeDStream(f->inflate->ds);
-	free(f->inflate->out);
-	free(f->inflate);
-	f->inflate = NULL;
+	ZSTD_freeDStream(s->inflate->ds);
+	free(s->inflate->out);
+	free(s->inflate);
+	s->inflate = NULL;
 }
 
 #else /* !PEO_HAVE_ZSTD */
 
-int peo_perfdata_inflate_start(struct peo_perfdata *f, const struct peo_record *r, uint64_t offset)
+int pd_inflate_start(struct pd_stream *s, const struct peo_record *r, uint64_t offset)
 {
-	(void)f;
+	(void)s;
 	(void)r;
 	return peo_fail(ENOTSUP, "perf.data: compressed records (perf record -z) at offset %llu: "
 			"this peo was built without zstd; install libzstd-dev and rebuild",
 			(unsigned long long)offset);
 }
 
-int peo_perfdata_inflate_next(struct peo_perfdata *f, const void **rec, size_t *len)
+int pd_inflate_next(struct pd_stream *s, const void **rec, size_t *len)
 {
-	(void)f;
+	(void)s;
 	(void)rec;
 	(void)len;
 	return 0;
 }
 
-void peo_perfdata_inflate_free(struct peo_perfdata *f)
+void pd_inflate_free(struct pd_stream *s)
 {
-	(void)f;
+	(void)s;
 }
 
 #endif
