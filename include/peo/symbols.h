@@ -1,0 +1,203 @@
+/*
+ * peo/symbols.h - addresses of processes turned into functions: which
+ * binary an address falls in (its "dso", as perf says), the symbol there
+ * and the offset into it, as perf script prints them (`leaf+0x19
+ * (/path/burn)`, `_copy_to_user+0x28 ([kernel.kallsyms])`).
+ *
+ * Two objects:
+ *   - struct peo_symbols: the binaries and the kernel, each binary's symbol
+ *     table read once, when first needed, and kept until it is freed.  Any
+ *     number of process models (and threads) share one.
+ *   - struct peo_processes: processes over time, their threads' names and
+ *     their memory maps, built from a recording's records (COMM, FORK,
+ *     EXIT, MMAP, MMAP2, fed in time order) or from /proc for a running
+ *     process; it looks addresses up through a peo_symbols.
+ *
+ * Binaries are read with elfutils' libelf when peo was built with it
+ * (peo_symbols_available()); without it, frames name their binary but no
+ * symbol, and the first lookup's sentence says why.
+ *
+ * Thread safety: a peo_symbols may be used by many threads at once; a
+ * peo_processes by one thread at a time.  Strings handed out (names,
+ * paths) stay valid until the peo_symbols that gave them is freed.
+ */
+#ifndef PEO_SYMBOLS_H
+#define PEO_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common.h"
+#include "record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct peo_symbols;
+struct peo_processes;
+
+/* Options of peo_symbols_new(); zero them all for perf's defaults. */
+struct peo_symbols_opts {
+	size_t sz;
+	/* A directory binaries are looked up under, as perf's --symfs: a
+	 * recording's /usr/bin/x is read as SYMFS/usr/bin/x.  NULL: none. */
+	const char *symfs;
+	/* A kallsyms file to read the kernel's symbols from, as perf's
+	 * --kallsyms; NULL: /proc/kallsyms. */
+	const char *kallsyms;
+};
+#define PEO_SYMBOLS_OPTS_SZ_0_1 (offsetof(struct peo_symbols_opts, kallsyms) + sizeof(const char *))
+
+/**
+ * peo_symbols_new() - an empty set of binaries and the kernel; each is read
+ * when an address first falls in it.
+ * @out:  receives it; free it with peo_symbols_free().
+ * @opts: NULL for the defaults.
+ * Returns 0, -EINVAL (NULL @out, or opts of an unknown size), -ENOMEM.
+ */
+PEO_API int peo_symbols_new(struct peo_symbols **out, const struct peo_symbols_opts *opts);
+
+/** peo_symbols_free() - free @s and every table and string it gave (NULL is ignored). */
+PEO_API void peo_symbols_free(struct peo_symbols *s);
+
+/**
+ * peo_symbols_available() - whether this peo reads ELF symbol tables (it
+ * was built with libelf).  Without it, frames name their binary only.
+ */
+PEO_API int peo_symbols_available(void);
+
+/**
+ * peo_symbols_note() - a sentence about what hid symbols so far, or NULL:
+ * the kernel's addresses hidden (kptr_restrict, perf_event_paranoid: what
+ * is hidden and how to see it), a binary that changed since the recording
+ * (its build id is not the recorded one), a binary missing, peo built
+ * without libelf.  One sentence per cause, joined by newlines; valid until
+ * the next lookup.
+ */
+PEO_API const char *peo_symbols_note(const struct peo_symbols *s);
+
+/* Options of peo_processes_new(). */
+struct peo_processes_opts {
+	size_t sz;
+	int reserved; /* 0 */
+};
+#define PEO_PROCESSES_OPTS_SZ_0_1 (offsetof(struct peo_processes_opts, reserved) + sizeof(int))
+
+/**
+ * peo_processes_new() - an empty model of processes.
+ * @out:  receives it; free it with peo_processes_free().
+ * @syms: the binaries to look addresses up in (shared, not owned: it must
+ *        outlive the model), or NULL for one of its own.
+ * @opts: NULL for the defaults.
+ * Returns 0, -EINVAL, -ENOMEM.
+ */
+PEO_API int peo_processes_new(struct peo_processes **out, struct peo_symbols *syms,
+			      const struct peo_processes_opts *opts);
+
+/** peo_processes_free() - free @p (not its shared peo_symbols; NULL is ignored). */
+PEO_API void peo_processes_free(struct peo_processes *p);
+
+/**
+ * peo_processes_symbols() - the peo_symbols @p looks addresses up in.
+ */
+PEO_API struct peo_symbols *peo_processes_symbols(const struct peo_processes *p);
+
+/**
+ * peo_processes_add_record() - what a record says of processes: COMM (a
+ * thread's name; an exec replaces the process's maps), FORK (a new
+ * thread, or a new process with a copy of its parent's maps), EXIT, MMAP
+ * and MMAP2 (a map, with the binary's build id when MMAP2 carries one).
+ * Other records are ignored.  Feed them in time order, samples between:
+ * each lookup sees the processes as the records so far leave them.
+ * @p: the model.
+ * @r: a parsed record (peo_record_parse(), peo_perfdata_next()).
+ * Returns 0, -EINVAL (a NULL argument), -ENOMEM.
+ */
+PEO_API int peo_processes_add_record(struct peo_processes *p, const struct peo_record *r);
+
+/**
+ * peo_processes_add_build_id() - the build id a recording gives for a
+ * binary (perf.data's BUILD_ID feature, peo_perfdata_build_ids()): a
+ * binary whose build id differs now is not read, and its frames say
+ * [unknown] with a note, never a wrong name.
+ * @p:    the model.
+ * @path: the binary's path as the maps name it.
+ * @id, @len: the build id (at most 20 bytes).
+ * Returns 0, -EINVAL, -ENOMEM.
+ */
+PEO_API int peo_processes_add_build_id(struct peo_processes *p, const char *path,
+				       const uint8_t *id, size_t len);
+
+/**
+ * peo_processes_add_live() - process @pid as it runs now: its maps from
+ * /proc/PID/maps and its threads' names from /proc/PID/task, for a
+ * profiler symbolizing its own rings without a perf.data file.  Call it
+ * again after the process mapped more (a dlopen()); its maps are replaced.
+ * @p:   the model.
+ * @pid: the process.
+ * Returns 0, -ESRCH (no such process: it exited), -EACCES (its maps are
+ * not readable: another user's, under ptrace rules), -ENOMEM.
+ */
+PEO_API int peo_processes_add_live(struct peo_processes *p, pid_t pid);
+
+/**
+ * peo_processes_comm() - thread @tid's name as the records so far say,
+ * "swapper" for tid 0, or NULL when none named it.  Valid until the next
+ * record fed.
+ */
+PEO_API const char *peo_processes_comm(const struct peo_processes *p, uint32_t tid);
+
+/* What an address of a process is. */
+struct peo_frame {
+	size_t sz;              /* set by the caller: sizeof(struct peo_frame) */
+	uint64_t addr;          /* the address looked up */
+	/* The symbol, or NULL where perf says [unknown]; demangled. */
+	const char *sym;
+	uint64_t symoff;        /* addr's offset into sym (valid when sym) */
+	uint64_t sym_start;     /* sym's start, as an address of the process */
+	/* The binary as perf names it: its path, [kernel.kallsyms], a module's
+	 * [name], [vdso]; NULL where perf says [unknown] (nothing mapped). */
+	const char *dso;
+	uint64_t dso_addr;      /* the address in the binary's own terms (ELF vaddr) */
+	uint32_t flags;         /* PEO_FRAME_* */
+};
+#define PEO_FRAME_SZ_0_1 (offsetof(struct peo_frame, flags) + sizeof(uint32_t))
+
+enum peo_frame_flags {
+	PEO_FRAME_KERNEL = 1u << 0, /* a kernel address */
+	PEO_FRAME_PLT = 1u << 1,    /* a PLT entry: sym is "name@plt" */
+};
+
+/* How peo_processes_lookup() takes the address. */
+enum peo_lookup_flags {
+	/* @addr is a return address (a caller's frame in a callchain): its
+	 * symbol is looked up at addr - 1, the call instruction, as perf
+	 * does, so a call that is the last instruction of a function names
+	 * that function and not the next one; the frame's addr stays @addr. */
+	PEO_LOOKUP_RETURN_ADDRESS = 1u << 0,
+};
+
+/**
+ * peo_processes_lookup() - what @addr of process @pid is.
+ * @p:       the model.
+ * @pid:     the process (a sample's pid); for a kernel address any.
+ * @cpumode: PEO_RECORD_MISC_KERNEL, _USER, _GUEST_KERNEL, _GUEST_USER,
+ *           _HYPERVISOR (a sample's header.misc & PEO_RECORD_MISC_CPUMODE_MASK,
+ *           or a callchain's context), as perf decides which maps to search.
+ * @addr:    the address.
+ * @flags:   PEO_LOOKUP_*.
+ * @out:     filled (its sz set by the caller).
+ * Returns 1 when a symbol was found, 0 when not (out->sym NULL; out->dso
+ * may still name the binary), -EINVAL (a NULL argument, or a frame of an
+ * unknown size), -ENOMEM.
+ */
+PEO_API int peo_processes_lookup(struct peo_processes *p, uint32_t pid, uint16_t cpumode,
+				 uint64_t addr, uint32_t flags, struct peo_frame *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * symbols/table.c - symbol tables: filled, put in perf's order, searched.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/table.h"
+
+#define PAGE 4096u
+
+int sym_table_add(struct sym_table *t, uint64_t start, uint64_t size, const char *name,
+		  enum sym_bind bind, unsigned flags)
+{
+	size_t len = strlen(name) + 1;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct sym_entry *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return peo_fail(ENOMEM, "out of memory for %zu symbols", cap);
+		t->v = v;
+		t->cap = cap;
+	}
+	if (t->names_len + len > t->names_cap) {
+		size_t cap = t->names_cap ? t->names_cap * 2 : 4096;
+		char *names;
+
+		while (cap < t->names_len + len)
+			cap *= 2;
+		if (cap > UINT32_MAX || !(names = realloc(t->names, cap)))
+			return peo_fail(ENOMEM, "out of memory for %zu bytes of symbol names", cap);
+		t->names = names;
+		t->names_cap = cap;
+	}
+	memcpy(t->names + t->names_len, name, len);
+	t->v[t->n] = (struct sym_entry){ .start = start, .end = start + size,
+					 .name = (uint32_t)t->names_len, .order = (uint32_t)t->n,
+					 .bind = (uint8_t)bind, .flags = (uint8_t)flags };
+	t->names_len += len;
+	t->n++;
+	return 0;
+}
+
+static int by_start(const void *pa, const void *pb)
+{
+	const struct sym_entry *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Whether @b, at the same start as @a (added before it), is the one perf keeps. */
+static int b_wins(const struct sym_table *t, const struct sym_entry *a, const struct sym_entry *b)
+{
+	const char *na = sym_name(t, a), *nb = sym_name(t, b);
+	int a_sized = a->end > a->start, b_sized = b->end > b->start;
+	size_t ua, ub;
+
+	if (a_sized != b_sized)
+		return b_sized;
+	if ((a->bind == SYM_WEAK) != (b->bind == SYM_WEAK))
+		return a->bind == SYM_WEAK;
+	if ((a->bind == SYM_GLOBAL) != (b->bind == SYM_GLOBAL))
+		return b->bind == SYM_GLOBAL;
+	ua = leading_underscores(na);
+	ub = leading_underscores(nb);
+	if (ua != ub)
+		return ub < ua;
+	return strlen(nb) > strlen(na);
+}
+
+int sym_table_finish(struct sym_table *t)
+{
+	size_t kept = 0;
+
+	if (!t->n)
+		return 0;
+	qsort(t->v, t->n, sizeof(*t->v), by_start);
+	for (size_t i = 1; i < t->n; i++) {
+		if (t->v[i].start == t->v[kept].start) {
+			if (b_wins(t, &t->v[kept], &t->v[i]))
+				t->v[kept] = t->v[i];
+			continue;
+		}
+		t->v[++kept] = t->v[i];
+	}
+	t->n = kept + 1;
+	for (size_t i = 0; i + 1 < t->n; i++)
+		if (t->v[i].end == t->v[i].start)
+			t->v[i].end = t->v[i + 1].start;
+	if (t->v[t->n - 1].end == t->v[t->n - 1].start)
+		t->v[t->n - 1].end = (t->v[t->n - 1].start + PAGE - 1) / PAGE * PAGE + PAGE;
+	return 0;
+}
+
+const struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) { /* the first symbol starting past addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the one before it, or one a few back that spans it (a symbol
+	 * inside another: perf finds the outer one past the inner's end) */
+	for (size_t i = lo, back = 0; i > 0 && back < 4; i--, back++)
+		if (addr < t->v[i - 1].end)
+			return &t->v[i - 1];
+	return NULL;
+}
+
+void sym_table_fini(struct sym_table *t)
+{
+	free(t->v);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,65 @@
+/*
+ * symbols/table.h - a binary's (or the kernel's) symbol table as perf
+ * reads it: functions sorted by start, each with an end, one symbol per
+ * address (perf's choice among aliases), lookups by binary search.  The
+ * ELF reader (elf_table.c) and the kallsyms reader (kernel.c) fill one
+ * with sym_table_add(), then sym_table_finish() applies perf's rules.
+ */
+#ifndef PEO_SYMBOLS_TABLE_H
+#define PEO_SYMBOLS_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+enum sym_bind { SYM_LOCAL, SYM_GLOBAL, SYM_WEAK };
+
+enum sym_flags {
+	SYM_PLT = 1u << 0, /* a PLT entry made from a relocation ("name@plt") */
+};
+
+struct sym_entry {
+	uint64_t start, end; /* [start, end) in the binary's own addresses */
+	uint32_t name;       /* offset into the table's names */
+	uint32_t order;      /* its place among those added (ties go to the first) */
+	uint8_t bind;        /* enum sym_bind */
+	uint8_t flags;       /* enum sym_flags */
+};
+
+struct sym_table {
+	struct sym_entry *v;
+	size_t n, cap;
+	char *names;
+	size_t names_len, names_cap;
+};
+
+/*
+ * Add a symbol at @start of @size bytes (0: unknown, ended by the next
+ * one at finish), named @name (copied), of binding @bind and @flags.
+ * Returns 0 or -ENOMEM (with a sentence).
+ */
+PEO_HIDDEN int sym_table_add(struct sym_table *t, uint64_t start, uint64_t size, const char *name,
+			     enum sym_bind bind, unsigned flags);
+
+/*
+ * Sort, keep one symbol per start address as perf does (one with a size
+ * over one without, a non-weak over a weak, a global over a local, the
+ * fewest leading underscores, the longest name, the first added), and end
+ * each symbol without a size at the next one's start, the last one at the
+ * end of the page after the one it starts in.  Returns 0 or -ENOMEM.
+ */
+PEO_HIDDEN int sym_table_finish(struct sym_table *t);
+
+/* The symbol holding @addr, or NULL. */
+PEO_HIDDEN const struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr);
+
+static inline const char *sym_name(const struct sym_table *t, const struct sym_entry *e)
+{
+	return t->names + e->name;
+}
+
+/* Free what @t holds (it may then be filled again). */
+PEO_HIDDEN void sym_table_fini(struct sym_table *t);
+
+#endif
