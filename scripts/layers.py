@@ -62,6 +62,9 @@ LAYERS = [
      ["src/tracepoint/*", "src/tp_*"]),
     ("perf.data", "perf.data files: read, ordered, written",
      ["src/perfdata/*", "src/perfdata*"]),
+    ("symbols", "addresses of processes turned into functions: the process "
+                "model, binaries' and the kernel's symbol tables",
+     ["src/symbols/*"]),
     ("command", "the peo command, on the public API alone",
      ["tools/*"]),
 ]
