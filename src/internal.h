@@ -234,8 +234,23 @@ PEO_HIDDEN int peo_elf_build_id(const char *path, uint8_t id[20], size_t *id_len
 PEO_HIDDEN int peo_notes_build_id(const unsigned char *notes, size_t len, int swap, uint8_t id[20],
 				  size_t *id_len);
 
-/* kallsyms.c: the running kernel's symbol at or below @addr (loaded on
- * first use).  1 with its name and @addr's offset into it, 0 when none. */
+/* kallsyms.c: one line of a kallsyms file, "ADDRESS TYPE NAME", and for a
+ * module's symbol a tab and "[MODULE]". */
+struct peo_kallsyms_line {
+	uint64_t addr;        /* 0 where the reader may not see addresses */
+	char type;            /* nm's letter: t/T text, w/W weak, d/D data... */
+	const char *name;
+	const char *module;   /* its module's name without the brackets, or NULL */
+	unsigned long lineno; /* from 1 */
+};
+typedef int (*peo_kallsyms_fn)(const struct peo_kallsyms_line *line, void *arg);
+/* Call @fn for each line of kallsyms file @path in order (the strings are
+ * valid during the call), until it returns nonzero.  Returns 0, @fn's
+ * value, -errno of opening or reading, -EINVAL for a line of another shape
+ * (the sentence gives the file, the line number and the line). */
+PEO_HIDDEN int peo_kallsyms_read(const char *path, peo_kallsyms_fn fn, void *arg);
+/* The running kernel's symbol at or below @addr (loaded on first use).
+ * 1 with its name and @addr's offset into it, 0 when none. */
 PEO_HIDDEN int peo_kallsyms_find(uint64_t addr, const char **name, uint64_t *offset);
 
 /* The structs callers allocate and libpeo fills: their released sizes. */
