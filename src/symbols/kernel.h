@@ -14,7 +14,9 @@
 /* The kernel proper, or one module: its symbols and the range they span. */
 struct sym_kpart {
 	char *name;            /* "[kernel.kallsyms]" or "[module]", as perf names the dso */
-	uint64_t start, end;   /* the addresses its symbols cover */
+	uint64_t start, end;   /* the kernel: [_text, _etext), the map perf record
+				* writes; a module: its range in the modules list,
+				* or without one the span of its symbols */
 	struct sym_table syms; /* addresses as kallsyms gives them */
 };
 
@@ -26,14 +28,21 @@ struct sym_kernel {
 
 /*
  * Read the kernel's symbols from @kallsyms (NULL: /proc/kallsyms) into @out
- * (zeroed).  Every address zero (kptr_restrict, or not root with
- * perf_event_paranoid above 1) leaves no symbols, and out->hidden says
- * what is hidden and how to see it.  Returns 0; -ENOENT (no such file),
- * -EINVAL (a line that is not kallsyms': its file and line number), -ENOMEM.
+ * (zeroed), with perf 6.1's rules (kernel.c's head): text, weak, data and
+ * bss lines kept, one table per part, the last of aliases kept.  Modules
+ * are those of the modules list, /proc/modules for the live file (none
+ * when it is missing: a kernel without modules), the file "modules"
+ * beside a saved one (perf's build-id cache keeps both); a saved file
+ * without one gives every module of its lines, spanning its symbols.
+ * Every address zero (kptr_restrict, or not root with perf_event_paranoid
+ * above 1) leaves no parts, and out->hidden says what is hidden, why (the
+ * sysctls' values) and how to see it.  Returns 0; -ENOENT and the other
+ * errors of open(2) (the sentence names the file), -EINVAL (a line that is
+ * not kallsyms': its file, line number and text), -ENOMEM.
  */
 PEO_HIDDEN int sym_kernel_load(const char *kallsyms, struct sym_kernel *out);
 
-/* The part holding @addr (its symbols or the range between them), or NULL. */
+/* The part whose range holds @addr (with a symbol there or not), or NULL. */
 PEO_HIDDEN const struct sym_kpart *sym_kernel_part(const struct sym_kernel *k, uint64_t addr);
 
 /* Free what @k holds. */

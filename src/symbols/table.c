@@ -2,6 +2,7 @@
  * symbols/table.c - symbol tables: filled, put in perf's order, searched.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,13 +82,23 @@ static int b_wins(const struct sym_table *t, const struct sym_entry *a, const st
 	return strlen(nb) > strlen(na);
 }
 
-int sym_table_finish(struct sym_table *t)
+int sym_table_finish_before(struct sym_table *t, uint64_t next)
 {
+	struct sym_entry *last;
 	size_t kept = 0;
 
 	if (!t->n)
 		return 0;
 	qsort(t->v, t->n, sizeof(*t->v), by_start);
+	/* Ends first, then the choice among aliases, in perf's order: an alias
+	 * without a size ends where it starts, so of aliases that all lack
+	 * one (kallsyms' lines) the last has a size and is the one kept. */
+	for (size_t i = 0; i + 1 < t->n; i++)
+		if (t->v[i].end == t->v[i].start)
+			t->v[i].end = t->v[i + 1].start;
+	last = &t->v[t->n - 1];
+	if (last->end == last->start)
+		last->end = next > last->start ? next : (last->start + PAGE - 1) / PAGE * PAGE + PAGE;
 	for (size_t i = 1; i < t->n; i++) {
 		if (t->v[i].start == t->v[kept].start) {
 			if (b_wins(t, &t->v[kept], &t->v[i]))
@@ -97,27 +108,38 @@ int sym_table_finish(struct sym_table *t)
 		t->v[++kept] = t->v[i];
 	}
 	t->n = kept + 1;
-	for (size_t i = 0; i + 1 < t->n; i++)
-		if (t->v[i].end == t->v[i].start)
-			t->v[i].end = t->v[i + 1].start;
-	if (t->v[t->n - 1].end == t->v[t->n - 1].start)
-		t->v[t->n - 1].end = (t->v[t->n - 1].start + PAGE - 1) / PAGE * PAGE + PAGE;
 	return 0;
 }
 
-const struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)
+int sym_table_finish(struct sym_table *t)
 {
-	size_t lo = 0, hi = t->n;
+	return sym_table_finish_before(t, 0);
+}
 
-	while (lo < hi) { /* the first symbol starting past addr */
+size_t sym_starting_at_or_below(const void *v, size_t n, size_t size, size_t offset, uint64_t addr)
+{
+	const char *base = v;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
 
-		if (t->v[mid].start <= addr)
+		memcpy(&start, base + mid * size + offset, sizeof(start));
+		if (start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* the one before it, or one a few back that spans it (a symbol
+	return lo;
+}
+
+const struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr)
+{
+	size_t lo = sym_starting_at_or_below(t->v, t->n, sizeof(*t->v),
+					     offsetof(struct sym_entry, start), addr);
+
+	/* the last symbol starting at or below addr, or one a few back that spans it (a symbol
 	 * inside another: perf finds the outer one past the inner's end) */
 	for (size_t i = lo, back = 0; i > 0 && back < 4; i--, back++)
 		if (addr < t->v[i - 1].end)

@@ -43,13 +43,29 @@ PEO_HIDDEN int sym_table_add(struct sym_table *t, uint64_t start, uint64_t size,
 			     enum sym_bind bind, unsigned flags);
 
 /*
- * Sort, keep one symbol per start address as perf does (one with a size
- * over one without, a non-weak over a weak, a global over a local, the
- * fewest leading underscores, the longest name, the first added), and end
- * each symbol without a size at the next one's start, the last one at the
- * end of the page after the one it starts in.  Returns 0 or -ENOMEM.
+ * Sort, end each symbol without a size at the next one's start (an alias
+ * of the next, at the same start, keeps no size) and the last one at the
+ * end of the page after the one it starts in, then keep one symbol per
+ * start address as perf does (one with a size over one without, a
+ * non-weak over a weak, a global over a local, the fewest leading
+ * underscores, the longest name, the first added).  That order is perf's,
+ * for ELF files and kallsyms alike: of aliases that all lack a size (every
+ * kallsyms line) the last added is kept.  Returns 0 or -ENOMEM.
  */
 PEO_HIDDEN int sym_table_finish(struct sym_table *t);
+
+/*
+ * sym_table_finish(), but a last symbol without a size ends at @next when
+ * @next lies past its start: perf ends a module's last kallsyms symbol at
+ * the next module's first, and only the kernel's (or a module's followed
+ * by the kernel's, or by none) at the page rule.
+ */
+PEO_HIDDEN int sym_table_finish_before(struct sym_table *t, uint64_t next);
+
+/* How many of the @n items of @size bytes at @v, sorted by the uint64_t
+ * start address at @offset in each, start at or below @addr. */
+PEO_HIDDEN size_t sym_starting_at_or_below(const void *v, size_t n, size_t size, size_t offset,
+					   uint64_t addr);
 
 /* The symbol holding @addr, or NULL. */
 PEO_HIDDEN const struct sym_entry *sym_table_find(const struct sym_table *t, uint64_t addr);
