@@ -146,6 +146,22 @@ static void test_modules_listed(void **state)
 	/* inside the module, past its symbols */
 	assert_string_equal(frame(&k, 0xffffffffc0004800ull), "[unknown] ([mod_two])");
 	assert_string_equal(frame(&k, 0xffffffffc0005000ull), "[unknown] ([unknown])");
+	/* the ranges a recording gives */
+	assert_int_equal(sym_kernel_set_range(&k, "[mod_two]", 0xffffffffc0002000ull,
+					      0xffffffffc0003000ull), 0);
+	assert_string_equal(frame(&k, 0xffffffffc0003000ull), "[unknown] ([unknown])");
+	assert_int_equal(sym_kernel_set_range(&k, "[mod_one]", 0xffffffffc0006000ull,
+					      0xffffffffc0007000ull), 0);
+	assert_string_equal(k.parts[1].name, "[mod_two]"); /* sorted again */
+	/* a range without its symbols: kallsyms gives them where they are */
+	assert_string_equal(frame(&k, 0xffffffffc0006010ull), "[unknown] ([mod_one])");
+	assert_string_equal(frame(&k, 0xffffffffc0001000ull), "[unknown] ([unknown])");
+	assert_int_equal(sym_kernel_set_range(&k, "[kernel.kallsyms]", 0xffffffff81000000ull,
+					      0xffffffff81000800ull), 0);
+	assert_string_equal(frame(&k, 0xffffffff81000700ull),
+			    "an_init_function+0x0 ([kernel.kallsyms])");
+	assert_int_equal(sym_kernel_set_range(&k, "[mod_three]", 1, 2), -ENOENT);
+	assert_error_contains("[mod_three]");
 	sym_kernel_fini(&k);
 }
 

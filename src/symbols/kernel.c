@@ -54,17 +54,22 @@ static enum sym_bind type_bind(char type)
 	return type >= 'A' && type <= 'Z' ? SYM_GLOBAL : SYM_LOCAL;
 }
 
+/* Whether @part is module @module's, "[@module]" (@len: its length). */
+static int is_module(const struct sym_kpart *part, const char *module, size_t len)
+{
+	return !strncmp(part->name + 1, module, len) && !strcmp(part->name + 1 + len, "]");
+}
+
 /* The part named [@module], added when new. */
 static struct sym_kpart *module_part(struct kload *ld, const char *module)
 {
 	struct sym_kernel *k = ld->k;
 	size_t len = strlen(module);
 
-	if (ld->last_mod && !strncmp(k->parts[ld->last_mod].name + 1, module, len) &&
-	    !strcmp(k->parts[ld->last_mod].name + 1 + len, "]"))
+	if (ld->last_mod && is_module(&k->parts[ld->last_mod], module, len))
 		return &k->parts[ld->last_mod];
 	for (size_t i = 1; i < k->nparts; i++)
-		if (!strncmp(k->parts[i].name + 1, module, len) && !strcmp(k->parts[i].name + 1 + len, "]")) {
+		if (is_module(&k->parts[i], module, len)) {
 			ld->last_mod = i;
 			return &k->parts[i];
 		}
@@ -313,6 +318,21 @@ const struct sym_kpart *sym_kernel_part(const struct sym_kernel *k, uint64_t add
 	n = sym_starting_at_or_below(k->parts + 1, k->nparts - 1, sizeof(*k->parts), /* modules */
 				     offsetof(struct sym_kpart, start), addr);
 	return n && addr < k->parts[n].end ? &k->parts[n] : NULL;
+}
+
+int sym_kernel_set_range(struct sym_kernel *k, const char *name, uint64_t start, uint64_t end)
+{
+	for (size_t i = 0; i < k->nparts; i++) {
+		if (strcmp(k->parts[i].name, name))
+			continue;
+		k->parts[i].start = start;
+		k->parts[i].end = end;
+		if (i) /* the modules stay sorted by start */
+			qsort(k->parts + 1, k->nparts - 1, sizeof(*k->parts), by_start);
+		return 0;
+	}
+	return peo_fail(ENOENT, "no kernel symbols for %s: the kallsyms file has none of its "
+			"lines, or the modules list does not name it", name);
 }
 
 void sym_kernel_fini(struct sym_kernel *k)

@@ -45,6 +45,15 @@ PEO_HIDDEN int sym_kernel_load(const char *kallsyms, struct sym_kernel *out);
 /* The part whose range holds @addr (with a symbol there or not), or NULL. */
 PEO_HIDDEN const struct sym_kpart *sym_kernel_part(const struct sym_kernel *k, uint64_t addr);
 
+/*
+ * Give part @name ("[kernel.kallsyms]" or "[module]") the range [@start,
+ * @end): a recording's, as perf script takes the kernel's and each
+ * module's range from the perf.data's maps, not from the reading machine.
+ * Returns 0, or -ENOENT (no part of that name) with a sentence.
+ */
+PEO_HIDDEN int sym_kernel_set_range(struct sym_kernel *k, const char *name, uint64_t start,
+				    uint64_t end);
+
 /* Free what @k holds. */
 PEO_HIDDEN void sym_kernel_fini(struct sym_kernel *k);
 
