@@ -16,8 +16,31 @@ if(PEO_ZSTD_INCLUDE AND PEO_ZSTD_STATIC_LIB)
   list(APPEND musl_flags -DPEO_HAVE_ZSTD -I${musl_dir}/include)
   list(PREPEND musl_libs ${PEO_ZSTD_STATIC_LIB})
 endif()
+# elfutils: its public headers alone, and Debian's static archives (made
+# for glibc) with compat/musl_glibc_shim.c for the glibc-only functions they
+# call.  libdw cannot dlopen libdebuginfod in a static command.
+set(musl_extra_sources)
+if(PEO_LIBDW_FOUND)
+  file(COPY /usr/include/libelf.h /usr/include/gelf.h /usr/include/dwarf.h
+       DESTINATION ${musl_dir}/include)
+  file(COPY /usr/include/elfutils/libdw.h /usr/include/elfutils/libdwfl.h
+       /usr/include/elfutils/libdwelf.h /usr/include/elfutils/version.h
+       DESTINATION ${musl_dir}/include/elfutils)
+  list(APPEND musl_flags -DPEO_HAVE_LIBDW -isystem ${musl_dir}/include)
+  list(PREPEND musl_libs ${PEO_STATIC_dw} ${PEO_STATIC_elf} ${PEO_STATIC_z}
+       ${PEO_STATIC_lzma} ${PEO_STATIC_bz2})
+  list(APPEND musl_extra_sources ${PROJECT_SOURCE_DIR}/compat/musl_glibc_shim.c)
+endif()
+if(PEO_IBERTY_INCLUDE AND PEO_IBERTY_LIB)
+  file(COPY ${PEO_IBERTY_INCLUDE}/demangle.h ${PEO_IBERTY_INCLUDE}/libiberty.h ${PEO_IBERTY_INCLUDE}/ansidecl.h
+       DESTINATION ${musl_dir}/include/libiberty)
+  list(APPEND musl_flags -DPEO_HAVE_DEMANGLE -isystem ${musl_dir}/include/libiberty)
+  list(PREPEND musl_libs ${PEO_IBERTY_LIB})
+  list(APPEND musl_extra_sources ${PROJECT_SOURCE_DIR}/compat/musl_glibc_shim.c)
+  list(REMOVE_DUPLICATES musl_extra_sources)
+endif()
 set(musl_objects)
-foreach(src ${PEO_SOURCES} ${PEO_TOOL_SOURCES})
+foreach(src ${PEO_SOURCES} ${PEO_TOOL_SOURCES} ${musl_extra_sources})
   file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${src})
   set(obj ${musl_dir}/${rel}.o)
   get_filename_component(obj_dir ${obj} DIRECTORY)

@@ -2,7 +2,8 @@
 # Installs what peo's build and tests need, when it is missing (Debian 12);
 # with --hw, only what make check-hw needs besides (its host build came
 # through make deps already).
-# The library itself needs libc only; cmocka, clang and the rest are for tests.
+# The library itself needs libc only (zstd, elfutils and libiberty are optional
+# features); cmocka, clang and the rest are for tests.
 # Besides packages, tracefs: the tests and make run use tracepoints, and a
 # fresh machine may not have it mounted (scripts/tracefs.sh mounts it as root).
 set -euo pipefail
@@ -26,6 +27,10 @@ else
 	have_cmd pkg-config || need+=(pkg-config)
 	have_pkg libcmocka-dev || need+=(libcmocka-dev)
 	have_pkg libzstd-dev || need+=(libzstd-dev) # compressed perf.data (perf record -z)
+	# binaries' symbols (elfutils) and C++/Rust names (libiberty's demangler)
+	have_pkg libdw-dev || need+=(libdw-dev)
+	have_pkg libelf-dev || need+=(libelf-dev)
+	have_pkg libiberty-dev || need+=(libiberty-dev)
 	have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
 	have_pkg linux-libc-dev || need+=(linux-libc-dev)
 	have_cmd python3 || need+=(python3) # the compare scripts parse perf's output
