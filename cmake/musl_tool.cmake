@@ -40,7 +40,8 @@ if(PEO_IBERTY_INCLUDE AND PEO_IBERTY_LIB)
   list(REMOVE_DUPLICATES musl_extra_sources)
 endif()
 set(musl_objects)
-foreach(src ${PEO_SOURCES} ${PEO_TOOL_SOURCES} ${musl_extra_sources})
+set(musl_lib_objects) # the library's, the shim's: what a test driver links too
+foreach(src ${PEO_SOURCES} ${musl_extra_sources} ${PEO_TOOL_SOURCES})
   file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${src})
   set(obj ${musl_dir}/${rel}.o)
   get_filename_component(obj_dir ${obj} DIRECTORY)
@@ -52,6 +53,9 @@ foreach(src ${PEO_SOURCES} ${PEO_TOOL_SOURCES} ${musl_extra_sources})
     COMMENT "musl-gcc ${rel}"
     VERBATIM COMMAND_EXPAND_LISTS)
   list(APPEND musl_objects ${obj})
+  if(NOT src IN_LIST PEO_TOOL_SOURCES)
+    list(APPEND musl_lib_objects ${obj})
+  endif()
 endforeach()
 
 # Linked under musl/ and copied up: an OUTPUT named build/peo would be taken
@@ -65,3 +69,19 @@ add_custom_command(OUTPUT ${musl_dir}/peo
   VERBATIM)
 add_custom_target(peo_tool ALL DEPENDS ${musl_dir}/peo)
 install(PROGRAMS ${PEO_TOOL_PATH} DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# tests/sym_lookup.c linked as the command is, for sym_elf_compare.sh: the
+# glibc-built elfutils archives must read binaries as they do under glibc.
+if(PEO_TESTS AND PEO_LIBDW_FOUND)
+  set(PEO_MUSL_SYM_LOOKUP ${musl_dir}/sym_lookup)
+  add_custom_command(OUTPUT ${PEO_MUSL_SYM_LOOKUP}
+    COMMAND ${PEO_MUSL_GCC} ${musl_flags} -static -o ${PEO_MUSL_SYM_LOOKUP}
+            ${PROJECT_SOURCE_DIR}/tests/sym_lookup.c ${musl_lib_objects} ${musl_libs}
+    DEPENDS ${musl_lib_objects} ${PROJECT_SOURCE_DIR}/tests/sym_lookup.c
+    COMMENT "musl-gcc -static sym_lookup"
+    VERBATIM COMMAND_EXPAND_LISTS)
+  add_custom_target(musl_sym_lookup ALL DEPENDS ${PEO_MUSL_SYM_LOOKUP})
+  # after the command: each target would compile the shared objects itself,
+  # two at once over the same files
+  add_dependencies(musl_sym_lookup peo_tool)
+endif()

@@ -1,0 +1,489 @@
+/*
+ * symbols/elf_table.c - one ELF binary's functions, segments and build id,
+ * read with elfutils' libdwfl (binary.h).
+ *
+ * One offline Dwfl holds the file as a single module placed at its own
+ * addresses (base 0), so every address below is the ELF's virtual address.
+ * libdwfl picks the symbol table as perf does in practice: the file's
+ * .symtab, else its separate debug file's (by build id or .gnu_debuglink,
+ * under SYMFS/usr/lib/debug with a symfs), else .dynsym, plus MiniDebugInfo
+ * (.gnu_debugdata).  Kept, as perf 6.1 keeps them: named, defined functions
+ * (STT_FUNC, STT_GNU_IFUNC) of allocated sections, and untyped labels of
+ * sections named *text*; its data symbols are left out (a code address
+ * never falls in one).  PLT entries get perf 6.1's "name@plt" symbols.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/binary.h"
+
+int sym_binary_vaddr(const struct sym_binary *b, uint64_t offset, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < b->nseg; i++) {
+		const struct sym_segment *s = &b->seg[i];
+
+		if (offset >= s->offset && offset - s->offset < s->size) {
+			*vaddr = s->vaddr + (offset - s->offset);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void sym_binary_fini(struct sym_binary *b)
+{
+	sym_table_fini(&b->syms);
+	free(b->seg);
+	free(b->symbols_from);
+	memset(b, 0, sizeof(*b));
+}
+
+#ifndef PEO_HAVE_LIBDW
+int sym_binary_load(const struct sym_load *how, struct sym_binary *out)
+{
+	memset(out, 0, sizeof(*out));
+	return peo_fail(ENOTSUP, "%s: peo was built without elfutils (libdw), so it reads no symbols",
+			how->path);
+}
+#else
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+/* One binary being read: the file, its Dwfl, and where debug files are. */
+struct reader {
+	const struct sym_load *how;
+	char *file;            /* the path opened */
+	char *debuginfo_path;  /* libdwfl's search list; NULL: its default */
+	Dwfl_Callbacks cb;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;              /* the main file, owned by mod */
+};
+
+static void hex(char *out, const uint8_t *id, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		snprintf(out + 2 * i, 3, "%02x", id[i]);
+	out[2 * len] = '\0';
+}
+
+/* A recorded id matches the file's when equal, or longer by zeros only
+ * (perf pads ids to 20 bytes). */
+static int same_build_id(const uint8_t *rec, size_t rec_len, const uint8_t *file, size_t file_len)
+{
+	if (rec_len < file_len || memcmp(rec, file, file_len))
+		return 0;
+	for (size_t i = file_len; i < rec_len; i++)
+		if (rec[i])
+			return 0;
+	return 1;
+}
+
+/* perf's build-id cache copy: ~/.debug/.build-id/xx/rest/elf, or NULL. */
+static char *cache_copy(const uint8_t *id, size_t len)
+{
+	const char *home = getenv("HOME");
+	char idhex[2 * 20 + 1], *path;
+
+	if (!home || !*home || !len || len > 20)
+		return NULL;
+	hex(idhex, id, len);
+	if (asprintf(&path, "%s/.debug/.build-id/%.2s/%s/elf", home, idhex, idhex + 2) < 0)
+		return NULL;
+	if (access(path, R_OK)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static void reader_close(struct reader *r)
+{
+	if (r->dwfl)
+		dwfl_end(r->dwfl);
+	r->dwfl = NULL;
+	r->mod = NULL;
+	r->elf = NULL;
+}
+
+/* Every segment's and section's bytes inside the file: a truncated or
+ * damaged file is refused here, with the offset, rather than read in part. */
+static int check_layout(struct reader *r)
+{
+	size_t size, n;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+
+	if (!elf_rawfile(r->elf, &size) || elf_getphdrnum(r->elf, &n))
+		return peo_fail(EINVAL, "%s: damaged ELF file: %s", r->file, elf_errmsg(-1));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(r->elf, (int)i, &ph))
+			return peo_fail(EINVAL, "%s: damaged program header %zu: %s", r->file, i,
+					elf_errmsg(-1));
+		if (ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+			return peo_fail(EINVAL, "%s: damaged ELF file: segment %zu's bytes [%#" PRIx64
+					", %#" PRIx64 ") run past its end (%zu bytes)",
+					r->file, i, (uint64_t)ph.p_offset,
+					(uint64_t)ph.p_offset + ph.p_filesz, size);
+	}
+	if (!gelf_getehdr(r->elf, &eh))
+		return peo_fail(EINVAL, "%s: damaged ELF header: %s", r->file, elf_errmsg(-1));
+	/* libelf reads a file cut before its section headers as having none */
+	n = eh.e_shoff ? (eh.e_shnum ? eh.e_shnum : 1) : 0;
+	if (n && (eh.e_shoff > size || n * eh.e_shentsize > size - eh.e_shoff))
+		return peo_fail(EINVAL, "%s: damaged ELF file: its %zu section headers at offset %#" PRIx64
+				" run past its end (%zu bytes)", r->file, n, (uint64_t)eh.e_shoff, size);
+	if (elf_getshdrnum(r->elf, &n))
+		return peo_fail(EINVAL, "%s: damaged section headers: %s", r->file, elf_errmsg(-1));
+	while ((scn = elf_nextscn(r->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return peo_fail(EINVAL, "%s: damaged section header %zu: %s", r->file,
+					elf_ndxscn(scn), elf_errmsg(-1));
+		if (sh.sh_type != SHT_NOBITS && (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset))
+			return peo_fail(EINVAL, "%s: damaged ELF file: section %zu's bytes [%#" PRIx64
+					", %#" PRIx64 ") run past its end (%zu bytes)",
+					r->file, elf_ndxscn(scn), (uint64_t)sh.sh_offset,
+					(uint64_t)sh.sh_offset + sh.sh_size, size);
+	}
+	return 0;
+}
+
+/* Report r->file as the only module, at its own addresses; the ELF checked. */
+static int reader_open(struct reader *r)
+{
+	GElf_Addr bias;
+	int fd = open(r->file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return peo_fail(errno, "%s: %s", r->file, strerror(errno));
+	r->dwfl = dwfl_begin(&r->cb);
+	if (!r->dwfl) {
+		close(fd);
+		return peo_fail(ENOMEM, "%s: %s", r->file, dwfl_errmsg(-1));
+	}
+	dwfl_report_begin(r->dwfl);
+	r->mod = dwfl_report_elf(r->dwfl, r->how->path, r->file, fd, 0, true);
+	if (!r->mod) {
+		int err = dwfl_errno();
+
+		close(fd);
+		return peo_fail(EINVAL, "%s: not a readable ELF file: %s", r->file, dwfl_errmsg(err));
+	}
+	dwfl_report_end(r->dwfl, NULL, NULL);
+	r->elf = dwfl_module_getelf(r->mod, &bias);
+	if (!r->elf || bias)
+		return peo_fail(EINVAL, "%s: not a readable ELF file: %s", r->file,
+				r->elf ? "placed at an offset" : dwfl_errmsg(-1));
+	return check_layout(r);
+}
+
+/* The module's build id into @out; -ESTALE when it is not the recorded one. */
+static int check_build_id(struct reader *r, struct sym_binary *out)
+{
+	const unsigned char *bits;
+	GElf_Addr at;
+	int len = dwfl_module_build_id(r->mod, &bits, &at);
+	char want[2 * 20 + 1], have[2 * 20 + 1];
+
+	out->build_id_len = len > 0 && len <= 20 ? (size_t)len : 0;
+	if (out->build_id_len)
+		memcpy(out->build_id, bits, out->build_id_len);
+	if (!r->how->build_id || !r->how->build_id_len)
+		return 0;
+	if (same_build_id(r->how->build_id, r->how->build_id_len, out->build_id, out->build_id_len))
+		return 0;
+	hex(want, r->how->build_id, r->how->build_id_len > 20 ? 20 : r->how->build_id_len);
+	hex(have, out->build_id, out->build_id_len);
+	return peo_fail(ESTALE, "%s has build id %s, not the recorded %s: it changed since the recording",
+			r->file, out->build_id_len ? have : "(none)", want);
+}
+
+/* Open the binary: symfs + path, else perf's cache copy when the file is
+ * missing or not the recorded one. */
+static int open_binary(struct reader *r, struct sym_binary *out)
+{
+	const struct sym_load *how = r->how;
+	char *cached;
+	int err;
+
+	if (asprintf(&r->file, "%s%s", how->symfs ? how->symfs : "", how->path) < 0) {
+		r->file = NULL;
+		return peo_fail(ENOMEM, "out of memory for a path");
+	}
+	err = reader_open(r);
+	if (!err)
+		err = check_build_id(r, out);
+	if (err != -ENOENT && err != -ENOTDIR && err != -ESTALE)
+		return err;
+	cached = how->build_id ? cache_copy(how->build_id, how->build_id_len) : NULL;
+	if (!cached)
+		return err;
+	reader_close(r);
+	free(r->file);
+	r->file = cached;
+	err = reader_open(r);
+	return err ? err : check_build_id(r, out);
+}
+
+/* The PT_LOAD segments, the executable ones first (an offset found in one
+ * of them is code). */
+static int read_segments(struct reader *r, struct sym_binary *out)
+{
+	size_t n;
+
+	if (elf_getphdrnum(r->elf, &n))
+		return peo_fail(EINVAL, "%s: damaged program headers: %s", r->file, elf_errmsg(-1));
+	out->seg = calloc(n ? n : 1, sizeof(*out->seg));
+	if (!out->seg)
+		return peo_fail(ENOMEM, "out of memory for %zu segments", n);
+	for (int exec = 1; exec >= 0; exec--)
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(r->elf, (int)i, &ph))
+				return peo_fail(EINVAL, "%s: damaged program header %zu: %s", r->file, i,
+						elf_errmsg(-1));
+			if (ph.p_type != PT_LOAD || !!(ph.p_flags & PF_X) != exec)
+				continue;
+			out->seg[out->nseg++] = (struct sym_segment){ .offset = ph.p_offset,
+								      .vaddr = ph.p_vaddr,
+								      .size = ph.p_filesz };
+		}
+	return 0;
+}
+
+/* Add @name (demangled when asked) with "@plt" appended when @plt. */
+static int add_symbol(struct reader *r, struct sym_table *t, uint64_t start, uint64_t size,
+		      const char *name, enum sym_bind bind, int plt)
+{
+	char *demangled = r->how->demangle ? sym_demangle(name) : NULL;
+	char *with_plt = NULL;
+	int err;
+
+	if (demangled)
+		name = demangled;
+	if (size > UINT64_MAX - start) /* a damaged size: to the end of the address space */
+		size = UINT64_MAX - start;
+	if (plt && asprintf(&with_plt, "%s@plt", name) < 0) {
+		free(demangled);
+		return peo_fail(ENOMEM, "out of memory for a symbol name");
+	}
+	err = sym_table_add(t, start, size, plt ? with_plt : name, bind, plt ? SYM_PLT : 0);
+	free(with_plt);
+	free(demangled);
+	return err;
+}
+
+static enum sym_bind bind_of(const GElf_Sym *s)
+{
+	switch (GELF_ST_BIND(s->st_info)) {
+	case STB_GLOBAL:
+		return SYM_GLOBAL;
+	case STB_WEAK:
+		return SYM_WEAK;
+	default: /* STB_GNU_UNIQUE too: perf treats it as neither */
+		return SYM_LOCAL;
+	}
+}
+
+/* The name of section @ndx of @elf, or "". */
+static const char *section_name(Elf *elf, GElf_Word ndx, GElf_Shdr *sh)
+{
+	size_t strndx;
+	const char *name;
+
+	if (!gelf_getshdr(elf_getscn(elf, ndx), sh) || elf_getshdrstrndx(elf, &strndx))
+		return NULL;
+	name = elf_strptr(elf, strndx, sh->sh_name);
+	return name ? name : "";
+}
+
+/* Whether perf 6.1 keeps this symbol: a function, or a label in code. */
+static int wanted(const GElf_Sym *s, GElf_Word shndx, Elf *elf, int machine, const char *name)
+{
+	int type = GELF_ST_TYPE(s->st_info), vis = GELF_ST_VISIBILITY(s->st_other);
+	int label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
+	const char *sec;
+	GElf_Shdr sh;
+
+	if (!*name || s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS ||
+	    s->st_shndx == SHN_COMMON || shndx == (GElf_Word)-1)
+		return 0;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && !label)
+		return 0;
+	/* ARM's mapping symbols ($a, $d, $t, $x) mark code and data, not functions */
+	if ((machine == EM_ARM || machine == EM_AARCH64) && name[0] == '$' && name[1] &&
+	    strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
+		return 0;
+	sec = section_name(elf, shndx, &sh);
+	if (!sec || !(sh.sh_flags & SHF_ALLOC))
+		return 0;
+	return !label || strstr(sec, "text");
+}
+
+static int read_symbols(struct reader *r, struct sym_binary *out)
+{
+	GElf_Ehdr eh;
+	int n = dwfl_module_getsymtab(r->mod);
+
+	if (!gelf_getehdr(r->elf, &eh))
+		return peo_fail(EINVAL, "%s: damaged ELF header: %s", r->file, elf_errmsg(-1));
+	for (int i = 1; i < n; i++) { /* 0 is the null symbol */
+		GElf_Sym s;
+		GElf_Addr addr, bias;
+		GElf_Word shndx;
+		Elf *from;
+		const char *name = dwfl_module_getsym_info(r->mod, i, &s, &addr, &shndx, &from, &bias);
+		int err;
+
+		if (!name || !wanted(&s, shndx, from, eh.e_machine, name))
+			continue;
+		err = add_symbol(r, &out->syms, addr, s.st_size, name, bind_of(&s), 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The section of @elf named @want, or NULL. */
+static Elf_Scn *find_section(Elf *elf, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+
+	if (elf_getshdrstrndx(elf, &strndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, strndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/* The PLT's header and entry sizes where perf 6.1 does not take the
+ * section's entry size for both. */
+static const struct {
+	int machine;
+	uint64_t header, entry;
+} plt_sizes[] = {
+	{ EM_ARM, 20, 12 }, { EM_AARCH64, 32, 16 }, { EM_SPARC, 48, 12 }, { EM_SPARCV9, 128, 32 },
+};
+
+/* perf 6.1's PLT entries: one per .rela.plt (.rel.plt) relocation, in its
+ * order, after a header, each named after the .dynsym symbol it jumps to. */
+static int read_plt(struct reader *r, struct sym_binary *out)
+{
+	GElf_Shdr rel_sh, plt_sh, dynsym_sh;
+	Elf_Scn *rel = find_section(r->elf, ".rela.plt", &rel_sh);
+	Elf_Scn *dynsym;
+	Elf_Data *rel_data, *sym_data;
+	GElf_Ehdr eh;
+	uint64_t header, entry, at;
+	size_t n;
+
+	if (!rel)
+		rel = find_section(r->elf, ".rel.plt", &rel_sh);
+	if (!rel || (rel_sh.sh_type != SHT_RELA && rel_sh.sh_type != SHT_REL) || !rel_sh.sh_entsize ||
+	    !find_section(r->elf, ".plt", &plt_sh) || !gelf_getehdr(r->elf, &eh))
+		return 0;
+	dynsym = elf_getscn(r->elf, rel_sh.sh_link);
+	if (!dynsym || !gelf_getshdr(dynsym, &dynsym_sh) || dynsym_sh.sh_type != SHT_DYNSYM)
+		return 0;
+	rel_data = elf_getdata(rel, NULL);
+	sym_data = elf_getdata(dynsym, NULL);
+	if (!rel_data || !sym_data)
+		return 0;
+	header = entry = plt_sh.sh_entsize; /* perf's sizes: the section's, or these */
+	for (size_t i = 0; i < sizeof(plt_sizes) / sizeof(plt_sizes[0]); i++)
+		if (plt_sizes[i].machine == eh.e_machine)
+			header = plt_sizes[i].header, entry = plt_sizes[i].entry;
+	if (!entry)
+		return 0;
+	n = rel_sh.sh_size / rel_sh.sh_entsize;
+	at = plt_sh.sh_addr + header;
+	for (size_t i = 0; i < n; i++, at += entry) {
+		GElf_Rela rela;
+		GElf_Rel rl;
+		GElf_Sym s;
+		const char *name = NULL;
+		size_t symidx;
+		int err;
+
+		if (rel_sh.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rel_data, (int)i, &rela))
+				break;
+			symidx = GELF_R_SYM(rela.r_info);
+		} else {
+			if (!gelf_getrel(rel_data, (int)i, &rl))
+				break;
+			symidx = GELF_R_SYM(rl.r_info);
+		}
+		if (gelf_getsym(sym_data, (int)symidx, &s))
+			name = elf_strptr(r->elf, dynsym_sh.sh_link, s.st_name);
+		err = add_symbol(r, &out->syms, at, entry, name ? name : "", SYM_GLOBAL, 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Where the symbols came from: the debug file libdwfl read, or the binary. */
+static int note_source(struct reader *r, struct sym_binary *out)
+{
+	const char *main_file = NULL, *debug_file = NULL;
+
+	dwfl_module_info(r->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+	out->symbols_from = strdup(debug_file ? debug_file : main_file ? main_file : r->file);
+	return out->symbols_from ? 0 : peo_fail(ENOMEM, "out of memory for a path");
+}
+
+int sym_binary_load(const struct sym_load *how, struct sym_binary *out)
+{
+	struct reader r = {
+		.how = how,
+		.cb = { .find_elf = dwfl_build_id_find_elf,
+			.find_debuginfo = dwfl_standard_find_debuginfo,
+			.section_address = dwfl_offline_section_address },
+	};
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	r.cb.debuginfo_path = &r.debuginfo_path;
+	/* with a symfs, debug files are looked for under it only, as perf does */
+	if (how->symfs && asprintf(&r.debuginfo_path, ":.debug:%s/usr/lib/debug", how->symfs) < 0) {
+		r.debuginfo_path = NULL;
+		return peo_fail(ENOMEM, "out of memory for a path");
+	}
+	err = open_binary(&r, out);
+	if (!err)
+		err = read_segments(&r, out);
+	if (!err)
+		err = read_symbols(&r, out);
+	if (!err)
+		err = read_plt(&r, out);
+	if (!err)
+		err = note_source(&r, out);
+	if (!err)
+		err = sym_table_finish(&out->syms);
+	reader_close(&r);
+	free(r.file);
+	free(r.debuginfo_path);
+	if (err)
+		sym_binary_fini(out);
+	return err;
+}
+#endif
