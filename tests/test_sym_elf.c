@@ -270,6 +270,25 @@ static void sh(const char *fmt, ...)
 		fail_msg("`%s` failed (%d)", cmd, rc);
 }
 
+/* HOME set to @dir (perf's build-id cache is $HOME/.debug); returns the
+ * old value for home_restore(). */
+static char *home_set(const char *dir)
+{
+	char *old = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+
+	setenv("HOME", dir, 1);
+	return old;
+}
+
+static void home_restore(char *old)
+{
+	if (old)
+		setenv("HOME", old, 1);
+	else
+		unsetenv("HOME");
+	free(old);
+}
+
 static void id_hex(char *out, const struct sym_binary *b)
 {
 	for (size_t i = 0; i < b->build_id_len; i++)
@@ -277,11 +296,12 @@ static void id_hex(char *out, const struct sym_binary *b)
 }
 
 /* A stripped copy under a symfs finds its debug file at
- * SYMFS/usr/lib/debug/.build-id/xx/rest.debug. */
+ * SYMFS/usr/lib/debug/.build-id/xx/rest.debug, or in perf's build-id cache
+ * (~/.debug/.build-id/xx/rest/debug). */
 static void test_stripped_with_debug_file(void **state)
 {
 	const char *path = sample("PEO_SYM_SAMPLE");
-	char dir[256], id[41], *dbg;
+	char dir[256], id[41], *dbg, *old_home;
 	struct sym_binary b;
 	struct sym_load how = { .path = "/bin/sample", .demangle = 1 };
 
@@ -295,6 +315,7 @@ static void test_stripped_with_debug_file(void **state)
 	id_hex(id, &b);
 	sym_binary_fini(&b);
 	scratch(dir, sizeof(dir));
+	old_home = home_set(dir); /* an empty build-id cache, for now */
 	how.symfs = dir;
 	sh("mkdir -p %s/bin %s/usr/lib/debug/.build-id/%.2s && strip -s -o %s/bin/sample '%s'", dir, dir,
 	   id, dir, path);
@@ -312,6 +333,15 @@ static void test_stripped_with_debug_file(void **state)
 	assert_string_equal(b.symbols_from, dbg);
 	free(dbg);
 	sym_binary_fini(&b);
+
+	/* the debug file in perf's build-id cache only */
+	sh("mkdir -p %s/.debug/.build-id/%.2s/%s && mv %s/usr/lib/debug/.build-id/%.2s/%s.debug "
+	   "%s/.debug/.build-id/%.2s/%s/debug", dir, id, id + 2, dir, id, id + 2, dir, id, id + 2);
+	assert_int_equal(sym_binary_load(&how, &b), 0);
+	assert_non_null(by_name(&b, "leaf"));
+	assert_non_null(strstr(b.symbols_from, "/.debug/.build-id/"));
+	sym_binary_fini(&b);
+	home_restore(old_home);
 	sh("rm -rf %s", dir);
 }
 
@@ -340,8 +370,7 @@ static void test_build_id(void **state)
 	wrong[0] ^= 0xff;
 	how.build_id = wrong;
 	scratch(dir, sizeof(dir));
-	old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
-	setenv("HOME", dir, 1); /* an empty build-id cache */
+	old_home = home_set(dir); /* an empty build-id cache */
 	assert_int_equal(sym_binary_load(&how, &b), -ESTALE);
 	assert_error_contains(path);
 	assert_error_contains(id);
@@ -365,11 +394,7 @@ static void test_build_id(void **state)
 	assert_int_equal(sym_binary_load(&how, &b), -ENOENT);
 	assert_error_contains("/nonexistent/sample");
 
-	if (old_home)
-		setenv("HOME", old_home, 1);
-	else
-		unsetenv("HOME");
-	free(old_home);
+	home_restore(old_home);
 	sym_binary_fini(&real);
 	sh("rm -rf %s", dir);
 }

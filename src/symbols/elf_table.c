@@ -6,11 +6,12 @@
  * addresses (base 0), so every address below is the ELF's virtual address.
  * libdwfl picks the symbol table as perf does in practice: the file's
  * .symtab, else its separate debug file's (by build id or .gnu_debuglink,
- * under SYMFS/usr/lib/debug with a symfs), else .dynsym, plus MiniDebugInfo
- * (.gnu_debugdata).  Kept, as perf 6.1 keeps them: named, defined functions
- * (STT_FUNC, STT_GNU_IFUNC) of allocated sections, and untyped labels of
- * sections named *text*; its data symbols are left out (a code address
- * never falls in one).  PLT entries get perf 6.1's "name@plt" symbols.
+ * under SYMFS/usr/lib/debug with a symfs; else perf's build-id cache),
+ * else .dynsym, plus MiniDebugInfo (.gnu_debugdata).  Kept, as perf 6.1
+ * keeps them: named, defined functions (STT_FUNC, STT_GNU_IFUNC) of
+ * allocated sections, and untyped labels of sections named *text*; its
+ * data symbols are left out (a code address never falls in one).  PLT
+ * entries get perf 6.1's "name@plt" symbols.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -84,8 +85,9 @@ static int same_build_id(const uint8_t *rec, size_t rec_len, const uint8_t *file
 	return 1;
 }
 
-/* perf's build-id cache copy: ~/.debug/.build-id/xx/rest/elf, or NULL. */
-static char *cache_copy(const uint8_t *id, size_t len)
+/* perf's build-id cache copy of the binary ("elf") or of its debug file
+ * ("debug"): ~/.debug/.build-id/xx/rest/@what, or NULL. */
+static char *cache_copy(const uint8_t *id, size_t len, const char *what)
 {
 	const char *home = getenv("HOME");
 	char idhex[2 * 20 + 1], *path;
@@ -93,13 +95,38 @@ static char *cache_copy(const uint8_t *id, size_t len)
 	if (!home || !*home || !len || len > 20)
 		return NULL;
 	hex(idhex, id, len);
-	if (asprintf(&path, "%s/.debug/.build-id/%.2s/%s/elf", home, idhex, idhex + 2) < 0)
+	if (asprintf(&path, "%s/.debug/.build-id/%.2s/%s/%s", home, idhex, idhex + 2, what) < 0)
 		return NULL;
 	if (access(path, R_OK)) {
 		free(path);
 		return NULL;
 	}
 	return path;
+}
+
+/* libdwfl's search for the debug file (by build id, by .gnu_debuglink),
+ * then perf's build-id cache. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					      debuglink_crc, debuginfo_file_name);
+	const unsigned char *id;
+	GElf_Addr at;
+	int len;
+	char *path;
+
+	if (fd >= 0 || (len = dwfl_module_build_id(mod, &id, &at)) <= 0 ||
+	    !(path = cache_copy(id, (size_t)len, "debug")))
+		return fd;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(path);
+		return -1;
+	}
+	*debuginfo_file_name = path;
+	return fd;
 }
 
 static void reader_close(struct reader *r)
@@ -224,7 +251,7 @@ static int open_binary(struct reader *r, struct sym_binary *out)
 		err = check_build_id(r, out);
 	if (err != -ENOENT && err != -ENOTDIR && err != -ESTALE)
 		return err;
-	cached = how->build_id ? cache_copy(how->build_id, how->build_id_len) : NULL;
+	cached = how->build_id ? cache_copy(how->build_id, how->build_id_len, "elf") : NULL;
 	if (!cached)
 		return err;
 	reader_close(r);
@@ -456,7 +483,7 @@ int sym_binary_load(const struct sym_load *how, struct sym_binary *out)
 	struct reader r = {
 		.how = how,
 		.cb = { .find_elf = dwfl_build_id_find_elf,
-			.find_debuginfo = dwfl_standard_find_debuginfo,
+			.find_debuginfo = find_debuginfo,
 			.section_address = dwfl_offline_section_address },
 	};
 	int err;
