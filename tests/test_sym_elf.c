@@ -4,7 +4,8 @@
  * -g): every function nm lists is found at its address, at its start and in
  * its middle; perf's choice among aliases; PLT entries named as objdump
  * names them; C++ and Rust names demangled as perf 6.1 prints them; a
- * stripped copy named through a symfs finds its debug file by build id; a
+ * stripped copy named through a symfs finds its debug file by build id (or
+ * perf's build-id cache), one with MiniDebugInfo reads that; a
  * changed binary is refused (-ESTALE) unless perf's build-id cache has the
  * recorded one; damaged files fail with a sentence naming them.
  * nm, objdump, objcopy and strip (binutils) are the oracle; tests that need
@@ -345,6 +346,41 @@ static void test_stripped_with_debug_file(void **state)
 	sh("rm -rf %s", dir);
 }
 
+/* A stripped copy with MiniDebugInfo (an xz-compressed .symtab in
+ * .gnu_debugdata, as Fedora ships binaries) names its functions.  perf 6.1
+ * does not read that section; peo does, through libdwfl. */
+static void test_minidebuginfo(void **state)
+{
+	const char *path = sample("PEO_SYM_SAMPLE");
+	char dir[256], *old_home;
+	struct sym_binary b;
+	struct sym_load how = { .path = "/mini", .demangle = 1 };
+
+	if (!path)
+		PEO_SKIP("the sample program was not built");
+	if (!have_tool("objcopy") || !have_tool("strip") || !have_tool("nm") || !have_tool("xz"))
+		PEO_SKIP("objcopy, strip, nm (binutils) or xz are not installed");
+	LOAD_OR_SKIP(path, 1, &b);
+	sym_binary_fini(&b);
+	scratch(dir, sizeof(dir));
+	old_home = home_set(dir); /* no build-id cache */
+	how.symfs = dir;
+	/* the recipe of gdb's manual, "MiniDebugInfo" */
+	sh("cd %s && nm --format=posix --defined-only '%s' | awk '$2 ~ /[Tt]/ { print $1 }' | sort >funcs && "
+	   "objcopy --only-keep-debug '%s' debug && "
+	   "objcopy -S --remove-section .comment --keep-symbols=funcs debug mini && "
+	   "strip --strip-all -R .comment -o stripped '%s' && xz mini && "
+	   "objcopy --add-section .gnu_debugdata=mini.xz stripped %s/mini",
+	   dir, path, path, path, dir);
+	assert_int_equal(sym_binary_load(&how, &b), 0);
+	assert_non_null(by_name(&b, "leaf"));
+	assert_non_null(by_name(&b, "mid"));
+	assert_non_null(by_name(&b, "twice"));
+	sym_binary_fini(&b);
+	home_restore(old_home);
+	sh("rm -rf %s", dir);
+}
+
 /* A file whose build id is not the recorded one is refused; perf's cache
  * copy of the recorded one is read instead when there is one. */
 static void test_build_id(void **state)
@@ -535,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_cxx_names),
 		cmocka_unit_test(test_stripped_with_debug_file),
+		cmocka_unit_test(test_minidebuginfo),
 		cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_missing),
