@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -479,6 +480,56 @@ static void write_all(const char *path, const void *buf, size_t len)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* The vdso, which is no file: its image as perf record saves it in the
+ * build-id cache (xx/rest/vdso), read for the path "[vdso]"; its
+ * functions named as perf 6.1 names them (__vdso_clock_gettime over the
+ * weak clock_gettime at the same address). */
+static void test_vdso(void **state)
+{
+	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	char dir[256], img[300], id[41], cache[600], line[512], *old_home;
+	struct sym_load how = { .path = "[vdso]", .demangle = 1 };
+	unsigned long long start, end;
+	struct sym_binary b;
+	FILE *f;
+
+	if (!base)
+		PEO_SKIP("this process has no vdso");
+	f = fopen("/proc/self/maps", "re");
+	assert_non_null(f);
+	start = end = 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			break;
+	fclose(f);
+	assert_int_equal(start, base);
+	scratch(dir, sizeof(dir));
+	snprintf(img, sizeof(img), "%s/vdso.img", dir);
+	write_all(img, (const void *)base, (size_t)(end - start));
+	LOAD_OR_SKIP(img, 1, &b);
+	if (!b.build_id_len)
+		PEO_SKIP("this kernel's vdso has no build id");
+	id_hex(id, &b);
+	assert_non_null(by_name(&b, "__vdso_clock_gettime"));
+	assert_null(by_name(&b, "clock_gettime"));
+	how.build_id = b.build_id;
+	how.build_id_len = b.build_id_len;
+	old_home = home_set(dir);
+	snprintf(cache, sizeof(cache), "%s/.debug/.build-id/%.2s/%s", dir, id, id + 2);
+	sh("mkdir -p %s && cp %s %s/vdso", cache, img, cache);
+	{
+		struct sym_binary v;
+
+		assert_int_equal(sym_binary_load(&how, &v), 0);
+		assert_int_equal(v.syms.n, b.syms.n);
+		assert_non_null(strstr(v.symbols_from, "/vdso"));
+		sym_binary_fini(&v);
+	}
+	home_restore(old_home);
+	sym_binary_fini(&b);
+	sh("rm -rf %s", dir);
+}
+
 static void test_damaged(void **state)
 {
 	const char *path = sample("PEO_SYM_SAMPLE");
@@ -573,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_stripped_with_debug_file),
 		cmocka_unit_test(test_minidebuginfo),
 		cmocka_unit_test(test_build_id),
+		cmocka_unit_test(test_vdso),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_vaddr),

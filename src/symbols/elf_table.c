@@ -251,7 +251,10 @@ static int open_binary(struct reader *r, struct sym_binary *out)
 		err = check_build_id(r, out);
 	if (err != -ENOENT && err != -ENOTDIR && err != -ESTALE)
 		return err;
+	/* "elf" for files, "vdso" for the vdso image perf record saved */
 	cached = how->build_id ? cache_copy(how->build_id, how->build_id_len, "elf") : NULL;
+	if (!cached && how->build_id)
+		cached = cache_copy(how->build_id, how->build_id_len, "vdso");
 	if (!cached)
 		return err;
 	reader_close(r);
