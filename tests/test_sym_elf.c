@@ -22,11 +22,23 @@
 #include "symbols/binary.h"
 #include "test_util.h"
 
+/* The sample program $@var names (CTest sets it), else the one built next
+ * to this test (a run by hand, or under valgrind); NULL when neither. */
 static const char *sample(const char *var)
 {
+	static char paths[2][4096];
 	const char *p = getenv(var);
+	char *dir = paths[strcmp(var, "PEO_SYM_SAMPLE") != 0];
+	ssize_t n;
 
-	return p && *p ? p : NULL;
+	if (p && *p)
+		return p;
+	n = readlink("/proc/self/exe", dir, sizeof(paths[0]) - 32);
+	if (n <= 0)
+		return NULL;
+	dir[n] = '\0';
+	strcpy(strrchr(dir, '/') + 1, strcmp(var, "PEO_SYM_SAMPLE") ? "sym_sample_cxx" : "sym_sample");
+	return access(dir, X_OK) ? NULL : dir;
 }
 
 /* Load @path as is (no symfs, no build id); skips when peo has no elfutils. */
