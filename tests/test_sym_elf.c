@@ -562,6 +562,11 @@ static void test_damaged(void **state)
 	assert_int_equal(load_damaged(file, &b), -EINVAL);
 	write_all(file, "", 0);
 	assert_int_equal(load_damaged(file, &b), -EINVAL);
+	assert_int_equal(load_damaged(dir, &b), -EINVAL); /* a directory */
+	unlink(file);
+	assert_int_equal(mkfifo(file, 0600), 0); /* a FIFO, which must not block */
+	assert_int_equal(load_damaged(file, &b), -EINVAL);
+	unlink(file);
 
 	/* truncated anywhere: refused */
 	elf = read_all(path, &len);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols/binary.h"
@@ -188,10 +189,16 @@ static int check_layout(struct reader *r)
 static int reader_open(struct reader *r)
 {
 	GElf_Addr bias;
-	int fd = open(r->file, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	/* O_NONBLOCK: a FIFO at the path must not hang the reader */
+	int fd = open(r->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
 		return peo_fail(errno, "%s: %s", r->file, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return peo_fail(EINVAL, "%s: not a regular file, so not an ELF binary", r->file);
+	}
 	r->dwfl = dwfl_begin(&r->cb);
 	if (!r->dwfl) {
 		close(fd);
