@@ -32,6 +32,8 @@
 #define PEO_COMPRESSED_SZ_0_1 PEO_SIZE_AS_OF(struct peo_compressed, mmap_len)
 #define PEO_CLOCK_DATA_SZ_0_1 PEO_SIZE_AS_OF(struct peo_clock_data, clockid_time_ns)
 #define PEO_MEM_TOPOLOGY_SZ_0_1 PEO_SIZE_AS_OF(struct peo_mem_topology, count)
+/* As libpeo 0.2 released them. */
+#define PEO_FRAME_SZ_0_2 PEO_SIZE_AS_OF(struct peo_frame, flags)
 
 /*
  * Every struct is still as released.  One that grows keeps its _0_1 size
@@ -54,6 +56,7 @@ PEO_AS_RELEASED(struct peo_perfdata_counts, PEO_PERFDATA_COUNTS_SZ_0_1);
 PEO_AS_RELEASED(struct peo_compressed, PEO_COMPRESSED_SZ_0_1);
 PEO_AS_RELEASED(struct peo_clock_data, PEO_CLOCK_DATA_SZ_0_1);
 PEO_AS_RELEASED(struct peo_mem_topology, PEO_MEM_TOPOLOGY_SZ_0_1);
+PEO_AS_RELEASED(struct peo_frame, PEO_FRAME_SZ_0_2);
 
 /* opts.c: peo_sized() past its common case. */
 PEO_HIDDEN int peo_sized_check(void *out, size_t sz, size_t first, size_t known,

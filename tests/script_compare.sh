@@ -59,15 +59,18 @@ check period comm,pid,tid,time,ip,period,event -e cpu-clock -c 100000 -- "$W" -s
 check callchain tid,time,ip -g -e cpu-clock -c 200000 -- "$W" -s 20
 # defaults NAME [-F CHANGES]: peo script's default fields (or those with
 # -F's +field/-field changes) print perf script's lines for them, less the
-# symbol and dso perf puts after each address (peo resolves no symbols; a
+# symbol and dso after each address (compared by tests/sym_*_compare.sh; a
 # dso may hold parentheses: "(/memfd:x (deleted))").
+no_symbols() {
+	sed -E 's/([\t ][0-9a-f]+) ([^ ]+\+0x[0-9a-f]+|\[unknown\]) \(.*\)$/\1/'
+}
 defaults() {
 	local name=$1
 	shift
-	"$peo" script -i "$tmp/$name.data" "$@" >"$tmp/$name.dpeo" 2>&1
+	"$peo" script --no-demangle -i "$tmp/$name.data" "$@" 2>&1 | no_symbols >"$tmp/$name.dpeo"
 	perf script --no-demangle -i "$tmp/$name.data" "$@" 2>/dev/null | # symbols without spaces
-		sed -E 's/([\t ][0-9a-f]+) ([^ ]+\+0x[0-9a-f]+|\[unknown\]) \(.*\)$/\1/' >"$tmp/$name.dperf"
-	same "$name" "default fields${*:+ $*} (perf's less symbols)" "$tmp/$name.dpeo" "$tmp/$name.dperf"
+		no_symbols >"$tmp/$name.dperf"
+	same "$name" "default fields${*:+ $*} (less symbols)" "$tmp/$name.dpeo" "$tmp/$name.dperf"
 }
 defaults callchain # comm unpadded before a callchain
 # the task and mmap lines: their own thread's comm, unpadded as the samples'

@@ -24,7 +24,6 @@
 
 #include "commands.h"
 #include "script/out.h"
-#include "script/maps.h"
 #include "script/log.h"
 #include "script/pool.h"
 #include "script/json.h"
@@ -176,34 +175,6 @@ static void eight_digits_match_printf(void **state)
 		}
 	w = out_dec8(99999999u);
 	assert_memory_equal(&w, "99999999", 8);
-}
-
-/* A child inherits its parent's maps at FORK, also when making the child
- * grows the table under the parent (a real file had crashed peo script
- * there: the parent's entry was read from the freed table). */
-static void maps_follow_fork_while_the_table_grows(void **state)
-{
-	struct script_maps m = { 0 };
-	uint64_t off;
-
-	(void)state;
-	for (uint32_t pid = 1; pid <= 128; pid++) /* a 256-slot table, half full: the next grows it */
-		assert_int_equal(script_maps_add(&m, pid, 0x400000 + pid * 0x1000, 0x1000, pid), 0);
-	assert_int_equal(script_maps_add(&m, 1, 0x7f0000, 0x2000, 0x5000), 0);
-	assert_int_equal(m.cap, 256); /* what the test is about: the fork's child grows it */
-	assert_int_equal(script_maps_fork(&m, 1, 1000), 0);
-	assert_int_equal(m.cap, 512);
-	assert_int_equal(script_maps_offset(&m, 1000, 0x7f0010, &off), 1);
-	assert_int_equal(off, 0x5010);
-	assert_int_equal(script_maps_offset(&m, 1000, 0x401008, &off), 1);
-	assert_int_equal(off, 0x9); /* pid 1's first map, pgoff 1 */
-	assert_int_equal(script_maps_offset(&m, 1000, 0x402000, &off), 0); /* pid 2's only */
-	assert_int_equal(script_maps_offset(&m, 1, 0x7f1fff, &off), 1);
-	assert_int_equal(off, 0x6fff);
-	/* a parent with no maps: nothing to copy, nothing made */
-	assert_int_equal(script_maps_fork(&m, 5000, 5001), 0);
-	assert_int_equal(script_maps_offset(&m, 5001, 0x401008, &off), 0);
-	script_maps_free(&m);
 }
 
 /* Every length of copy: the 16-byte loop and its overlapping last piece,
@@ -776,7 +747,7 @@ static int count_record(struct script_worker *w, const struct script_record *r)
 	}
 	__atomic_add_fetch(&counted.samples, 1, __ATOMIC_RELAXED);
 	/* the names as they stand at this record, whichever worker has it */
-	comm = script_threads_comm(&w->threads, rec->sample_id.tid);
+	comm = w->procs ? peo_processes_comm(w->procs, rec->sample_id.tid) : NULL;
 	if (!comm || strcmp(comm, rec->sample_id.tid == 1 ? "one" : "two"))
 		__atomic_add_fetch(&counted.wrong_comm, 1, __ATOMIC_RELAXED);
 	if (r->column_len != 11 || memcmp(r->column, "[cpu-clock]", 11))
@@ -951,7 +922,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_match_printf),
 		cmocka_unit_test(eight_digits_match_printf),
-		cmocka_unit_test(maps_follow_fork_while_the_table_grows),
 		cmocka_unit_test(numbers_match_printf_growing),
 		cmocka_unit_test(bytes_of_every_length),
 		cmocka_unit_test(json_strings_of_any_length),

@@ -1,9 +1,10 @@
 /*
  * workload.c - a program whose work is known exactly, for comparing peo's
  * counts with perf's and with the truth:
- *     workload [-n GETPPID_CALLS] [-m FRESH_PAGES] [-s SPIN_MS] [-b BURN_MS] [-T THREADS] [-w] [-e STATUS] [-k SIGNAL]
+ *     workload [-n GETPPID_CALLS] [-m FRESH_PAGES] [-s SPIN_MS] [-b BURN_MS] [-r DEPTH] [-T THREADS] [-w] [-e STATUS] [-k SIGNAL]
  * -b burns the CPU in user space in burn_loop() (a known hot function for
- * profilers, unlike -s, whose time is mostly clock_gettime in the kernel);
+ * profilers, unlike -s, whose time is mostly clock_gettime in the kernel),
+ * called -r DEPTH frames deep through burn_deep() (deep callchains);
  * -T splits the getppid calls over that many threads (the main one waits);
  * -w waits for one byte on stdin (or EOF) before working, so a counter can be
  * attached to the running process first; -e exits with STATUS; -k ends by
@@ -63,23 +64,37 @@ __attribute__((noinline)) static unsigned long burn_loop(long ms)
 	return x;
 }
 
+/* burn_loop() @depth calls down: each level keeps its frame (no tail call). */
+__attribute__((noinline)) static unsigned long burn_deep(long depth, long ms)
+{
+	unsigned long r;
+
+	if (depth <= 0)
+		return burn_loop(ms);
+	r = burn_deep(depth - 1, ms);
+	__asm__ volatile("" : "+r"(r));
+	return r + 1;
+}
+
 int main(int argc, char **argv)
 {
-	long calls = 0, pages = 0, spin_ms = 0, burn_ms = 0, threads = 1, status = 0, sig = 0;
+	long calls = 0, pages = 0, spin_ms = 0, burn_ms = 0, depth = 0, threads = 1, status = 0;
+	long sig = 0;
 	int opt, wait_stdin = 0;
 
-	while ((opt = getopt(argc, argv, "n:m:s:b:T:we:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:m:s:b:r:T:we:k:")) != -1) {
 		switch (opt) {
 		case 'n': calls = atol(optarg); break;
 		case 'm': pages = atol(optarg); break;
 		case 's': spin_ms = atol(optarg); break;
 		case 'b': burn_ms = atol(optarg); break;
+		case 'r': depth = atol(optarg); break;
 		case 'T': threads = atol(optarg); break;
 		case 'w': wait_stdin = 1; break;
 		case 'e': status = atol(optarg); break;
 		case 'k': sig = atol(optarg); break;
 		default:
-			fprintf(stderr, "usage: workload [-n CALLS] [-m PAGES] [-s SPIN_MS] [-b BURN_MS] [-T THREADS] "
+			fprintf(stderr, "usage: workload [-n CALLS] [-m PAGES] [-s SPIN_MS] [-b BURN_MS] [-r DEPTH] [-T THREADS] "
 				"[-w] [-e STATUS] [-k SIGNAL]\n");
 			return 2;
 		}
@@ -113,7 +128,7 @@ int main(int argc, char **argv)
 	for (double end = now_ms() + spin_ms; now_ms() < end;)
 		;
 	if (burn_ms > 0)
-		burn_loop(burn_ms);
+		burn_deep(depth, burn_ms);
 	if (sig)
 		raise((int)sig);
 	return (int)status;

@@ -21,8 +21,11 @@ static const struct {
 } field_names[] = {
 	{ "comm", F_COMM }, { "pid", F_PID }, { "tid", F_TID }, { "cpu", F_CPU },
 	{ "time", F_TIME }, { "event", F_EVENT }, { "ip", F_IP }, { "addr", F_ADDR },
-	{ "period", F_PERIOD }, { "trace", F_TRACE },
+	{ "period", F_PERIOD }, { "trace", F_TRACE }, { "sym", F_SYM }, { "symoff", F_SYMOFF },
+	{ "dso", F_DSO },
 };
+
+#define FIELD_LIST "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,addr,period,trace"
 
 static void usage(FILE *out)
 {
@@ -30,8 +33,9 @@ static void usage(FILE *out)
 		"usage: peo script [-i FILE|-] [-F FIELDS] [--json] [--stats] [--header]\n"
 		"                  [--show-task-events] [--show-mmap-events] [--ns]\n"
 		"                  [--ordered|--no-ordered] [--workers N] [-f]\n"
+		"                  [--symfs DIR] [--kallsyms FILE] [--no-demangle]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
-		"  -F, --fields LIST      comm,pid,tid,cpu,time,event,ip,addr,period,trace\n"
+		"  -F, --fields LIST      " FIELD_LIST "\n"
 		"                         (+field,-field: changes to each event's default)\n"
 		"  --json                 one JSON object per record (JSON Lines); a\n"
 		"                         tracepoint's fields under \"fields\"\n"
@@ -49,7 +53,11 @@ static void usage(FILE *out)
 		"  -f, --force            read a damaged file as far as it goes: a recording\n"
 		"                         that was not finished (perf record killed) or a\n"
 		"                         file cut short; the records stop at one cut by the\n"
-		"                         end, with a note of where\n", script_text_output.max_workers,
+		"                         end, with a note of where\n"
+		"  --symfs DIR            read the recording's binaries under DIR\n"
+		"  --kallsyms FILE        the kernel's symbols from FILE, not /proc/kallsyms\n"
+		"  --no-demangle          C++ and Rust names as the binaries spell them\n",
+		script_text_output.max_workers,
 		script_json_output.max_workers);
 }
 
@@ -87,8 +95,8 @@ static int parse_fields(const char *list, struct script_args *a)
 				break;
 		if (i == sizeof(field_names) / sizeof(field_names[0])) {
 			fprintf(stderr, "peo script: -F '%s': unknown field '%s'; the fields are "
-				"comm,pid,tid,cpu,time,event,ip,addr,period,trace (each may start "
-				"with + or -: a change to the default ones)\n", list, name);
+				FIELD_LIST " (each may start with + or -: a change to the "
+				"default ones)\n", list, name);
 			err = -1;
 		} else if (sign > 0) {
 			a->fields_add |= field_names[i].bit;
@@ -102,7 +110,7 @@ static int parse_fields(const char *list, struct script_args *a)
 	}
 	if (!err && changes < 0) {
 		fprintf(stderr, "peo script: -F '%s': no field given; the fields are "
-			"comm,pid,tid,cpu,time,event,ip,addr,period,trace\n", list);
+			FIELD_LIST "\n", list);
 		err = -1;
 	}
 	free(copy);
@@ -112,7 +120,7 @@ static int parse_fields(const char *list, struct script_args *a)
 static int parse_args(int argc, char **argv, struct script_args *a)
 {
 	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP, O_ORDERED, O_NO_ORDERED,
-	       O_WORKERS };
+	       O_WORKERS, O_SYMFS, O_KALLSYMS, O_NO_DEMANGLE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -126,6 +134,9 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		{ "no-ordered", no_argument, NULL, O_NO_ORDERED },
 		{ "workers", required_argument, NULL, O_WORKERS },
 		{ "force", no_argument, NULL, 'f' },
+		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -159,6 +170,9 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 			a->workers = (int)workers;
 			break;
 		case 'f': a->force = 1; break;
+		case O_SYMFS: a->symfs = optarg; break;
+		case O_KALLSYMS: a->kallsyms = optarg; break;
+		case O_NO_DEMANGLE: a->no_demangle = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -12,5 +12,6 @@
 #include "ring.h"
 #include "record.h"
 #include "perfdata.h"
+#include "symbols.h"
 
 #endif /* PEO_PEO_H */

@@ -47,8 +47,10 @@ struct peo_symbols_opts {
 	/* A kallsyms file to read the kernel's symbols from, as perf's
 	 * --kallsyms; NULL: /proc/kallsyms. */
 	const char *kallsyms;
+	/* Names as the binaries spell them (perf's --no-demangle); 0: C++
+	 * and Rust names demangled as perf shows them. */
+	int no_demangle;
 };
-#define PEO_SYMBOLS_OPTS_SZ_0_1 (offsetof(struct peo_symbols_opts, kallsyms) + sizeof(const char *))
 
 /**
  * peo_symbols_new() - an empty set of binaries and the kernel; each is read
@@ -69,21 +71,37 @@ PEO_API void peo_symbols_free(struct peo_symbols *s);
 PEO_API int peo_symbols_available(void);
 
 /**
- * peo_symbols_note() - a sentence about what hid symbols so far, or NULL:
+ * peo_symbols_notes() - what hid symbols so far, a sentence per cause:
  * the kernel's addresses hidden (kptr_restrict, perf_event_paranoid: what
  * is hidden and how to see it), a binary that changed since the recording
- * (its build id is not the recorded one), a binary missing, peo built
- * without libelf.  One sentence per cause, joined by newlines; valid until
- * the next lookup.
+ * (its build id is not the recorded one), a binary missing or damaged, peo
+ * built without elfutils.  Each cause is said once.
+ * @s:   the symbols.
+ * @out: receives up to @max sentences, oldest first (valid until @s is
+ *       freed); NULL with @max 0 to count them.
+ * Returns how many there are (which may be more than @max).
  */
-PEO_API const char *peo_symbols_note(const struct peo_symbols *s);
+PEO_API size_t peo_symbols_notes(struct peo_symbols *s, const char **out, size_t max);
+
+/**
+ * peo_symbols_add_build_id() - the build id a recording gives for a
+ * binary (perf.data's BUILD_ID feature, peo_perfdata_build_ids()): a
+ * binary whose build id differs now is not read, and its frames say
+ * [unknown] with a note, never a wrong name.  A build id an MMAP2 record
+ * carries is taken the same way.
+ * @s:    the symbols.
+ * @path: the binary's path as the maps name it.
+ * @id, @len: the build id (1 to 20 bytes).
+ * Returns 0, -EINVAL, -ENOMEM.
+ */
+PEO_API int peo_symbols_add_build_id(struct peo_symbols *s, const char *path, const uint8_t *id,
+				     size_t len);
 
 /* Options of peo_processes_new(). */
 struct peo_processes_opts {
 	size_t sz;
 	int reserved; /* 0 */
 };
-#define PEO_PROCESSES_OPTS_SZ_0_1 (offsetof(struct peo_processes_opts, reserved) + sizeof(int))
 
 /**
  * peo_processes_new() - an empty model of processes.
@@ -106,9 +124,11 @@ PEO_API struct peo_symbols *peo_processes_symbols(const struct peo_processes *p)
 
 /**
  * peo_processes_add_record() - what a record says of processes: COMM (a
- * thread's name; an exec replaces the process's maps), FORK (a new
- * thread, or a new process with a copy of its parent's maps), EXIT, MMAP
- * and MMAP2 (a map, with the binary's build id when MMAP2 carries one).
+ * thread's name), FORK (a new thread, or a new process with a copy of its
+ * parent's maps and its name), MMAP and MMAP2 (a map, with the binary's
+ * build id when MMAP2 carries one; a map replaces what it overlaps).  As
+ * perf, an exec keeps the old maps that the new ones do not overlap, and
+ * an exited thread keeps its name.
  * Other records are ignored.  Feed them in time order, samples between:
  * each lookup sees the processes as the records so far leave them.
  * @p: the model.
@@ -116,19 +136,6 @@ PEO_API struct peo_symbols *peo_processes_symbols(const struct peo_processes *p)
  * Returns 0, -EINVAL (a NULL argument), -ENOMEM.
  */
 PEO_API int peo_processes_add_record(struct peo_processes *p, const struct peo_record *r);
-
-/**
- * peo_processes_add_build_id() - the build id a recording gives for a
- * binary (perf.data's BUILD_ID feature, peo_perfdata_build_ids()): a
- * binary whose build id differs now is not read, and its frames say
- * [unknown] with a note, never a wrong name.
- * @p:    the model.
- * @path: the binary's path as the maps name it.
- * @id, @len: the build id (at most 20 bytes).
- * Returns 0, -EINVAL, -ENOMEM.
- */
-PEO_API int peo_processes_add_build_id(struct peo_processes *p, const char *path,
-				       const uint8_t *id, size_t len);
 
 /**
  * peo_processes_add_live() - process @pid as it runs now: its maps from
@@ -147,7 +154,7 @@ PEO_API int peo_processes_add_live(struct peo_processes *p, pid_t pid);
  * "swapper" for tid 0, or NULL when none named it.  Valid until the next
  * record fed.
  */
-PEO_API const char *peo_processes_comm(const struct peo_processes *p, uint32_t tid);
+PEO_API const char *peo_processes_comm(struct peo_processes *p, uint32_t tid);
 
 /* What an address of a process is. */
 struct peo_frame {
@@ -156,42 +163,39 @@ struct peo_frame {
 	/* The symbol, or NULL where perf says [unknown]; demangled. */
 	const char *sym;
 	uint64_t symoff;        /* addr's offset into sym (valid when sym) */
-	uint64_t sym_start;     /* sym's start, as an address of the process */
 	/* The binary as perf names it: its path, [kernel.kallsyms], a module's
-	 * [name], [vdso]; NULL where perf says [unknown] (nothing mapped). */
+	 * [name], [vdso], //anon; NULL where perf says [unknown] (nothing is
+	 * mapped there). */
 	const char *dso;
-	uint64_t dso_addr;      /* the address in the binary's own terms (ELF vaddr) */
+	/* Where addr is in the binary: for a user address in a file, its
+	 * offset in the file (addr - the map's start + its pgoff: what perf
+	 * script prints for a user frame); else addr. */
+	uint64_t dso_offset;
 	uint32_t flags;         /* PEO_FRAME_* */
 };
-#define PEO_FRAME_SZ_0_1 (offsetof(struct peo_frame, flags) + sizeof(uint32_t))
 
 enum peo_frame_flags {
 	PEO_FRAME_KERNEL = 1u << 0, /* a kernel address */
 	PEO_FRAME_PLT = 1u << 1,    /* a PLT entry: sym is "name@plt" */
 };
 
-/* How peo_processes_lookup() takes the address. */
-enum peo_lookup_flags {
-	/* @addr is a return address (a caller's frame in a callchain): its
-	 * symbol is looked up at addr - 1, the call instruction, as perf
-	 * does, so a call that is the last instruction of a function names
-	 * that function and not the next one; the frame's addr stays @addr. */
-	PEO_LOOKUP_RETURN_ADDRESS = 1u << 0,
-};
-
 /**
- * peo_processes_lookup() - what @addr of process @pid is.
+ * peo_processes_lookup() - what @addr of process @pid is.  A caller's frame
+ * in a callchain holds a return address, the instruction after the call:
+ * look up the address minus one to name the calling function (a call that
+ * is the last instruction of a function otherwise names the next one), as
+ * perf does for stacks it unwinds (it does not for frame-pointer chains).
  * @p:       the model.
  * @pid:     the process (a sample's pid); for a kernel address any.
- * @cpumode: PEO_RECORD_MISC_KERNEL, _USER, _GUEST_KERNEL, _GUEST_USER,
- *           _HYPERVISOR (a sample's header.misc & PEO_RECORD_MISC_CPUMODE_MASK,
- *           or a callchain's context), as perf decides which maps to search.
+ * @cpumode: a sample's header.misc & PEO_RECORD_MISC_CPUMODE_MASK
+ *           (PEO_RECORD_MISC_KERNEL, _USER, ...), or for a callchain's
+ *           frame the mode its context marker gives.
  * @addr:    the address.
- * @flags:   PEO_LOOKUP_*.
- * @out:     filled (its sz set by the caller).
+ * @flags:   0 (reserved).
+ * @out:     filled; its sz set by the caller.
  * Returns 1 when a symbol was found, 0 when not (out->sym NULL; out->dso
- * may still name the binary), -EINVAL (a NULL argument, or a frame of an
- * unknown size), -ENOMEM.
+ * may still name the binary, and peo_symbols_notes() may say why),
+ * -EINVAL (a NULL argument, a frame of an unknown size, flags not 0).
  */
 PEO_API int peo_processes_lookup(struct peo_processes *p, uint32_t pid, uint16_t cpumode,
 				 uint64_t addr, uint32_t flags, struct peo_frame *out);

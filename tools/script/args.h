@@ -10,7 +10,7 @@
 enum script_field {
 	F_COMM = 1 << 0, F_PID = 1 << 1, F_TID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
 	F_EVENT = 1 << 5, F_IP = 1 << 6, F_ADDR = 1 << 7, F_PERIOD = 1 << 8,
-	F_TRACE = 1 << 9,
+	F_TRACE = 1 << 9, F_SYM = 1 << 10, F_SYMOFF = 1 << 11, F_DSO = 1 << 12,
 };
 
 struct script_args {
@@ -21,6 +21,8 @@ struct script_args {
 	int force; /* -f: read a damaged file as far as it goes */
 	int order; /* enum peo_perfdata_order */
 	int workers; /* formatting threads; -1: by the CPUs */
+	const char *symfs, *kallsyms; /* --symfs, --kallsyms */
+	int no_demangle;              /* --no-demangle */
 };
 
 #endif

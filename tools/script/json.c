@@ -6,17 +6,53 @@
  */
 #include <string.h>
 
+#include "script/frames.h"
 #include "script/json.h"
 #include "script/output.h"
 #include "script/run.h"
 #include "script/worker.h"
 
+/* ,"sym":...,"symoff":N,"dso":... of a frame: what is known of it. */
+static void json_symbol(struct out *o, const struct peo_frame *fr)
+{
+	if (fr->sym) {
+		json_key_str(o, "sym", fr->sym);
+		JSON_U64(o, "symoff", fr->symoff);
+	}
+	if (fr->dso)
+		json_key_str(o, "dso", fr->dso);
+}
+
+/* ,"frames":[{"ip":...,"sym":...},...]: the callchain's frames (its
+ * context markers left out), each with what it is. */
+static void json_frames(struct script_worker *w, const struct peo_record *r)
+{
+	struct peo_callchain_iter it = { .sz = sizeof(it) };
+	struct peo_frame fr = { .sz = sizeof(fr) };
+	struct out *o = w->out;
+	uint64_t ip;
+	int64_t ctx;
+	int n = 0;
+
+	out_str(o, ",\"frames\":[");
+	peo_callchain_begin(&it, r);
+	while (peo_callchain_next(&it, &ip, &ctx)) {
+		script_look_up(w, r, script_cpumode_of(ctx), ip, &fr);
+		out_str(o, n++ ? ",{\"ip\":\"0x" : "{\"ip\":\"0x");
+		out_advance(o, put_quote(put_hex(out_room(o, 18), ip, 0)));
+		json_symbol(o, &fr);
+		out_char(o, '}');
+	}
+	out_char(o, ']');
+}
+
 /* A JSON sample; @label is its event's quoted name, @format its tracepoint
  * format (or NULL).  Its fixed fields go in room made once, the callchain's
  * frames in room made a frame at a time. */
-static void print_sample_json(struct out *o, const struct peo_record *r, const char *label,
-			      size_t label_len, const struct peo_tp_format *format)
+static void print_sample_json(struct script_worker *w, const struct peo_record *r,
+			      const char *label, size_t label_len, const struct peo_tp_format *format)
 {
+	struct out *o = w->out;
 	static const char start[] = "{\"type\":\"SAMPLE\",\"event\":";
 	const struct peo_sample *smp = &r->u.sample;
 	uint64_t st = r->attr ? r->attr->sample_type : 0;
@@ -42,6 +78,18 @@ static void print_sample_json(struct out *o, const struct peo_record *r, const c
 	if (st & (PEO_SAMPLE_ID | PEO_SAMPLE_IDENTIFIER)) /* the same id where both are */
 		p = PUT_U64(p, "id", st & PEO_SAMPLE_ID ? smp->id : smp->identifier);
 	out_advance(o, p);
+	if ((st & PEO_SAMPLE_TID) && w->procs) {
+		const char *comm = peo_processes_comm(w->procs, smp->tid);
+
+		if (comm)
+			json_key_str(o, "comm", comm);
+	}
+	if (st & PEO_SAMPLE_IP) {
+		struct peo_frame fr = { .sz = sizeof(fr) };
+
+		script_look_up(w, r, r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
+		json_symbol(o, &fr);
+	}
 	if (st & PEO_SAMPLE_CALLCHAIN) {
 		/* The kernel's ips as they are, its context markers (PERF_CONTEXT_*:
 		 * where the kernel's frames end and the user's begin) included.
@@ -54,6 +102,7 @@ static void print_sample_json(struct out *o, const struct peo_record *r, const c
 			out_advance(o, put_quote(put_hex(p, peo_record_u64(r, smp->callchain, i), 0)));
 		}
 		out_str(o, smp->callchain_nr ? "]" : ",\"callchain\":[]");
+		json_frames(w, r);
 	}
 	if (st & PEO_SAMPLE_RAW)
 		JSON_U64(o, "raw_size", smp->raw_size);
@@ -87,7 +136,7 @@ static int print_other_json(struct out *o, const struct peo_perfdata *f, const s
 static int json_record(struct script_worker *w, const struct script_record *r)
 {
 	if (r->rec->header.type == PEO_RECORD_SAMPLE)
-		print_sample_json(w->out, r->rec, r->column, r->column_len, r->format);
+		print_sample_json(w, r->rec, r->column, r->column_len, r->format);
 	else if (r->print && print_other_json(w->out, w->run->f, r->rec))
 		return -1;
 	return 0;
@@ -124,6 +173,7 @@ const struct script_output script_json_output = {
 	.shows = json_shows,
 	.sample_needs = json_sample_needs,
 	.column = json_column,
+	.keeps_state = 1, /* comm, and what each address is */
 	.max_workers = 6,
 	/* JSON, three times the text's bytes, keeps the writer thread: workers
 	 * writing their own wait on each other's writes (bench/bench_output.c),

@@ -81,6 +81,44 @@ static int say_end(const struct script_run *run, enum script_end end)
 	return -1;
 }
 
+/* The binaries and kernel the workers look addresses up in, with the
+ * build ids the recording gives.  0, or -1 after saying why. */
+static int symbols_start(struct script_run *run)
+{
+	PEO_OPTS(peo_symbols_opts, so, .symfs = run->a.symfs, .kallsyms = run->a.kallsyms,
+		 .no_demangle = run->a.no_demangle);
+	const struct peo_build_id *ids;
+	size_t n;
+	int err;
+
+	if ((err = peo_symbols_new(&run->syms, &so))) {
+		fprintf(stderr, "peo script: %s\n", peo_last_error());
+		return -1;
+	}
+	if (peo_perfdata_build_ids(run->f, &ids, &n))
+		return 0; /* none recorded: binaries are read as they are */
+	for (size_t i = 0; i < n; i++)
+		if (ids[i].size && ids[i].filename &&
+		    (err = peo_symbols_add_build_id(run->syms, ids[i].filename, ids[i].id, ids[i].size)) &&
+		    err == -ENOMEM) {
+			fprintf(stderr, "peo script: %s\n", peo_last_error());
+			return -1;
+		}
+	return 0;
+}
+
+/* What hid symbols, a sentence each, once. */
+static void say_symbol_notes(struct script_run *run)
+{
+	const char *notes[16];
+	size_t n = peo_symbols_notes(run->syms, notes, 16);
+
+	for (size_t i = 0; i < n && i < 16; i++)
+		fprintf(stderr, "peo script: note: %s\n", notes[i]);
+	if (n > 16)
+		fprintf(stderr, "peo script: note: and %zu more of the kind\n", n - 16);
+}
+
 int script_run(struct script_run *run)
 {
 	const struct script_output *taker = NULL;
@@ -100,6 +138,10 @@ int script_run(struct script_run *run)
 		script_read_failed(run, err);
 		return 1;
 	}
+	if (symbols_start(run)) {
+		peo_perfdata_close(run->f);
+		return 1;
+	}
 	if (peo_perfdata_damaged(run->f)) /* --force: what is wrong, before the lines */
 		script_say_input(run, peo_perfdata_damaged(run->f),
 				 "; reading the records there are (--force)");
@@ -112,6 +154,8 @@ int script_run(struct script_run *run)
 	for (unsigned i = 0; i < run->noutputs; i++)
 		if (run->outputs[i]->finish && run->outputs[i]->finish(run))
 			failed = -1;
+	say_symbol_notes(run);
+	peo_symbols_free(run->syms);
 	peo_perfdata_close(run->f);
 	return failed ? 1 : 0;
 }

@@ -29,6 +29,7 @@ struct script_run {
 	 * the reading thread's stack (where run lives) writes too. */
 	_Alignas(64) struct script_args a;
 	struct peo_perfdata *f;
+	struct peo_symbols *syms; /* the binaries and kernel, shared by the workers */
 	const struct script_output *outputs[2]; /* the header's, then the one for the records */
 	unsigned noutputs;
 	int name_width;   /* the longest event name (0: not measured yet) */

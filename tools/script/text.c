@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "script/frames.h"
 #include "script/output.h"
 #include "script/run.h"
 #include "script/worker.h"
@@ -21,9 +22,22 @@ struct column_cache {
 	char text[48];
 };
 
+/* A callchain frame's line as printed last, for its address in its process
+ * (deep stacks repeat their frames: the line is copied, not looked up and
+ * made again), until the worker keeps another state record. */
+struct frame_line {
+	uint64_t ip, gen;
+	uint32_t pid;      /* 0 for a kernel frame: the same in every process */
+	uint16_t key;      /* its cpumode and symbol fields (frame_key()) */
+	uint16_t len;      /* 0: empty */
+	char text[168];
+};
+#define FRAME_LINES 2048 /* a power of two */
+
 /* A worker's own (w->own). */
 struct text_worker {
 	struct column_cache pid_tid, one_id, seconds;
+	struct frame_line lines[FRAME_LINES];
 };
 
 /*
@@ -43,7 +57,8 @@ static unsigned fields_for(const struct script_args *a, const struct peo_attr *a
 		    ((attr->sample_type & PEO_SAMPLE_CALLCHAIN) && !a->fields_add && !a->fields_del
 			     ? F_IP : 0);
 	else
-		d = F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP;
+		d = F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM | F_SYMOFF |
+		    F_DSO;
 	return (d | a->fields_add) & ~a->fields_del;
 }
 
@@ -82,7 +97,7 @@ static char *put_time(struct text_worker *t, char *p, uint64_t ns, int with_ns)
 
 static const char *comm_of(struct script_worker *w, uint32_t tid, char *buf, size_t cap)
 {
-	const char *c = script_threads_comm(&w->threads, tid);
+	const char *c = w->procs ? peo_processes_comm(w->procs, tid) : NULL;
 
 	if (c)
 		return c;
@@ -132,26 +147,77 @@ static void print_start(struct script_worker *w, unsigned fl, const struct peo_s
 	out_advance(o, p);
 }
 
-/* A callchain sample's frames, a line each, and the blank line perf ends it with. */
-static void print_callchain(struct script_worker *w, const struct peo_record *r)
+/* " sym+0xoff (dso)" after a frame's address, as the fields ask. */
+static void print_symbol(struct out *o, unsigned fl, const struct peo_frame *fr)
 {
+	if (fl & F_SYM) {
+		out_char(o, ' ');
+		out_str(o, fr->sym ? fr->sym : "[unknown]");
+		if (fr->sym && (fl & F_SYMOFF)) {
+			char *p = put_bytes(out_room(o, 19), "+0x", 3);
+
+			out_advance(o, put_hex(p, fr->symoff, 0));
+		}
+	}
+	if (fl & F_DSO) {
+		out_bytes(o, " (", 2);
+		out_str(o, fr->dso ? fr->dso : "[unknown]");
+		out_char(o, ')');
+	}
+}
+
+/* A frame's line, "\tADDRESS sym+0xoff (dso)\n". */
+static void print_frame(struct out *o, unsigned fl, uint64_t ip, const struct peo_frame *fr)
+{
+	char *p = put_bytes(out_room(o, 18), "\t", 1);
+
+	out_advance(o, put_hex(p, fr->dso && !(fr->flags & PEO_FRAME_KERNEL) ? fr->dso_offset : ip,
+			       16));
+	print_symbol(o, fl, fr);
+	out_char(o, '\n');
+}
+
+static uint16_t frame_key(uint16_t mode, unsigned fl)
+{
+	return (uint16_t)(mode << 3 | (fl & (F_SYM | F_SYMOFF | F_DSO)) / F_SYM);
+}
+
+/* A callchain sample's frames, a line each, and the blank line perf ends
+ * it with.  perf prints a user frame's address as its offset in the file
+ * mapped there, and looks it up as it is (a return address, not minus one). */
+static void print_callchain(struct script_worker *w, const struct peo_record *r, unsigned fl)
+{
+	struct text_worker *t = w->own;
 	struct out *o = w->out;
 	struct peo_callchain_iter it = { .sz = sizeof(it) };
-	uint64_t ip, off;
+	struct peo_frame fr = { .sz = sizeof(fr) };
+	uint64_t ip;
 	int64_t ctx;
-	char *p;
 
 	out_char(o, '\n');
 	peo_callchain_begin(&it, r);
 	while (peo_callchain_next(&it, &ip, &ctx)) {
-		/* perf prints a user frame as its offset in the mapped file */
-		if (ctx == PEO_CONTEXT_USER && script_maps_offset(&w->maps, r->sample_id.pid, ip, &off))
-			ip = off;
-		p = out_room(o, 18);
-		*p++ = '\t';
-		p = put_hex(p, ip, 16);
-		*p++ = '\n';
-		out_advance(o, p);
+		uint16_t mode = script_cpumode_of(ctx), key = frame_key(mode, fl);
+		uint32_t pid = mode == PEO_RECORD_MISC_KERNEL ? 0 : r->sample_id.pid;
+		struct frame_line *c = &t->lines[(ip * 0x9e3779b97f4a7c15ull + pid) >> 53 &
+						 (FRAME_LINES - 1)];
+		size_t need, start;
+
+		if (c->len && c->ip == ip && c->pid == pid && c->key == key && c->gen == w->state_gen) {
+			out_bytes(o, c->text, c->len);
+			continue;
+		}
+		script_look_up(w, r, mode, ip, &fr);
+		need = 32 + (fr.sym ? out_strlen(fr.sym) : 9) + (fr.dso ? out_strlen(fr.dso) : 9);
+		if (need > sizeof(c->text)) { /* not kept */
+			print_frame(o, fl, ip, &fr);
+			continue;
+		}
+		out_room(o, need); /* no flush while it is made: its bytes stay where they go */
+		start = o->n;
+		print_frame(o, fl, ip, &fr);
+		*c = (struct frame_line){ ip, w->state_gen, pid, key, (uint16_t)(o->n - start), { 0 } };
+		memcpy(c->text, o->buf + start, c->len);
 	}
 	out_char(o, '\n');
 }
@@ -198,13 +264,19 @@ static void print_sample(struct script_worker *w, const struct peo_record *r, co
 	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
 		out_hex(o, smp->addr, 16);
 	if (chain && smp->callchain_nr) {
-		print_callchain(w, r);
+		print_callchain(w, r, fl);
 		return;
 	}
 	if ((fl & F_IP) && (st & PEO_SAMPLE_IP)) {
+		struct peo_frame fr = { .sz = sizeof(fr) };
+
 		p = out_room(o, 17);
 		*p++ = ' ';
 		out_advance(o, put_hex(p, smp->ip, 16));
+		if (fl & (F_SYM | F_DSO)) {
+			script_look_up(w, r, r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
+			print_symbol(o, fl, &fr);
+		}
 	}
 	out_char(o, '\n');
 }

@@ -34,25 +34,15 @@ static void record_failed(struct script_worker *w, const struct entry *e, const 
 	w->failed = 1;
 }
 
-/* The names and maps a state record changes.  -1 out of memory: the
- * output then stops with a sentence, never with a thread's name or map
+/* The names and maps a state record changes.  Non-zero out of memory:
+ * the output then stops with a sentence, never with a thread's name or map
  * silently missing. */
 static int keep_state(struct script_worker *w, const struct peo_record *r)
 {
-	int err = 0;
-
-	if (r->header.type == PEO_RECORD_MMAP || r->header.type == PEO_RECORD_MMAP2)
-		err = script_maps_add(&w->maps, r->u.mmap.pid, r->u.mmap.addr, r->u.mmap.len,
-				      script_maps_identity(r->u.mmap.filename, r->u.mmap.flags)
-					      ? r->u.mmap.addr /* addresses as they are */
-					      : r->u.mmap.pgoff);
-	else if (r->header.type == PEO_RECORD_FORK && r->u.task.pid != r->u.task.ppid)
-		err = script_maps_fork(&w->maps, r->u.task.ppid, r->u.task.pid);
-	if (r->header.type == PEO_RECORD_COMM)
-		err |= script_threads_set(&w->threads, r->u.comm.tid, r->u.comm.comm);
-	else if (r->header.type == PEO_RECORD_FORK) /* the parent's comm, or none */
-		err |= script_threads_fork(&w->threads, r->u.task.ptid, r->u.task.tid);
-	return err;
+	if (!w->procs && peo_processes_new(&w->procs, w->run->syms, NULL))
+		return -1;
+	w->state_gen++;
+	return peo_processes_add_record(w->procs, r);
 }
 
 static void format_entry(struct script_worker *w, const struct entry *e, int print);
@@ -73,7 +63,7 @@ static void read_log(struct script_worker *w, uint64_t upto, int print)
 static void format_entry(struct script_worker *w, const struct entry *e, int print)
 {
 	struct script_record r;
-	char what[96];
+	char what[600];
 
 	if (e->kind == ENTRY_PARSER) {
 		adopt_parser(w, e->u.parser);
@@ -92,8 +82,8 @@ static void format_entry(struct script_worker *w, const struct entry *e, int pri
 	/* samples first out: the test costs them two instructions */
 	if (w->rec.header.type != PEO_RECORD_SAMPLE && w->output->keeps_state &&
 	    script_builds_state(w->rec.header.type) && keep_state(w, &w->rec)) {
-		snprintf(what, sizeof(what), "out of memory keeping the names and maps of %zu threads",
-			 w->threads.n);
+		snprintf(what, sizeof(what), "keeping the threads' names and maps: %s",
+			 peo_last_error());
 		record_failed(w, e, what);
 		return;
 	}
@@ -130,7 +120,6 @@ void script_worker_free(struct script_worker *w, uint64_t log_end)
 		if (e->kind == ENTRY_PARSER)
 			adopt_parser(w, e->u.parser);
 	adopt_parser(w, NULL);
-	script_threads_free(&w->threads);
-	script_maps_free(&w->maps);
+	peo_processes_free(w->procs);
 	free(w->own);
 }

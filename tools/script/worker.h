@@ -15,9 +15,7 @@
 #include <peo/peo.h>
 
 #include "script/log.h"
-#include "script/maps.h"
 #include "script/out.h"
-#include "script/threads.h"
 
 struct script_run;
 struct script_output;
@@ -30,8 +28,10 @@ struct script_worker {
 	_Alignas(64) const struct script_run *run;
 	struct out *out;               /* where the lines go: the batch's text */
 	void *own;                     /* the output's own (its worker_size bytes) */
-	struct script_threads threads; /* names and maps, when the output keeps them */
-	struct script_maps maps;
+	/* threads' names and processes' maps, when the output keeps them
+	 * (made at the first state record); its binaries are the run's */
+	struct peo_processes *procs;
+	uint64_t state_gen; /* state records kept: what was looked up before them may differ now */
 	/* The delivery's */
 	const struct script_output *output;
 	struct shared_parser *parser;

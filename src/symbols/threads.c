@@ -1,11 +1,11 @@
 /*
- * script/threads.c - the comm of every thread as the records tell it
+ * symbols/threads.c - the comm of every thread as the records tell it
  * (COMM, FORK, and EXIT), for peo script's comm column.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "script/threads.h"
+#include "symbols/threads.h"
 
 #define INITIAL_SLOTS 1024
 
@@ -20,7 +20,7 @@ static size_t hash(uint32_t tid, size_t cap)
 	return (tid * 2654435761u) & (cap - 1);
 }
 
-static struct slot *find(struct script_threads *t, uint32_t tid)
+static struct slot *find(struct sym_threads *t, uint32_t tid)
 {
 	size_t i = hash(tid, t->cap);
 
@@ -29,9 +29,9 @@ static struct slot *find(struct script_threads *t, uint32_t tid)
 	return &t->slots[i];
 }
 
-static int grow(struct script_threads *t)
+static int grow(struct sym_threads *t)
 {
-	struct script_threads bigger = { .cap = t->cap ? t->cap * 2 : INITIAL_SLOTS };
+	struct sym_threads bigger = { .cap = t->cap ? t->cap * 2 : INITIAL_SLOTS };
 
 	bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
 	if (!bigger.slots)
@@ -46,7 +46,7 @@ static int grow(struct script_threads *t)
 }
 
 /* Thread @tid is now called @name (16 bytes), or unnamed (NULL). */
-static int put(struct script_threads *t, uint32_t tid, const char *name)
+static int put(struct sym_threads *t, uint32_t tid, const char *name)
 {
 	struct slot *s;
 
@@ -64,18 +64,18 @@ static int put(struct script_threads *t, uint32_t tid, const char *name)
 	return 0;
 }
 
-int script_threads_set(struct script_threads *t, uint32_t tid, const char *comm)
+int sym_threads_set(struct sym_threads *t, uint32_t tid, const char *comm)
 {
 	char name[sizeof(((struct slot *)0)->comm)];
 
 	if (!tid)
-		return 0; /* the idle task: perf calls it swapper, see script_threads_comm */
+		return 0; /* the idle task: perf calls it swapper, see sym_threads_comm */
 	/* @comm may point into this table, which growing frees: copied first */
 	snprintf(name, sizeof(name), "%s", comm);
 	return put(t, tid, name);
 }
 
-int script_threads_fork(struct script_threads *t, uint32_t ptid, uint32_t tid)
+int sym_threads_fork(struct sym_threads *t, uint32_t ptid, uint32_t tid)
 {
 	char name[sizeof(((struct slot *)0)->comm)] = "swapper";
 	int named = !ptid; /* the idle task's children are swapper's */
@@ -90,7 +90,7 @@ int script_threads_fork(struct script_threads *t, uint32_t ptid, uint32_t tid)
 	return put(t, tid, named ? name : NULL);
 }
 
-const char *script_threads_comm(struct script_threads *t, uint32_t tid)
+const char *sym_threads_comm(struct sym_threads *t, uint32_t tid)
 {
 	struct slot *s;
 
@@ -108,7 +108,7 @@ const char *script_threads_comm(struct script_threads *t, uint32_t tid)
 	return s->comm;
 }
 
-void script_threads_free(struct script_threads *t)
+void sym_threads_free(struct sym_threads *t)
 {
 	free(t->slots);
 	memset(t, 0, sizeof(*t));

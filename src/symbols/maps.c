@@ -1,25 +1,20 @@
 /*
- * script/maps.c - each process's memory maps from MMAP/MMAP2 records (and
- * inherited at FORK), to turn a user address into its offset in the file
- * mapped there, as perf script prints callchain addresses.
+ * symbols/maps.c - each process's memory maps, sorted by start, apart.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "script/maps.h"
-
-struct map {
-	uint64_t start, end, pgoff;
-};
+#include "symbols/maps.h"
 
 struct proc {
 	uint32_t pid;
 	int used; /* 0: an empty slot (pid 0 is a pid like the others) */
-	struct map *maps;
+	struct sym_map *maps;
 	size_t n, cap;
 };
 
-static size_t slot_of(const struct script_maps *m, uint32_t pid)
+static size_t slot_of(const struct sym_maps *m, uint32_t pid)
 {
 	size_t i = (pid * 2654435761u) & (m->cap - 1);
 
@@ -28,9 +23,9 @@ static size_t slot_of(const struct script_maps *m, uint32_t pid)
 	return i;
 }
 
-static int grow_table(struct script_maps *m)
+static int grow_table(struct sym_maps *m)
 {
-	struct script_maps bigger = { .cap = m->cap ? m->cap * 2 : 256 };
+	struct sym_maps bigger = { .cap = m->cap ? m->cap * 2 : 256 };
 
 	bigger.procs = calloc(bigger.cap, sizeof(*bigger.procs));
 	if (!bigger.procs)
@@ -44,7 +39,7 @@ static int grow_table(struct script_maps *m)
 	return 0;
 }
 
-static struct proc *proc_of(struct script_maps *m, uint32_t pid, int create)
+static struct proc *proc_of(struct sym_maps *m, uint32_t pid, int create)
 {
 	size_t i;
 
@@ -67,36 +62,37 @@ static struct proc *proc_of(struct script_maps *m, uint32_t pid, int create)
 /* Insert keeping starts sorted; a new map replaces what it overlaps, and
  * of a map it overlaps in part the rest stays, as perf splits it (the
  * maps stay apart, so those it overlaps are one run of them). */
-int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_t len,
-		    uint64_t pgoff)
+int sym_maps_add(struct sym_maps *m, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		 struct sym_dso *dso)
 {
 	struct proc *p;
-	struct map put[3];
+	struct sym_map put[3];
 	uint64_t end = start + len;
 	size_t a = 0, b, r = 0, n;
 
 	if (!len || end < start)
 		return 0; /* maps nothing (a damaged record): no lookup could find it */
 	if (!(p = proc_of(m, pid, 1)))
-		return -1;
+		return peo_fail(ENOMEM, "out of memory for process %u's maps", pid);
 	m->hit_valid = 0;
 	while (a < p->n && p->maps[a].end <= start)
 		a++;
 	for (b = a; b < p->n && p->maps[b].start < end; b++)
 		;
 	if (a < b && p->maps[a].start < start) /* the part of the first before the new one */
-		put[r++] = (struct map){ p->maps[a].start, start, p->maps[a].pgoff };
-	put[r++] = (struct map){ start, end, pgoff };
+		put[r++] = (struct sym_map){ p->maps[a].start, start, p->maps[a].pgoff, p->maps[a].dso };
+	put[r++] = (struct sym_map){ start, end, pgoff, dso };
 	if (a < b && p->maps[b - 1].end > end) /* the part of the last after it */
-		put[r++] = (struct map){ end, p->maps[b - 1].end,
-					 p->maps[b - 1].pgoff + (end - p->maps[b - 1].start) };
+		put[r++] = (struct sym_map){ end, p->maps[b - 1].end,
+					     p->maps[b - 1].pgoff + (end - p->maps[b - 1].start),
+					     p->maps[b - 1].dso };
 	n = p->n - (b - a) + r;
 	if (n > p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
-		struct map *more = realloc(p->maps, cap * sizeof(*more));
+		struct sym_map *more = realloc(p->maps, cap * sizeof(*more));
 
 		if (!more)
-			return -1;
+			return peo_fail(ENOMEM, "out of memory for process %u's maps", pid);
 		p->maps = more;
 		p->cap = cap;
 	}
@@ -106,7 +102,7 @@ int script_maps_add(struct script_maps *m, uint32_t pid, uint64_t start, uint64_
 	return 0;
 }
 
-int script_maps_identity(const char *filename, uint32_t flags)
+int sym_maps_identity(const char *filename, uint32_t flags)
 {
 	static const char *const prefixes[] = { "/dev/zero", "/anon_hugepage", "[stack", "/SYSV" };
 
@@ -119,7 +115,7 @@ int script_maps_identity(const char *filename, uint32_t flags)
 	return 0;
 }
 
-int script_maps_fork(struct script_maps *m, uint32_t parent, uint32_t child)
+int sym_maps_fork(struct sym_maps *m, uint32_t parent, uint32_t child)
 {
 	struct proc *pp, *cp;
 
@@ -135,27 +131,34 @@ int script_maps_fork(struct script_maps *m, uint32_t parent, uint32_t child)
 	/* The child first: making it may move the table, adding its maps does
 	 * not (so the parent's entry is looked up again after). */
 	if (!proc_of(m, child, 1))
-		return -1;
+		return peo_fail(ENOMEM, "out of memory for process %u's maps", child);
 	pp = proc_of(m, parent, 0);
 	for (size_t i = 0; i < pp->n; i++)
-		if (script_maps_add(m, child, pp->maps[i].start, pp->maps[i].end - pp->maps[i].start,
-				    pp->maps[i].pgoff))
-			return -1;
+		if (sym_maps_add(m, child, pp->maps[i].start, pp->maps[i].end - pp->maps[i].start,
+				 pp->maps[i].pgoff, pp->maps[i].dso))
+			return -ENOMEM;
 	return 0;
 }
 
-int script_maps_offset(struct script_maps *m, uint32_t pid, uint64_t addr, uint64_t *off)
+void sym_maps_forget(struct sym_maps *m, uint32_t pid)
+{
+	struct proc *p = proc_of(m, pid, 0);
+
+	if (p)
+		p->n = 0;
+	m->hit_valid = 0;
+}
+
+const struct sym_map *sym_maps_find(struct sym_maps *m, uint32_t pid, uint64_t addr)
 {
 	struct proc *p;
 	size_t lo = 0, hi;
 
-	if (m->hit_valid && pid == m->hit_pid && addr >= m->hit_start && addr < m->hit_end) {
-		*off = addr - m->hit_start + m->hit_pgoff;
-		return 1;
-	}
+	if (m->hit_valid && pid == m->hit_pid && addr >= m->hit.start && addr < m->hit.end)
+		return &m->hit;
 	p = proc_of(m, pid, 0);
 	if (!p)
-		return 0;
+		return NULL;
 	hi = p->n;
 	while (lo < hi) { /* the last map starting at or below addr */
 		size_t mid = (lo + hi) / 2;
@@ -166,17 +169,14 @@ int script_maps_offset(struct script_maps *m, uint32_t pid, uint64_t addr, uint6
 			hi = mid;
 	}
 	if (!lo || addr >= p->maps[lo - 1].end)
-		return 0;
-	*off = addr - p->maps[lo - 1].start + p->maps[lo - 1].pgoff;
+		return NULL;
 	m->hit_valid = 1;
 	m->hit_pid = pid;
-	m->hit_start = p->maps[lo - 1].start;
-	m->hit_end = p->maps[lo - 1].end;
-	m->hit_pgoff = p->maps[lo - 1].pgoff;
-	return 1;
+	m->hit = p->maps[lo - 1];
+	return &m->hit;
 }
 
-void script_maps_free(struct script_maps *m)
+void sym_maps_free(struct sym_maps *m)
 {
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->procs[i].maps);

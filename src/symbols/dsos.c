@@ -1,0 +1,214 @@
+/*
+ * symbols/dsos.c - the binaries of a peo_symbols by name, each read once
+ * (under the lock: the first thread to need one reads it, the others
+ * wait), the kernel's symbols likewise, and the notes of what hid symbols.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/dso.h"
+#include "symbols/maps.h"
+
+static uint64_t hash_name(const char *name)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ull;
+	return h;
+}
+
+static int grow(struct peo_symbols *s)
+{
+	size_t n = s->nbuckets ? s->nbuckets * 2 : 64;
+	struct sym_dso **b = calloc(n, sizeof(*b));
+
+	if (!b)
+		return peo_fail(ENOMEM, "out of memory for %zu binaries", s->n);
+	for (size_t i = 0; i < s->nbuckets; i++)
+		for (struct sym_dso *d = s->buckets[i], *next; d; d = next) {
+			next = d->next;
+			d->next = b[hash_name(d->name) & (n - 1)];
+			b[hash_name(d->name) & (n - 1)] = d;
+		}
+	free(s->buckets);
+	s->buckets = b;
+	s->nbuckets = n;
+	return 0;
+}
+
+static struct sym_dso *find_or_add(struct peo_symbols *s, const char *name, const uint8_t *id,
+				   size_t id_len)
+{
+	struct sym_dso *d;
+
+	if (s->nbuckets)
+		for (d = s->buckets[hash_name(name) & (s->nbuckets - 1)]; d; d = d->next)
+			if (!strcmp(d->name, name))
+				goto found;
+	if ((s->n + 1) * 2 > s->nbuckets && grow(s))
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->name = strdup(name))) {
+		free(d);
+		peo_fail(ENOMEM, "out of memory for binary %s", name);
+		return NULL;
+	}
+	d->kind = sym_maps_identity(name, 0) ? SYM_DSO_ANON
+		  : !strcmp(name, "[vdso]") ? SYM_DSO_VDSO
+		  : name[0] == '[' ? SYM_DSO_SPECIAL : SYM_DSO_FILE;
+	d->next = s->buckets[hash_name(name) & (s->nbuckets - 1)];
+	s->buckets[hash_name(name) & (s->nbuckets - 1)] = d;
+	s->n++;
+found:
+	if (id_len && !d->build_id_len && id_len <= sizeof(d->build_id)) {
+		memcpy(d->build_id, id, id_len);
+		d->build_id_len = id_len;
+	}
+	return d;
+}
+
+struct sym_dso *sym_dso_get(struct peo_symbols *s, const char *name, const uint8_t *build_id,
+			    size_t build_id_len)
+{
+	struct sym_dso *d;
+
+	pthread_mutex_lock(&s->lock);
+	d = find_or_add(s, name, build_id, build_id_len);
+	pthread_mutex_unlock(&s->lock);
+	return d;
+}
+
+void sym_note_locked(struct peo_symbols *s, const char *sentence)
+{
+	char **more, *copy;
+
+	if (!sentence)
+		sentence = peo_last_error();
+	for (size_t i = 0; i < s->nnotes; i++)
+		if (!strcmp(s->notes[i], sentence))
+			return;
+	/* out of memory, the note is lost: the frames still say [unknown] */
+	if (!(copy = strdup(sentence)))
+		return;
+	if (!(more = realloc(s->notes, (s->nnotes + 1) * sizeof(*more)))) {
+		free(copy);
+		return;
+	}
+	s->notes = more;
+	s->notes[s->nnotes++] = copy;
+}
+
+const struct sym_binary *sym_dso_binary(struct peo_symbols *s, struct sym_dso *d)
+{
+	int state = atomic_load_explicit(&d->state, memory_order_acquire);
+
+	if (state)
+		return state > 0 ? &d->bin : NULL;
+	if (d->kind != SYM_DSO_FILE && d->kind != SYM_DSO_VDSO)
+		return NULL;
+	pthread_mutex_lock(&s->lock);
+	if (!d->state) {
+		struct sym_load how = { .path = d->name, .symfs = s->symfs,
+					.build_id = d->build_id_len ? d->build_id : NULL,
+					.build_id_len = d->build_id_len,
+					.demangle = !s->opts.no_demangle };
+		int err = sym_binary_load(&how, &d->bin);
+
+		if (err && d->kind == SYM_DSO_VDSO) /* no cache copy: ours, if it is the same */
+			err = sym_vdso_load(&how, &d->bin);
+
+		if (err)
+			sym_note_locked(s, NULL);
+		atomic_store_explicit(&d->state, err ? -1 : 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return d->state > 0 ? &d->bin : NULL;
+}
+
+/* The part a kernel map's @filename names: "[kernel.kallsyms]" for the
+ * kernel's text, "[name]" for a module's path (.../name.ko[.xz], its
+ * dashes read as underscores, as the kernel names modules); NULL else. */
+static char *part_of(const char *filename)
+{
+	const char *base = strrchr(filename, '/'), *ko;
+	char *part;
+
+	if (!strncmp(filename, "[kernel.kallsyms]", 17))
+		return strdup("[kernel.kallsyms]");
+	base = base ? base + 1 : filename;
+	if (filename[0] != '/' || !(ko = strstr(base, ".ko")) || ko == base)
+		return NULL;
+	if (!(part = malloc((size_t)(ko - base) + 3)))
+		return NULL;
+	part[0] = '[';
+	for (size_t i = 0; i < (size_t)(ko - base); i++)
+		part[i + 1] = base[i] == '-' ? '_' : base[i];
+	part[ko - base + 1] = ']';
+	part[ko - base + 2] = '\0';
+	return part;
+}
+
+/* Apply the recording's ranges to the kernel read (under s->lock). */
+static void apply_kranges(struct peo_symbols *s)
+{
+	for (size_t i = 0; i < s->nkranges; i++)
+		if (sym_kernel_set_range(&s->kernel, s->kranges[i].part, s->kranges[i].start,
+					 s->kranges[i].end))
+			sym_note_locked(s, NULL);
+}
+
+int sym_symbols_kernel_map(struct peo_symbols *s, const char *filename, uint64_t start,
+			   uint64_t len)
+{
+	struct sym_krange *more;
+	char *part = filename ? part_of(filename) : NULL;
+	int err = 0;
+
+	if (!part)
+		return 0; /* not the kernel's text or a module: no part takes it */
+	pthread_mutex_lock(&s->lock);
+	for (size_t i = 0; i < s->nkranges; i++)
+		if (!strcmp(s->kranges[i].part, part) && s->kranges[i].start == start &&
+		    s->kranges[i].end == start + len)
+			goto out; /* known (each worker replays the same records) */
+	if (s->kernel_state) { /* read already: lookups use it without the lock */
+		sym_note_locked(s, "the recording maps the kernel again after its first "
+				   "kernel sample; the first map is kept");
+		goto out;
+	}
+	if (!(more = realloc(s->kranges, (s->nkranges + 1) * sizeof(*more)))) {
+		err = peo_fail(ENOMEM, "out of memory for the kernel's maps");
+		goto out;
+	}
+	s->kranges = more;
+	s->kranges[s->nkranges++] = (struct sym_krange){ part, start, start + len };
+	part = NULL;
+out:
+	pthread_mutex_unlock(&s->lock);
+	free(part);
+	return err;
+}
+
+const struct sym_kernel *sym_symbols_kernel(struct peo_symbols *s)
+{
+	if (atomic_load_explicit(&s->kernel_state, memory_order_acquire))
+		return &s->kernel;
+	pthread_mutex_lock(&s->lock);
+	if (!s->kernel_state) {
+		int err = sym_kernel_load(s->kallsyms, &s->kernel);
+
+		if (err)
+			sym_note_locked(s, NULL);
+		else if (s->kernel.hidden)
+			sym_note_locked(s, s->kernel.hidden);
+		else
+			apply_kranges(s);
+		atomic_store_explicit(&s->kernel_state, err ? -1 : 1,
+				      memory_order_release);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return &s->kernel;
+}

@@ -1,0 +1,34 @@
+/*
+ * script/frames.h - what the addresses of a sample are (its ip and its
+ * callchain's frames), looked up in the worker's model of processes.
+ */
+#ifndef PEO_TOOLS_SCRIPT_FRAMES_H
+#define PEO_TOOLS_SCRIPT_FRAMES_H
+
+#include <stdint.h>
+
+#include <peo/peo.h>
+
+#include "script/worker.h"
+
+/* What @ip of @r's process is, in @cpumode (nothing known without a model:
+ * an output that keeps no state). */
+static inline void script_look_up(struct script_worker *w, const struct peo_record *r,
+				  uint16_t cpumode, uint64_t ip, struct peo_frame *fr)
+{
+	if (!w->procs || peo_processes_lookup(w->procs, r->sample_id.pid, cpumode, ip, 0, fr) < 0)
+		*fr = (struct peo_frame){ .sz = sizeof(*fr), .addr = ip, .dso_offset = ip };
+}
+
+/* The cpumode of a callchain's frames after context marker @ctx. */
+static inline uint16_t script_cpumode_of(int64_t ctx)
+{
+	switch (ctx) {
+	case PEO_CONTEXT_KERNEL: return PEO_RECORD_MISC_KERNEL;
+	case PEO_CONTEXT_GUEST_KERNEL: return PEO_RECORD_MISC_GUEST_KERNEL;
+	case PEO_CONTEXT_GUEST_USER: return PEO_RECORD_MISC_GUEST_USER;
+	default: return PEO_RECORD_MISC_USER;
+	}
+}
+
+#endif
