@@ -58,19 +58,14 @@ check freq pid,tid,time,ip,period,event -e cpu-clock -F 10000 -- "$W" -s 50
 check period comm,pid,tid,time,ip,period,event -e cpu-clock -c 100000 -- "$W" -s 30
 check callchain tid,time,ip -g -e cpu-clock -c 200000 -- "$W" -s 20
 # defaults NAME [-F CHANGES]: peo script's default fields (or those with
-# -F's +field/-field changes) print perf script's lines for them, less the
-# symbol and dso after each address (compared by tests/sym_*_compare.sh; a
-# dso may hold parentheses: "(/memfd:x (deleted))").
-no_symbols() {
-	sed -E 's/([\t ][0-9a-f]+) ([^ ]+\+0x[0-9a-f]+|\[unknown\]) \(.*\)$/\1/'
-}
+# -F's +field/-field changes) print perf script's lines for them, each
+# address's symbol and dso included.
 defaults() {
 	local name=$1
 	shift
-	"$peo" script --no-demangle -i "$tmp/$name.data" "$@" 2>&1 | no_symbols >"$tmp/$name.dpeo"
-	perf script --no-demangle -i "$tmp/$name.data" "$@" 2>/dev/null | # symbols without spaces
-		no_symbols >"$tmp/$name.dperf"
-	same "$name" "default fields${*:+ $*} (less symbols)" "$tmp/$name.dpeo" "$tmp/$name.dperf"
+	"$peo" script --no-demangle -i "$tmp/$name.data" "$@" >"$tmp/$name.dpeo" 2>&1
+	perf script --no-demangle -i "$tmp/$name.data" "$@" >"$tmp/$name.dperf" 2>/dev/null
+	same "$name" "default fields${*:+ $*}" "$tmp/$name.dpeo" "$tmp/$name.dperf"
 }
 defaults callchain # comm unpadded before a callchain
 # the task and mmap lines: their own thread's comm, unpadded as the samples'
