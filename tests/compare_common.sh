@@ -21,6 +21,19 @@ compare_begin() {
 	trap 'rm -rf "$tmp"' EXIT
 	passed=0 failed=0 skipped=0
 }
+# peo_without_notes: $peo becomes a wrapper that drops peo script's notes
+# of what hid symbols (a binary missing: perf says nothing of it) from its
+# standard error, the rest as it was, its exit status kept.  For scripts
+# that compare text only: $peo is no longer peo's own pid.
+peo_without_notes() {
+	local real=$peo
+	peo=$tmp/peo-without-notes
+	cat >"$peo" <<EOF
+#!/usr/bin/env bash
+{ "$real" "\$@" 2>&1 1>&3 3>&- | grep -v '^peo script: note: ' >&2; exit "\${PIPESTATUS[0]}"; } 3>&1
+EOF
+	chmod +x "$peo"
+}
 pass() { echo "PASS  $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL  $*"; failed=$((failed + 1)); }
 skip() { echo "SKIP  $*"; skipped=$((skipped + 1)); }

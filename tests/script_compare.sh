@@ -17,6 +17,7 @@ set -u
 . "$(dirname "$0")/compare_common.sh"
 tests=$(cd "$(dirname "$0")" && pwd) # the Python helpers beside this script
 compare_begin script_compare.sh "$@"
+peo_without_notes
 if ! perf record -q -o "$tmp/probe.data" -e cpu-clock -- true >/dev/null 2>&1; then
 	echo "SKIP: perf record cannot record cpu-clock here"
 	exit 77

@@ -14,7 +14,7 @@
 #   - --no-ordered: the same records' lines (less the comm and callchain,
 #     which need time order) in file order, sorted, as perf's sorted;
 #   - -F comm,tid,time,period,event,ip, and the default fields (perf's
-#     less the symbols after each address: peo resolves none yet);
+#     each address's symbol and dso included);
 #   - --json --show-task-events (workers 0 and 8): JSON Lines, whose
 #     samples are perf's (pid, tid, time, ip or the number of callchain
 #     frames, in order), whose COMM records are
@@ -26,6 +26,7 @@
 set -u
 . "$(dirname "$0")/compare_common.sh"
 compare_begin threads_compare.sh "$@"
+peo_without_notes
 synth=$W
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "SKIP: python3 is not installed; threads_compare reads peo's JSON with it"
@@ -66,12 +67,10 @@ compare() {
 	"$peo" script -i "$f" -F comm,tid,time,period,event,ip >"$tmp/$name.fields.peo" 2>&1
 	perf script -i "$f" -F comm,tid,time,period,event,ip >"$tmp/$name.fields.perf" 2>/dev/null
 	same "$name" "-F comm,tid,time,period,event,ip" "$tmp/$name.fields.peo" "$tmp/$name.fields.perf"
-	# perf's default fields less the symbol and dso after each address
-	"$peo" script -i "$f" >"$tmp/$name.dpeo" 2>&1
-	perf script --no-demangle -i "$f" 2>/dev/null |
-		sed -E 's/([\t ][0-9a-f]+) ([^ ]+\+0x[0-9a-f]+|[^ ]+|\[unknown\]) \(.*\)$/\1/' \
-		>"$tmp/$name.dperf"
-	same "$name" "default fields (perf's less symbols)" "$tmp/$name.dpeo" "$tmp/$name.dperf"
+	# perf's default fields, each address's symbol and dso included
+	"$peo" script --no-demangle -i "$f" >"$tmp/$name.dpeo" 2>&1
+	perf script --no-demangle -i "$f" >"$tmp/$name.dperf" 2>/dev/null
+	same "$name" "default fields" "$tmp/$name.dpeo" "$tmp/$name.dperf"
 
 	for w in 0 8; do
 		"$peo" script -i "$f" --json --show-task-events --workers $w >"$tmp/$name.w$w.json" \

@@ -5,8 +5,10 @@
  */
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols/dso.h"
 #include "symbols/maps.h"
@@ -192,13 +194,45 @@ out:
 	return err;
 }
 
+/* perf's build-id cache copy of the recorded kernel's kallsyms (saved by
+ * perf record: ~/.debug/[kernel.kallsyms]/ID/kallsyms), when the
+ * recording gives the kernel's build id and the copy is there: what perf
+ * script reads, a file and not the running kernel's (which may be
+ * another boot's).  NULL else; the caller frees it.  Under s->lock. */
+static char *cached_kallsyms(struct peo_symbols *s)
+{
+	const char *home = getenv("HOME");
+	const struct sym_dso *d;
+	char hex[41], *path;
+
+	if (s->kallsyms || !home || !s->nbuckets)
+		return NULL;
+	for (d = s->buckets[hash_name("[kernel.kallsyms]") & (s->nbuckets - 1)]; d; d = d->next)
+		if (!strcmp(d->name, "[kernel.kallsyms]"))
+			break;
+	if (!d || !d->build_id_len)
+		return NULL;
+	for (size_t i = 0; i < d->build_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d->build_id[i]);
+	if (asprintf(&path, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex) < 0)
+		return NULL;
+	if (access(path, R_OK)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 const struct sym_kernel *sym_symbols_kernel(struct peo_symbols *s)
 {
 	if (atomic_load_explicit(&s->kernel_state, memory_order_acquire))
 		return &s->kernel;
 	pthread_mutex_lock(&s->lock);
 	if (!s->kernel_state) {
-		int err = sym_kernel_load(s->kallsyms, &s->kernel);
+		char *cached = cached_kallsyms(s);
+		int err = sym_kernel_load(cached ? cached : s->kallsyms, &s->kernel);
+
+		free(cached);
 
 		if (err)
 			sym_note_locked(s, NULL);

@@ -12,8 +12,11 @@
  *     own, a module's followed by another module's at that one's start;
  *     ends come before the choice among aliases, so of the lines at one
  *     address the last is kept;
- *   - the kernel covers [_text, _etext) (the map perf record writes; _stext
- *     where there is no _text), a module its /proc/modules range.
+ *   - the kernel covers _text (_stext where there is no _text) up to the
+ *     first module: perf record's map of it ends at _etext, but perf script
+ *     stretches it to the next map (start_kernel, in .init.text past
+ *     _etext, is named in the idle tasks' stacks); a module covers its
+ *     /proc/modules range.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -228,6 +231,18 @@ static void part_fini(struct sym_kpart *p)
 }
 
 /* End each part's symbols, give each part its range, drop unlisted modules. */
+/* The kernel's part ends where the first module above it starts (or at the
+ * end of the address space), as perf stretches its kernel map. */
+static void stretch_kernel(struct sym_kernel *k)
+{
+	k->parts[0].end = UINT64_MAX;
+	for (size_t i = 1; i < k->nparts; i++)
+		if (k->parts[i].start > k->parts[0].start) {
+			k->parts[0].end = k->parts[i].start;
+			break;
+		}
+}
+
 static int finish_parts(struct sym_kernel *k, const struct kload *ld, const char *path)
 {
 	struct sym_kpart *mods = k->parts + 1;
@@ -271,13 +286,7 @@ static int finish_parts(struct sym_kernel *k, const struct kload *ld, const char
 	qsort(mods, kept, sizeof(*mods), by_start);
 
 	k->parts[0].start = ld->text ? ld->text : ld->stext ? ld->stext : kernel_first;
-	k->parts[0].end = ld->etext > k->parts[0].start ? ld->etext : UINT64_MAX;
-	if (!ld->etext) /* perf's kernel map then ends at the first module */
-		for (size_t i = 0; i < kept; i++)
-			if (mods[i].start > k->parts[0].start) {
-				k->parts[0].end = mods[i].start;
-				break;
-			}
+	stretch_kernel(k);
 	return 0;
 }
 
@@ -329,6 +338,7 @@ int sym_kernel_set_range(struct sym_kernel *k, const char *name, uint64_t start,
 		k->parts[i].end = end;
 		if (i) /* the modules stay sorted by start */
 			qsort(k->parts + 1, k->nparts - 1, sizeof(*k->parts), by_start);
+		stretch_kernel(k);
 		return 0;
 	}
 	return peo_fail(ENOENT, "no kernel symbols for %s: the kallsyms file has none of its "

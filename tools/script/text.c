@@ -55,7 +55,7 @@ static unsigned fields_for(const struct script_args *a, const struct peo_attr *a
 	if (attr && attr->type == PEO_TYPE_TRACEPOINT)
 		d = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE |
 		    ((attr->sample_type & PEO_SAMPLE_CALLCHAIN) && !a->fields_add && !a->fields_del
-			     ? F_IP : 0);
+			     ? F_IP | F_SYM | F_SYMOFF | F_DSO : 0);
 	else
 		d = F_COMM | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM | F_SYMOFF |
 		    F_DSO;
