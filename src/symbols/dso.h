@@ -19,6 +19,7 @@ enum sym_dso_kind {
 	SYM_DSO_FILE,  /* an ELF file on disk */
 	SYM_DSO_ANON,  /* memory perf reads as it is (//anon, [heap], [stack]...): no symbols */
 	SYM_DSO_VDSO,  /* [vdso]: perf's build-id cache copy, else this process's own */
+	SYM_DSO_JIT,   /* /tmp/perf-PID.map: a JIT's symbols, at their addresses */
 	SYM_DSO_SPECIAL, /* another name in brackets ([vsyscall], [uprobes]...): nothing to read */
 };
 
@@ -73,6 +74,10 @@ PEO_HIDDEN int sym_symbols_kernel_map(struct peo_symbols *s, const char *filenam
 /* vdso.c: [vdso] read from this process's own vdso (a copy in a memfd),
  * with @how's build id checked.  As sym_binary_load(). */
 PEO_HIDDEN int sym_vdso_load(const struct sym_load *how, struct sym_binary *out);
+
+/* jitmap.c: a JIT's /tmp/perf-PID.map ("START SIZE name" a line, in hex)
+ * into @out's table, its addresses the process's.  As sym_binary_load(). */
+PEO_HIDDEN int sym_jitmap_load(const char *path, struct sym_binary *out);
 
 /* Add @sentence (what peo_last_error() says, when NULL) to the notes
  * unless it is there already; the caller holds s->lock. */

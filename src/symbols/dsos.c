@@ -60,6 +60,7 @@ static struct sym_dso *find_or_add(struct peo_symbols *s, const char *name, cons
 	}
 	d->kind = sym_maps_identity(name, 0) ? SYM_DSO_ANON
 		  : !strcmp(name, "[vdso]") ? SYM_DSO_VDSO
+		  : !strncmp(name, "/tmp/perf-", 10) && strstr(name, ".map") ? SYM_DSO_JIT
 		  : name[0] == '[' ? SYM_DSO_SPECIAL : SYM_DSO_FILE;
 	d->next = s->buckets[hash_name(name) & (s->nbuckets - 1)];
 	s->buckets[hash_name(name) & (s->nbuckets - 1)] = d;
@@ -109,7 +110,7 @@ const struct sym_binary *sym_dso_binary(struct peo_symbols *s, struct sym_dso *d
 
 	if (state)
 		return state > 0 ? &d->bin : NULL;
-	if (d->kind != SYM_DSO_FILE && d->kind != SYM_DSO_VDSO)
+	if (d->kind == SYM_DSO_ANON || d->kind == SYM_DSO_SPECIAL)
 		return NULL;
 	pthread_mutex_lock(&s->lock);
 	if (!d->state) {
@@ -117,7 +118,8 @@ const struct sym_binary *sym_dso_binary(struct peo_symbols *s, struct sym_dso *d
 					.build_id = d->build_id_len ? d->build_id : NULL,
 					.build_id_len = d->build_id_len,
 					.demangle = !s->opts.no_demangle };
-		int err = sym_binary_load(&how, &d->bin);
+		int err = d->kind == SYM_DSO_JIT ? sym_jitmap_load(d->name, &d->bin)
+						 : sym_binary_load(&how, &d->bin);
 
 		if (err && d->kind == SYM_DSO_VDSO) /* no cache copy: ours, if it is the same */
 			err = sym_vdso_load(&how, &d->bin);

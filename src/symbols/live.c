@@ -25,7 +25,7 @@ static int add_maps_line(struct peo_processes *p, uint32_t pid, const char *line
 	if (perms[2] != 'x')
 		return 0; /* code only: samples and frames are in executable maps */
 	path = line + path_at;
-	return sym_processes_map(p, pid, start, end - start, off, *path ? path : NULL, 0, NULL, 0);
+	return sym_processes_map(p, pid, start, end - start, off, *path ? path : NULL, 0, 1, NULL, 0);
 }
 
 static int add_threads(struct peo_processes *p, pid_t pid)

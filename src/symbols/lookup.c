@@ -48,7 +48,11 @@ static int user_frame(struct peo_processes *p, uint32_t pid, uint64_t addr, stru
 		return 0;
 	out->dso = m->dso->name;
 	out->dso_offset = addr - m->start + m->pgoff;
-	if (!(b = sym_dso_binary(p->syms, m->dso)) || !sym_binary_vaddr(b, out->dso_offset, &vaddr))
+	if (!(b = sym_dso_binary(p->syms, m->dso)))
+		return 0;
+	if (m->dso->kind == SYM_DSO_JIT) /* a JIT's symbols are at the process's addresses */
+		vaddr = addr;
+	else if (!sym_binary_vaddr(b, out->dso_offset, &vaddr))
 		return 0;
 	return named(&b->syms, vaddr, out);
 }

@@ -2,6 +2,7 @@
  * symbols/processes.c - struct peo_processes made, fed records, freed.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,15 +50,20 @@ struct peo_symbols *peo_processes_symbols(const struct peo_processes *p)
 }
 
 int sym_processes_map(struct peo_processes *p, uint32_t pid, uint64_t start, uint64_t len,
-		      uint64_t pgoff, const char *filename, uint32_t flags, const uint8_t *build_id,
-		      size_t build_id_len)
+		      uint64_t pgoff, const char *filename, uint32_t flags, int exec,
+		      const uint8_t *build_id, size_t build_id_len)
 {
-	struct sym_dso *d = sym_dso_get(p->syms, filename ? filename : "//anon", build_id,
-					build_id_len);
+	int identity = sym_maps_identity(filename, flags);
+	char jit[32];
+	struct sym_dso *d;
 
-	if (!d)
+	if (identity && exec) { /* a JIT's code: its symbols in perf's map file */
+		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", pid);
+		filename = jit;
+	}
+	if (!(d = sym_dso_get(p->syms, filename ? filename : "//anon", build_id, build_id_len)))
 		return -ENOMEM;
-	if (sym_maps_identity(filename, flags))
+	if (identity)
 		pgoff = start; /* addresses as they are */
 	return sym_maps_add(&p->maps, pid, start, len, pgoff, d);
 }
@@ -79,6 +85,9 @@ int peo_processes_add_record(struct peo_processes *p, const struct peo_record *r
 			break;
 		}
 		err = sym_processes_map(p, m->pid, m->addr, m->len, m->pgoff, m->filename, m->flags,
+					r->header.type == PEO_RECORD_MMAP2
+						? (m->prot & 4) != 0 /* PROT_EXEC */
+						: !(r->header.misc & PEO_RECORD_MISC_MMAP_DATA),
 					m->build_id, m->build_id ? m->build_id_size : 0);
 		break;
 	case PEO_RECORD_FORK:

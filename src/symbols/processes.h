@@ -18,9 +18,11 @@ struct peo_processes {
 
 /* Process @pid maps [start, start + len) of the file named @filename from
  * byte @pgoff (MMAP2's @flags: perf reads some maps' addresses as they
- * are).  0 or -ENOMEM. */
+ * are), @exec when the map is executable: anonymous code is a JIT's,
+ * named by /tmp/perf-PID.map as perf names it.  0 or -ENOMEM. */
 PEO_HIDDEN int sym_processes_map(struct peo_processes *p, uint32_t pid, uint64_t start,
 				 uint64_t len, uint64_t pgoff, const char *filename,
-				 uint32_t flags, const uint8_t *build_id, size_t build_id_len);
+				 uint32_t flags, int exec, const uint8_t *build_id,
+				 size_t build_id_len);
 
 #endif
