@@ -52,16 +52,16 @@ show "peo record -o peo.data -- workload -b 200" \
 	"$peo" record -o "$tmp/peo.data" -- "$W" -b 200
 recorded=$?
 
-step "2. Read it back: one line per sample (command, thread, time, period, event, instruction pointer)"
+step "2. Read it back: one line per sample (command, thread, time, period, event, ip and its function)"
 if [ $recorded -eq 0 ]; then
 	show "peo script -i peo.data | sed -n '300,303p'    (four samples from the middle)" \
 		sh -c '"$1" script -i "$2" | sed -n 300,303p' sh "$peo" "$tmp/peo.data"
-	echo "   peo has no symbols yet: the ips are addresses. The file holds the maps they fall in:"
+	echo "   each ip named as perf script names it, through the maps the file holds:"
 	show "peo script -i peo.data --show-mmap-events | grep 'MMAP2.*r-xp.*workload'    (the workload's code)" \
 		sh -c '"$1" script -i "$2" --show-mmap-events | grep "MMAP2.*r-xp.*workload"' sh "$peo" "$tmp/peo.data"
 	step "3. What the file holds: its records counted by type, as perf report --stats counts them"
 	show "peo script -i peo.data --stats" "$peo" script -i "$tmp/peo.data" --stats
-	step "4. perf reads peo's file: its symbols, by perf report (peo's own symbolizer is to come)"
+	step "4. perf reads peo's file too: its symbols, by perf report"
 	if command -v perf >/dev/null 2>&1; then
 		show "perf report -i peo.data --sort dso,sym --stdio | head -4" \
 			sh -c 'perf report -i "$1" --sort dso,sym --stdio 2>/dev/null | grep -v "^#" | grep . | head -4' \
