@@ -6,6 +6,8 @@
 # (default 5) alternating runs of each; prints the median wall time, peak
 # RSS, and perf/peo (higher is better; the goal: 15x), and checks that the
 # outputs are the same bytes.  SECONDS_OF_BURN (default 10) sizes the file.
+# As root, one cold run of each too: the page cache dropped before it (the
+# recording, the binaries and their debug files read from disk).
 set -uo pipefail
 peo=${1:-build/peo}
 W=${2:-build/tests/workload}
@@ -47,6 +49,18 @@ awk -v pt="$pt" -v pm="$pm" -v ft="$ft" -v fm="$fm" -v n="$samples" -v sz="$(sta
 	printf "  %-5s %7.3f s %8d KiB peak\n", "perf", ft, fm
 	printf "  perf/peo: %.1fx time, %.1fx memory\n", ft / pt, fm / pm
 	printf "RESULT|script -g, deep callchains, symbols|%.3f s|perf script|%.3f s|%.1f\n", pt, ft, ft / pt }'
+# cold: each once, after dropping the page cache (root only)
+if [ -w /proc/sys/vm/drop_caches ]; then
+	sync; echo 3 >/proc/sys/vm/drop_caches
+	pc=$(one peo "$peo" script -i "$f" | cut -d' ' -f1)
+	sync; echo 3 >/proc/sys/vm/drop_caches
+	fc=$(one perf perf script -i "$f" | cut -d' ' -f1)
+	awk -v pc="$pc" -v fc="$fc" 'BEGIN {
+		printf "  cold (page cache dropped): peo %.3f s, perf %.3f s, perf/peo %.1fx\n", pc, fc, fc / pc
+		printf "RESULT|script -g, deep callchains, symbols, cold cache|%.3f s|perf script|%.3f s|%.1f\n", pc, fc, fc / pc }'
+else
+	echo "  cold: skipped (dropping the page cache needs root)"
+fi
 if [ "$same" != identical ]; then
 	diff "$tmp/peo.out" "$tmp/perf.out" | head -8
 	exit 1
