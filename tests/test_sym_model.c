@@ -112,8 +112,8 @@ static void records_make_the_maps(void **state)
 	f = at(p, 10, 0x17010); /* the end of /bin/a's past /bin/b's */
 	assert_string_equal(f.dso, "/bin/a");
 	assert_int_equal(f.dso_offset, 0x17010 - 0x10000 + 0x3000);
-	f = at(p, 10, 0x7000010);
-	assert_string_equal(f.dso, "//anon");
+	f = at(p, 10, 0x7000010); /* executable: a JIT's, named by its map file */
+	assert_string_equal(f.dso, "/tmp/perf-10.map");
 	assert_int_equal(f.dso_offset, 0x7000010);
 	assert_null(f.sym);
 	f = at(p, 10, 0x20000); /* just past /bin/a's */
@@ -147,6 +147,49 @@ static void fork_and_comm(void **state)
 	assert_string_equal(at(p, 21, 0x400100).dso, "/bin/child");
 	assert_string_equal(at(p, 20, 0x400100).dso, "/bin/parent");
 	peo_processes_free(p);
+}
+
+/* Executable anonymous memory is a JIT's: its frames are named from the
+ * JIT's /tmp/perf-PID.map, a damaged one says where; data is not. */
+static void a_jit_map(void **state)
+{
+	uint32_t pid = 0x7ffff000u + (uint32_t)getpid() % 0x800; /* no process of ours */
+	struct peo_processes *p;
+	struct peo_record r;
+	struct peo_frame f;
+	const char *note;
+	char path[64];
+	FILE *m;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+	assert_non_null(m = fopen(path, "w"));
+	fprintf(m, "7f0000001000 40 jitted_one\n7f0000001040 20 JS:another one\n");
+	fclose(m);
+	assert_int_equal(peo_processes_new(&p, NULL, NULL), 0);
+	r = mmap2(pid, 0x7f0000000000, 0x10000, 0, "//anon");
+	feed(p, r);
+	f = at(p, pid, 0x7f0000001044);
+	assert_string_equal(f.dso, path);
+	assert_string_equal(f.sym, "JS:another one");
+	assert_int_equal(f.symoff, 4);
+	assert_int_equal(f.dso_offset, 0x7f0000001044); /* as it is */
+	r.u.mmap.prot = 3; /* data: not a JIT's */
+	r.u.mmap.addr = 0x7f1000000000;
+	feed(p, r);
+	assert_string_equal(at(p, pid, 0x7f1000000010).dso, "//anon");
+	peo_processes_free(p);
+
+	assert_non_null(m = fopen(path, "w"));
+	fprintf(m, "7f0000001000 40 jitted_one\nnot a line\n");
+	fclose(m);
+	assert_int_equal(peo_processes_new(&p, NULL, NULL), 0);
+	feed(p, mmap2(pid, 0x7f0000000000, 0x10000, 0, "//anon"));
+	assert_null(at(p, pid, 0x7f0000001004).sym);
+	assert_int_equal(peo_symbols_notes(peo_processes_symbols(p), &note, 1), 1);
+	assert_non_null(strstr(note, ":2: 'not a line' is not START SIZE NAME"));
+	peo_processes_free(p);
+	unlink(path);
 }
 
 /* 4,000 processes of 16 maps and 8 threads each, made by FORK from one. */
@@ -247,6 +290,7 @@ int main(void)
 		cmocka_unit_test(maps_follow_fork_while_the_table_grows),
 		cmocka_unit_test(records_make_the_maps),
 		cmocka_unit_test(fork_and_comm),
+		cmocka_unit_test(a_jit_map),
 		cmocka_unit_test(thousands_of_processes),
 		cmocka_unit_test(a_live_process),
 		cmocka_unit_test(bad_arguments),
