@@ -200,6 +200,55 @@ enum peo_frame_flags {
 PEO_API int peo_processes_lookup(struct peo_processes *p, uint32_t pid, uint16_t cpumode,
 				 uint64_t addr, uint32_t flags, struct peo_frame *out);
 
+/**
+ * peo_processes_unwind() - the user-space frames of @sample's thread,
+ * unwound from the registers and the copy of the stack the sample holds
+ * (PEO_SAMPLE_REGS_USER and PEO_SAMPLE_STACK_USER, as perf record
+ * --call-graph dwarf asks; attr.sample_regs_user says which registers,
+ * and they come in its bits' order) with the call frame information
+ * (.eh_frame, .debug_frame) of the binaries the process maps, through
+ * elfutils' libdwfl.  x86_64 and aarch64 processes.  The process's maps
+ * are those the records so far give; its unwinder is kept between calls
+ * and made again when they change.
+ * @p:      the model.
+ * @sample: a parsed sample record.
+ * @ips:    receives up to @max addresses, innermost first: the sample's
+ *          ip, then each caller's return address as it is (look a caller
+ *          up at the address minus one to name the calling function, as
+ *          perf does: peo_processes_lookup()).
+ * @max:    room in @ips (perf's default depth is 127).
+ * Returns how many frames were found: 0 when the sample has no
+ * registers or stack (or an empty one), when its registers miss the ip
+ * or stack pointer, or when none of the binaries the process maps could
+ * be read; else the ip and the callers up to the first frame that cannot
+ * be unwound (an ip in nothing mapped: itself first).  -EINVAL (a NULL argument,
+ * a record that is not a sample), -ENOTSUP (peo built without elfutils,
+ * or a recording in the other byte order: the sentence says which),
+ * -ENOMEM.
+ */
+PEO_API int peo_processes_unwind(struct peo_processes *p, const struct peo_record *sample,
+				 uint64_t *ips, size_t max);
+
+/**
+ * peo_processes_inlines() - the functions inlined at @addr of process
+ * @pid, as the binary's DWARF debug information (or its separate debug
+ * file's) gives them: innermost first, up to but not including the
+ * function they were inlined into (which peo_processes_lookup() names).
+ * perf script prints each as a frame of its own before that one,
+ * "ADDR name+0xOFF (inlined)" with the outer symbol's offset.
+ * @p:     the model.
+ * @pid:   the process.
+ * @addr:  an address of the process (a caller's return address minus one).
+ * @names: receives up to @max names, demangled unless the peo_symbols
+ *         says not; valid until @p is freed.
+ * @max:   room in @names.
+ * Returns how many names were stored (0: none inlined there, or no
+ * debug information), -EINVAL (a NULL argument), -ENOTSUP (peo built
+ * without elfutils), -ENOMEM.
+ */
+PEO_API int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr,
+				  const char **names, size_t max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,6 +29,7 @@ struct sym_binary {
 	uint8_t build_id[20];
 	size_t build_id_len; /* 0: the file has none */
 	char *symbols_from;  /* the file the table was read from (a debug file, or the binary) */
+	char *file;          /* the binary read (for its code and CFI), or NULL: a copy gone since */
 };
 
 /* How to find a binary. */

@@ -42,6 +42,7 @@ void sym_binary_fini(struct sym_binary *b)
 	sym_table_fini(&b->syms);
 	free(b->seg);
 	free(b->symbols_from);
+	free(b->file);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -485,7 +486,11 @@ static int note_source(struct reader *r, struct sym_binary *out)
 
 	dwfl_module_info(r->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
 	out->symbols_from = strdup(debug_file ? debug_file : main_file ? main_file : r->file);
-	return out->symbols_from ? 0 : peo_fail(ENOMEM, "out of memory for a path");
+	/* a memfd's path (our own vdso's copy) is closed after the read */
+	if (strncmp(r->file, "/proc/self/fd/", 14))
+		out->file = strdup(r->file);
+	return out->symbols_from && (out->file || !strncmp(r->file, "/proc/self/fd/", 14))
+		       ? 0 : peo_fail(ENOMEM, "out of memory for a path");
 }
 
 int sym_binary_load(const struct sym_load *how, struct sym_binary *out)

@@ -12,6 +12,7 @@ struct proc {
 	int used; /* 0: an empty slot (pid 0 is a pid like the others) */
 	struct sym_map *maps;
 	size_t n, cap;
+	uint64_t gen; /* changes with its maps (sym_maps_of()) */
 };
 
 static size_t slot_of(const struct sym_maps *m, uint32_t pid)
@@ -75,6 +76,7 @@ int sym_maps_add(struct sym_maps *m, uint32_t pid, uint64_t start, uint64_t len,
 	if (!(p = proc_of(m, pid, 1)))
 		return peo_fail(ENOMEM, "out of memory for process %u's maps", pid);
 	m->hit_valid = 0;
+	p->gen = ++m->gen;
 	while (a < p->n && p->maps[a].end <= start)
 		a++;
 	for (b = a; b < p->n && p->maps[b].start < end; b++)
@@ -124,6 +126,7 @@ int sym_maps_fork(struct sym_maps *m, uint32_t parent, uint32_t child)
 	/* A pid used before is a new process now: none of the old one's maps */
 	if ((cp = proc_of(m, child, 0))) {
 		cp->n = 0;
+		cp->gen = ++m->gen;
 		m->hit_valid = 0; /* the cache may hold one of them */
 	}
 	if (!proc_of(m, parent, 0))
@@ -144,8 +147,10 @@ void sym_maps_forget(struct sym_maps *m, uint32_t pid)
 {
 	struct proc *p = proc_of(m, pid, 0);
 
-	if (p)
+	if (p) {
 		p->n = 0;
+		p->gen = ++m->gen;
+	}
 	m->hit_valid = 0;
 }
 
@@ -174,6 +179,15 @@ const struct sym_map *sym_maps_find(struct sym_maps *m, uint32_t pid, uint64_t a
 	m->hit_pid = pid;
 	m->hit = p->maps[lo - 1];
 	return &m->hit;
+}
+
+const struct sym_map *sym_maps_of(struct sym_maps *m, uint32_t pid, size_t *n, uint64_t *gen)
+{
+	struct proc *p = proc_of(m, pid, 0);
+
+	*n = p ? p->n : 0;
+	*gen = p ? p->gen : 0;
+	return p ? p->maps : NULL;
 }
 
 void sym_maps_free(struct sym_maps *m)

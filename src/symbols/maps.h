@@ -29,6 +29,7 @@ struct sym_maps {
 	int hit_valid;
 	uint32_t hit_pid;
 	struct sym_map hit;
+	uint64_t gen; /* the last generation given a process's maps */
 };
 
 /* Process @pid mapped [start, start + len) of @dso at file offset @pgoff
@@ -52,6 +53,12 @@ PEO_HIDDEN void sym_maps_forget(struct sym_maps *m, uint32_t pid);
 
 /* The map of process @pid holding @addr, or NULL: valid until maps change. */
 PEO_HIDDEN const struct sym_map *sym_maps_find(struct sym_maps *m, uint32_t pid, uint64_t addr);
+
+/* Process @pid's maps, sorted by start (*@n of them), and *@gen, which
+ * differs after any change of them (0: the process has none); valid until
+ * maps change. */
+PEO_HIDDEN const struct sym_map *sym_maps_of(struct sym_maps *m, uint32_t pid, size_t *n,
+					     uint64_t *gen);
 
 PEO_HIDDEN void sym_maps_free(struct sym_maps *m);
 

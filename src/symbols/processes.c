@@ -39,6 +39,7 @@ void peo_processes_free(struct peo_processes *p)
 		return;
 	sym_threads_free(&p->threads);
 	sym_maps_free(&p->maps);
+	sym_unwind_free(&p->unwind);
 	if (p->own_syms)
 		peo_symbols_free(p->syms);
 	free(p);
@@ -63,6 +64,8 @@ int sym_processes_map(struct peo_processes *p, uint32_t pid, uint64_t start, uin
 	}
 	if (!(d = sym_dso_get(p->syms, filename ? filename : "//anon", build_id, build_id_len)))
 		return -ENOMEM;
+	if (exec)
+		d->code = 1; /* (workers replaying the same record all write 1) */
 	if (identity)
 		pgoff = start; /* addresses as they are */
 	return sym_maps_add(&p->maps, pid, start, len, pgoff, d);

@@ -8,12 +8,14 @@
 #include "symbols/dso.h"
 #include "symbols/maps.h"
 #include "symbols/threads.h"
+#include "symbols/unwind.h"
 
 struct peo_processes {
 	struct peo_symbols *syms;
 	int own_syms; /* made with it, freed with it */
 	struct sym_threads threads;
 	struct sym_maps maps;
+	struct sym_unwind unwind;
 };
 
 /* Process @pid maps [start, start + len) of the file named @filename from
