@@ -20,6 +20,38 @@ static inline void script_look_up(struct script_worker *w, const struct peo_reco
 		*fr = (struct peo_frame){ .sz = sizeof(*fr), .addr = ip, .dso_offset = ip };
 }
 
+/* The most user frames unwound for a sample: perf's default depth. */
+#define SCRIPT_MAX_STACK 127
+
+/* Whether @r's event records user registers and stacks to unwind
+ * (perf record --call-graph dwarf). */
+static inline int script_has_stack(const struct peo_record *r)
+{
+	uint64_t both = PEO_SAMPLE_REGS_USER | PEO_SAMPLE_STACK_USER;
+
+	return r->attr && (r->attr->sample_type & both) == both;
+}
+
+/* @r's user frames unwound into @ips (SCRIPT_MAX_STACK of them): how
+ * many, 0 without a model or a stack to unwind. */
+static inline int script_unwind(struct script_worker *w, const struct peo_record *r,
+				uint64_t *ips)
+{
+	int n;
+
+	if (!w->procs || !script_has_stack(r))
+		return 0;
+	n = peo_processes_unwind(w->procs, r, ips, SCRIPT_MAX_STACK);
+	return n > 0 ? n : 0;
+}
+
+/* The address perf looks unwound frame @i (@ip) up at: a caller's return
+ * address minus one, in the call. */
+static inline uint64_t script_unwound_at(int i, uint64_t ip)
+{
+	return i ? ip - 1 : ip;
+}
+
 /* The cpumode of a callchain's frames after context marker @ctx. */
 static inline uint16_t script_cpumode_of(int64_t ctx)
 {

@@ -23,25 +23,59 @@ static void json_symbol(struct out *o, const struct peo_frame *fr)
 		json_key_str(o, "dso", fr->dso);
 }
 
+/* One frame of "frames": {"ip":"0x..",...what it is} (and "inlined":true
+ * for a function inlined there, named with the outer symbol's offset). */
+static void json_frame(struct out *o, int *n, uint64_t ip, const struct peo_frame *fr, int inlined)
+{
+	out_str(o, (*n)++ ? ",{\"ip\":\"0x" : "{\"ip\":\"0x");
+	out_advance(o, put_quote(put_hex(out_room(o, 18), ip, 0)));
+	if (inlined) {
+		json_key_str(o, "sym", fr->sym);
+		JSON_U64(o, "symoff", fr->symoff);
+		out_str(o, ",\"inlined\":true");
+	} else {
+		json_symbol(o, fr);
+	}
+	out_char(o, '}');
+}
+
 /* ,"frames":[{"ip":...,"sym":...},...]: the callchain's frames (its
- * context markers left out), each with what it is. */
+ * context markers left out), each with what it is; for a sample with a
+ * user stack, its kernel part, then the user frames unwound (a caller's
+ * ip is its return address, named at the address before it, as perf
+ * names it), each after the functions inlined there. */
 static void json_frames(struct script_worker *w, const struct peo_record *r)
 {
 	struct peo_callchain_iter it = { .sz = sizeof(it) };
 	struct peo_frame fr = { .sz = sizeof(fr) };
 	struct out *o = w->out;
-	uint64_t ip;
+	uint64_t ip, ips[SCRIPT_MAX_STACK];
 	int64_t ctx;
-	int n = 0;
+	int n = 0, nu = script_unwind(w, r, ips);
 
 	out_str(o, ",\"frames\":[");
 	peo_callchain_begin(&it, r);
 	while (peo_callchain_next(&it, &ip, &ctx)) {
+		if (nu && script_cpumode_of(ctx) == PEO_RECORD_MISC_USER)
+			break; /* the unwound frames stand for it */
 		script_look_up(w, r, script_cpumode_of(ctx), ip, &fr);
-		out_str(o, n++ ? ",{\"ip\":\"0x" : "{\"ip\":\"0x");
-		out_advance(o, put_quote(put_hex(out_room(o, 18), ip, 0)));
-		json_symbol(o, &fr);
-		out_char(o, '}');
+		json_frame(o, &n, ip, &fr, 0);
+	}
+	for (int i = 0; i < nu; i++) {
+		uint64_t at = script_unwound_at(i, ips[i]);
+		const char *names[16];
+		int k = 0;
+
+		script_look_up(w, r, PEO_RECORD_MISC_USER, at, &fr);
+		if (fr.sym && w->procs)
+			k = peo_processes_inlines(w->procs, r->sample_id.pid, at, names, 16);
+		for (int j = 0; j < k; j++) {
+			struct peo_frame in = fr;
+
+			in.sym = names[j];
+			json_frame(o, &n, ips[i], &in, strcmp(names[j], fr.sym) != 0);
+		}
+		json_frame(o, &n, ips[i], &fr, 0);
 	}
 	out_char(o, ']');
 }

@@ -182,44 +182,104 @@ static uint16_t frame_key(uint16_t mode, unsigned fl)
 	return (uint16_t)(mode << 3 | (fl & (F_SYM | F_SYMOFF | F_DSO)) / F_SYM);
 }
 
-/* A callchain sample's frames, a line each, and the blank line perf ends
- * it with.  perf prints a user frame's address as its offset in the file
- * mapped there, and looks it up as it is (a return address, not minus one). */
-static void print_callchain(struct script_worker *w, const struct peo_record *r, unsigned fl)
+/* The functions inlined at unwound frame @at (named @fr), as perf prints
+ * them before it: "\tADDRESS name+0xoff (inlined)", the outer symbol's
+ * offset.  @names holds them (@n); returns the room they take. */
+static size_t inline_room(const char **names, int n)
+{
+	size_t need = 0;
+
+	for (int i = 0; i < n; i++)
+		need += 48 + out_strlen(names[i]);
+	return need;
+}
+
+static void print_inlines(struct out *o, unsigned fl, const struct peo_frame *fr,
+			  const char **names, int n)
+{
+	for (int i = 0; i < n; i++) {
+		/* perf prints an inlined function named as the outer one as that */
+		struct peo_frame in = { .sym = names[i], .symoff = fr->symoff, .dso = fr->dso };
+
+		if (fr->sym && !strcmp(names[i], fr->sym)) {
+			print_frame(o, fl, fr->addr, fr);
+			continue;
+		}
+		out_advance(o, put_hex(put_bytes(out_room(o, 18), "\t", 1), fr->dso_offset, 16));
+		print_symbol(o, fl & ~F_DSO, &in);
+		out_str(o, " (inlined)\n");
+	}
+}
+
+/* A frame's lines: for an unwound one (@unwound), the functions inlined
+ * at @at first.  Copied from the cache when printed before (deep stacks
+ * repeat their frames), until the worker keeps another state record. */
+static void print_frame_lines(struct script_worker *w, const struct peo_record *r, unsigned fl,
+			      uint16_t mode, uint64_t ip, uint64_t at, int unwound)
 {
 	struct text_worker *t = w->own;
 	struct out *o = w->out;
-	struct peo_callchain_iter it = { .sz = sizeof(it) };
 	struct peo_frame fr = { .sz = sizeof(fr) };
-	uint64_t ip;
-	int64_t ctx;
+	uint16_t key = (uint16_t)(frame_key(mode, fl) | unwound << 13);
+	uint32_t pid = mode == PEO_RECORD_MISC_KERNEL ? 0 : r->sample_id.pid;
+	struct frame_line *c = &t->lines[(ip * 0x9e3779b97f4a7c15ull + pid + (uint64_t)unwound) >> 53 &
+					 (FRAME_LINES - 1)];
+	const char *names[16];
+	int n = 0;
+	size_t need, start;
 
-	out_char(o, '\n');
+	if (c->len && c->ip == ip && c->pid == pid && c->key == key && c->gen == w->state_gen) {
+		out_bytes(o, c->text, c->len);
+		return;
+	}
+	script_look_up(w, r, mode, at, &fr);
+	if (unwound && fr.sym && (fl & F_SYM) && w->procs) {
+		n = peo_processes_inlines(w->procs, r->sample_id.pid, at, names, 16);
+		n = n > 0 ? n : 0;
+	}
+	need = 32 + (fr.sym ? out_strlen(fr.sym) : 9) + (fr.dso ? out_strlen(fr.dso) : 9) +
+	       inline_room(names, n);
+	if (need > sizeof(c->text)) { /* not kept */
+		out_room(o, need);
+		print_inlines(o, fl, &fr, names, n);
+		print_frame(o, fl, at, &fr);
+		return;
+	}
+	out_room(o, need); /* no flush while it is made: its bytes stay where they go */
+	start = o->n;
+	print_inlines(o, fl, &fr, names, n);
+	print_frame(o, fl, at, &fr);
+	*c = (struct frame_line){ ip, w->state_gen, pid, key, (uint16_t)(o->n - start), { 0 } };
+	memcpy(c->text, o->buf + start, c->len);
+}
+
+/* A callchain sample's frames, a line each, and the blank line perf ends
+ * it with.  perf prints a user frame's address as its offset in the file
+ * mapped there, and looks a callchain's up as it is (a return address, not
+ * minus one).  A sample with a user stack (--call-graph dwarf): the
+ * callchain's kernel part, then the frames unwound, callers named and
+ * printed at their return address minus one, with their inlined functions,
+ * as perf 6.1 prints them. */
+static void print_callchain(struct script_worker *w, const struct peo_record *r, unsigned fl)
+{
+	struct peo_callchain_iter it = { .sz = sizeof(it) };
+	uint64_t ip, ips[SCRIPT_MAX_STACK];
+	int64_t ctx;
+	int n = script_unwind(w, r, ips);
+
+	out_char(w->out, '\n');
 	peo_callchain_begin(&it, r);
 	while (peo_callchain_next(&it, &ip, &ctx)) {
-		uint16_t mode = script_cpumode_of(ctx), key = frame_key(mode, fl);
-		uint32_t pid = mode == PEO_RECORD_MISC_KERNEL ? 0 : r->sample_id.pid;
-		struct frame_line *c = &t->lines[(ip * 0x9e3779b97f4a7c15ull + pid) >> 53 &
-						 (FRAME_LINES - 1)];
-		size_t need, start;
+		uint16_t mode = script_cpumode_of(ctx);
 
-		if (c->len && c->ip == ip && c->pid == pid && c->key == key && c->gen == w->state_gen) {
-			out_bytes(o, c->text, c->len);
-			continue;
-		}
-		script_look_up(w, r, mode, ip, &fr);
-		need = 32 + (fr.sym ? out_strlen(fr.sym) : 9) + (fr.dso ? out_strlen(fr.dso) : 9);
-		if (need > sizeof(c->text)) { /* not kept */
-			print_frame(o, fl, ip, &fr);
-			continue;
-		}
-		out_room(o, need); /* no flush while it is made: its bytes stay where they go */
-		start = o->n;
-		print_frame(o, fl, ip, &fr);
-		*c = (struct frame_line){ ip, w->state_gen, pid, key, (uint16_t)(o->n - start), { 0 } };
-		memcpy(c->text, o->buf + start, c->len);
+		if (n && mode == PEO_RECORD_MISC_USER)
+			break; /* the unwound frames stand for it */
+		print_frame_lines(w, r, fl, mode, ip, ip, 0);
 	}
-	out_char(o, '\n');
+	for (int i = 0; i < n; i++)
+		print_frame_lines(w, r, fl, PEO_RECORD_MISC_USER, ips[i],
+				  script_unwound_at(i, ips[i]), i ? 1 : 2);
+	out_char(w->out, '\n');
 }
 
 /* Whether the lines of @attr's event end in a callchain (perf then does
@@ -263,7 +323,7 @@ static void print_sample(struct script_worker *w, const struct peo_record *r, co
 	}
 	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
 		out_hex(o, smp->addr, 16);
-	if (chain && smp->callchain_nr) {
+	if (chain && (smp->callchain_nr || script_has_stack(r))) {
 		print_callchain(w, r, fl);
 		return;
 	}
