@@ -1,9 +1,11 @@
 /*
  * symbols/unwind.c - peo_processes_unwind() and peo_processes_inlines():
  * one libdwfl session (Dwfl) per process, its modules the files its maps
- * name, each placed where the process mapped it; made again when the
- * process's maps change, else kept across samples (making one per sample
- * was 20 times slower: 588 against 28 us a sample).
+ * name, each placed where the process mapped it; kept across samples
+ * (making one per sample was 20 times slower: 588 against 28 us a
+ * sample), files mapped later added to it, made again when a file it has
+ * moves or goes.  Stacks are unwound by cached CFI rules (cfi_cache.c)
+ * where they can be, else by libdwfl.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbols/cfi_cache.h"
 #include "symbols/processes.h"
 #include "symbols/unwind.h"
 
@@ -42,6 +45,13 @@ int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr, 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+/* A file reported to a process's Dwfl, where it was placed. */
+struct placed {
+	const struct sym_dso *dso;
+	const char *file; /* its binary's (valid as long as the peo_symbols) */
+	uint64_t bias;
+};
+
 /* The functions inlined at an address: names[first, first + n) of its process's. */
 struct inl {
 	uint64_t addr;
@@ -54,6 +64,9 @@ struct sym_uproc {
 	uint64_t gen;        /* of the maps the Dwfl was made from */
 	int made;            /* the Dwfl was made (it may have failed: NULL) */
 	Dwfl *dwfl;
+	struct sym_cfi_cache *cfi; /* its addresses' CFI rules */
+	struct placed *placed;     /* the files reported to it */
+	size_t nplaced;
 	uint16_t machine;    /* the modules' ELF machine; 0: none */
 	struct inl *inl;     /* open addressing by address */
 	size_t inl_cap, inl_n;
@@ -68,18 +81,30 @@ struct sym_uproc {
 	size_t max, got;
 };
 
+/* What was looked up through @up's modules, forgotten (they changed). */
+static void forget_lookups(struct sym_uproc *up)
+{
+	sym_cfi_cache_free(up->cfi);
+	up->cfi = NULL;
+	free(up->inl);
+	up->inl = NULL;
+	up->inl_cap = up->inl_n = up->nin = 0;
+}
+
 static void uproc_clear(struct sym_uproc *up)
 {
 	if (up->dwfl)
 		dwfl_end(up->dwfl);
 	up->dwfl = NULL;
+	forget_lookups(up);
+	free(up->placed);
+	up->placed = NULL;
+	up->nplaced = 0;
 	up->made = 0;
 	up->machine = 0;
-	free(up->inl);
 	free(up->inl_names);
-	up->inl = NULL;
 	up->inl_names = NULL;
-	up->inl_cap = up->inl_n = up->nin = up->in_cap = 0;
+	up->in_cap = 0;
 }
 
 void sym_unwind_free(struct sym_unwind *u)
@@ -183,32 +208,51 @@ static int bias_of(const struct sym_binary *b, const struct sym_map *m, uint64_t
 	return 0;
 }
 
-/* Each file the process maps, reported once at its place. */
-static void report_modules(struct peo_processes *p, struct sym_uproc *up, const struct sym_map *maps,
-			   size_t n)
+/* Each file the process maps, once, at its place: into *@out (malloc'd),
+ * how many; -1 out of memory. */
+static ssize_t placed_files(struct peo_processes *p, const struct sym_map *maps, size_t n,
+			    struct placed **out)
 {
-	const struct sym_dso **seen = calloc(n ? n : 1, sizeof(*seen));
-	size_t nseen = 0;
+	struct placed *w = malloc((n ? n : 1) * sizeof(*w));
+	size_t k = 0;
 
-	dwfl_report_begin(up->dwfl);
-	for (size_t i = 0; seen && i < n; i++) {
+	if (!(*out = w))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
 		const struct sym_map *m = &maps[i];
 		const struct sym_binary *b;
-		Dwfl_Module *mod;
 		uint64_t bias;
-		size_t k;
+		size_t j;
 
 		if (!m->dso || !m->dso->code ||
 		    (m->dso->kind != SYM_DSO_FILE && m->dso->kind != SYM_DSO_VDSO))
 			continue;
-		for (k = 0; k < nseen && seen[k] != m->dso; k++)
+		for (j = 0; j < k && w[j].dso != m->dso; j++)
 			;
-		if (k < nseen)
+		if (j < k || !(b = sym_dso_binary(p->syms, m->dso)) || !b->file || !bias_of(b, m, &bias))
 			continue;
-		if (!(b = sym_dso_binary(p->syms, m->dso)) || !b->file || !bias_of(b, m, &bias))
+		w[k++] = (struct placed){ m->dso, b->file, bias };
+	}
+	return (ssize_t)k;
+}
+
+static int is_placed(const struct placed *list, size_t n, const struct placed *one)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].dso == one->dso && list[i].bias == one->bias)
+			return 1;
+	return 0;
+}
+
+/* Report the files of @w (@n) not among @up's placed ones yet. */
+static void report_files(struct sym_uproc *up, const struct placed *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		Dwfl_Module *mod;
+
+		if (is_placed(up->placed, up->nplaced, &w[i]))
 			continue;
-		seen[nseen++] = m->dso;
-		mod = dwfl_report_elf(up->dwfl, m->dso->name, b->file, -1, bias, false);
+		mod = dwfl_report_elf(up->dwfl, w[i].dso->name, w[i].file, -1, w[i].bias, false);
 		if (mod && !up->machine) {
 			GElf_Addr elf_bias;
 			Elf *elf = dwfl_module_getelf(mod, &elf_bias);
@@ -218,27 +262,54 @@ static void report_modules(struct peo_processes *p, struct sym_uproc *up, const 
 				up->machine = eh.e_machine;
 		}
 	}
-	dwfl_report_end(up->dwfl, NULL, NULL);
-	free(seen);
 }
 
-/* @up's Dwfl for the process's maps as they are now. */
+/* @up's Dwfl for the process's maps as they are now: the one it has,
+ * with the files mapped since added, when none it has moved or went (a
+ * process's maps grow as it starts: its libraries' debug files stay read);
+ * else a new one. */
 static void refresh(struct peo_processes *p, struct sym_unwind *u, struct sym_uproc *up)
 {
 	size_t n;
 	uint64_t gen;
 	const struct sym_map *maps = sym_maps_of(&p->maps, up->pid, &n, &gen);
+	struct placed *w;
+	ssize_t k;
+	size_t kept = 0;
 
 	if (up->made && up->gen == gen)
 		return;
-	uproc_clear(up);
-	up->made = 1;
+	if ((k = placed_files(p, maps, n, &w)) < 0) {
+		uproc_clear(up);
+		return; /* out of memory: no unwinding, tried again at the next change */
+	}
+	for (size_t i = 0; i < up->nplaced; i++)
+		kept += is_placed(w, (size_t)k, &up->placed[i]);
 	up->gen = gen;
-	if (!n || !(up->dwfl = dwfl_begin(u->callbacks)))
-		return;
-	report_modules(p, up, maps, n);
-	if (!up->machine || !dwfl_attach_state(up->dwfl, NULL, (pid_t)up->pid, &thread_callbacks, up))
-		up->machine = 0; /* nothing to unwind with */
+	if (up->dwfl && up->machine && kept == up->nplaced) {
+		forget_lookups(up);
+		dwfl_report_begin_add(up->dwfl);
+		report_files(up, w, (size_t)k);
+		dwfl_report_end(up->dwfl, NULL, NULL);
+	} else {
+		uproc_clear(up);
+		up->gen = gen;
+		if (!k || !(up->dwfl = dwfl_begin(u->callbacks))) {
+			free(w);
+			up->made = 1;
+			return;
+		}
+		dwfl_report_begin(up->dwfl);
+		report_files(up, w, (size_t)k);
+		dwfl_report_end(up->dwfl, NULL, NULL);
+		if (!up->machine ||
+		    !dwfl_attach_state(up->dwfl, NULL, (pid_t)up->pid, &thread_callbacks, up))
+			up->machine = 0; /* nothing to unwind with */
+	}
+	up->made = 1;
+	free(up->placed);
+	up->placed = w;
+	up->nplaced = (size_t)k;
 }
 
 /* Process @pid's unwinder (made when new), or NULL out of memory. */
@@ -300,6 +371,7 @@ int peo_processes_unwind(struct peo_processes *p, const struct peo_record *sampl
 	struct sym_uproc *up;
 	uint64_t words[64];
 	size_t nr;
+	int fast;
 
 	if (!p || !sample || (!ips && max))
 		return peo_fail(EINVAL, "peo_processes_unwind: argument '%s' is NULL",
@@ -329,6 +401,13 @@ int peo_processes_unwind(struct peo_processes *p, const struct peo_record *sampl
 	up->stack = s->stack_user;
 	up->stack_size = s->stack_user_dyn_size < s->stack_user_size ? s->stack_user_dyn_size
 								      : s->stack_user_size;
+	/* the cached rules first; libdwfl where they cannot tell */
+	if ((fast = sym_cfi_unwind(&up->cfi, up->dwfl, &regs, up->stack, up->stack_size, ips,
+				   max)) >= 0) {
+		up->regs = NULL;
+		up->stack = NULL;
+		return fast;
+	}
 	up->ips = ips;
 	up->max = max;
 	up->got = 0;
