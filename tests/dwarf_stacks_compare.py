@@ -13,6 +13,9 @@ Each pair is counted as one of:
   perf_dup   perf printed a function's own line twice where peo prints a
              function inlined there before it (seen once: glibc's atof
              inlined into a C++ main, `1091 main+0x11 (cxx)` twice);
+  plt        perf 6.1 names a PLT entry as _init+0xN (it stretches _init
+             over .plt before it adds the PLT's symbols); peo names it
+             `name@plt` (as sym_elf_compare.sh counts it);
   perf_end   perf's libunwind gave up where a function has no CFI (libm's
              _fini) and printed `ffffffffffffffff [unknown] ([unknown])`;
              peo's stack has perf's frames before it and goes on;
@@ -47,6 +50,13 @@ def dup_line(perf, peo, perf_next):
             and a.group(1) == b.group(1) and a.group(3) == b.group(3))
 
 
+def plt_line(perf, peo):
+    """perf's `ADDR _init+0xN (dso)` for peo's `ADDR name@plt+0xM (dso)`."""
+    a, b = FRAME.match(perf), FRAME.match(peo)
+    return (a and b and a.group(2) == "_init" and b.group(2).endswith("@plt")
+            and a.group(1) == b.group(1) and a.group(4) == b.group(4))
+
+
 def classify(peo, perf):
     if peo == perf:
         return "same"
@@ -60,6 +70,8 @@ def classify(peo, perf):
             continue
         if alias_line(b, a):
             kind = "alias" if kind == "same" else kind
+        elif plt_line(b, a):
+            kind = "plt"
         elif dup_line(b, a, perf[i + 1] if i + 1 < len(perf) else None):
             kind = "perf_dup"
         else:
@@ -72,7 +84,7 @@ def main():
     if len(peo) != len(perf):
         print(f"peo printed {len(peo)} stacks, perf {len(perf)}")
         return 1
-    counts = {"same": 0, "alias": 0, "perf_dup": 0, "perf_end": 0, "other": 0}
+    counts = {"same": 0, "alias": 0, "plt": 0, "perf_dup": 0, "perf_end": 0, "other": 0}
     shown = 0
     for a, b in zip(peo, perf):
         kind = classify(a, b)

@@ -4,11 +4,12 @@
 # unwound from the samples' registers and stack copies, with inlined
 # functions) against perf script 6.1's, stack by stack
 # (dwarf_stacks_compare.py): the C and C++ sample programs, and the
-# workload 40 calls deep.  perf 6.1 is wrong in three ways, counted apart
+# workload 40 calls deep.  perf 6.1 is wrong in four ways, counted apart
 # and not failed: it prints a function's alias as "(inlined)" in place of
-# the function (libc's read as __GI___libc_read), once printed a
-# function's line twice, and its libunwind ends a stack at a function
-# without CFI (ffffffffffffffff [unknown]) where libdwfl goes on.
+# the function (libc's read as __GI___libc_read), names a PLT entry
+# _init+0xN (peo: name@plt), once printed a function's line twice, and its
+# libunwind ends a stack at a function without CFI (ffffffffffffffff
+# [unknown]) where libdwfl goes on.
 # --json's frames: as many as the text's frame lines.
 # Exits 1 when a stack differs otherwise, 77 when perf cannot record
 # dwarf callchains here or peo was built without elfutils.
