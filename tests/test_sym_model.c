@@ -72,8 +72,8 @@ static void maps_follow_fork_while_the_table_grows(void **state)
 
 	(void)state;
 	for (uint32_t pid = 1; pid <= 128; pid++) /* a 256-slot table, half full: the next grows it */
-		assert_int_equal(sym_maps_add(&m, pid, 0x400000 + pid * 0x1000, 0x1000, pid, NULL), 0);
-	assert_int_equal(sym_maps_add(&m, 1, 0x7f0000, 0x2000, 0x5000, NULL), 0);
+		assert_int_equal(sym_maps_add(&m, pid, 0x400000 + pid * 0x1000, 0x1000, pid, NULL, 1), 0);
+	assert_int_equal(sym_maps_add(&m, 1, 0x7f0000, 0x2000, 0x5000, NULL, 1), 0);
 	assert_int_equal(m.cap, 256); /* what the test is about: the fork's child grows it */
 	assert_int_equal(sym_maps_fork(&m, 1, 1000), 0);
 	assert_int_equal(m.cap, 512);

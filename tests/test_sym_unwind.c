@@ -8,6 +8,8 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +38,23 @@ __attribute__((no_sanitize("address"), noinline)) static void copy_stack(uint8_t
 		to[i] = ((const volatile uint8_t *)from)[i];
 }
 
+/* The bytes from @sp to the end of its map, at most STACK_BYTES: as the
+ * kernel copies them (the stack may end sooner). */
+static size_t stack_room(uint64_t sp)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	uint64_t start, end;
+	size_t room = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && sp >= start && sp < end)
+			room = end - sp < STACK_BYTES ? (size_t)(end - sp) : STACK_BYTES;
+	if (f)
+		fclose(f);
+	return room;
+}
+
 /* ip, sp and bp where the asm is, as perf's x86 registers (IP 8, SP 7, BP 6). */
 __attribute__((noinline)) static void capture(struct snap *s)
 {
@@ -47,8 +66,8 @@ __attribute__((noinline)) static void capture(struct snap *s)
 	s->regs[8] = ip;
 	s->regs[7] = sp;
 	s->regs[6] = bp;
-	s->stack_size = STACK_BYTES;
-	copy_stack(s->stack, (const uint8_t *)sp, STACK_BYTES);
+	s->stack_size = stack_room(sp);
+	copy_stack(s->stack, (const uint8_t *)sp, s->stack_size);
 }
 #define HAVE_CAPTURE 1
 #endif

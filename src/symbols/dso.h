@@ -28,7 +28,6 @@ struct sym_dso {
 	enum sym_dso_kind kind;
 	uint8_t build_id[20];  /* as recorded (MMAP2, BUILD_ID), when build_id_len */
 	size_t build_id_len;
-	int code;              /* a map of it is executable: its CFI unwinds */
 	_Atomic int state;     /* 0 not read yet, 1 read (bin), -1 could not be (note kept) */
 	struct sym_binary bin;
 	struct sym_dso *next;  /* in its hash chain */

@@ -64,7 +64,7 @@ static struct proc *proc_of(struct sym_maps *m, uint32_t pid, int create)
  * of a map it overlaps in part the rest stays, as perf splits it (the
  * maps stay apart, so those it overlaps are one run of them). */
 int sym_maps_add(struct sym_maps *m, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
-		 struct sym_dso *dso)
+		 struct sym_dso *dso, int exec)
 {
 	struct proc *p;
 	struct sym_map put[3];
@@ -82,12 +82,13 @@ int sym_maps_add(struct sym_maps *m, uint32_t pid, uint64_t start, uint64_t len,
 	for (b = a; b < p->n && p->maps[b].start < end; b++)
 		;
 	if (a < b && p->maps[a].start < start) /* the part of the first before the new one */
-		put[r++] = (struct sym_map){ p->maps[a].start, start, p->maps[a].pgoff, p->maps[a].dso };
-	put[r++] = (struct sym_map){ start, end, pgoff, dso };
+		put[r++] = (struct sym_map){ p->maps[a].start, start, p->maps[a].pgoff, p->maps[a].dso,
+					     p->maps[a].exec };
+	put[r++] = (struct sym_map){ start, end, pgoff, dso, exec };
 	if (a < b && p->maps[b - 1].end > end) /* the part of the last after it */
 		put[r++] = (struct sym_map){ end, p->maps[b - 1].end,
 					     p->maps[b - 1].pgoff + (end - p->maps[b - 1].start),
-					     p->maps[b - 1].dso };
+					     p->maps[b - 1].dso, p->maps[b - 1].exec };
 	n = p->n - (b - a) + r;
 	if (n > p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
@@ -138,7 +139,7 @@ int sym_maps_fork(struct sym_maps *m, uint32_t parent, uint32_t child)
 	pp = proc_of(m, parent, 0);
 	for (size_t i = 0; i < pp->n; i++)
 		if (sym_maps_add(m, child, pp->maps[i].start, pp->maps[i].end - pp->maps[i].start,
-				 pp->maps[i].pgoff, pp->maps[i].dso))
+				 pp->maps[i].pgoff, pp->maps[i].dso, pp->maps[i].exec))
 			return -ENOMEM;
 	return 0;
 }

@@ -18,6 +18,7 @@ struct proc;
 struct sym_map {
 	uint64_t start, end, pgoff;
 	struct sym_dso *dso; /* NULL: nothing known is mapped (an identity map's pgoff is its start) */
+	int exec;            /* executable (its file's CFI unwinds the code there) */
 };
 
 /* Zero-initialise it. */
@@ -32,11 +33,11 @@ struct sym_maps {
 	uint64_t gen; /* the last generation given a process's maps */
 };
 
-/* Process @pid mapped [start, start + len) of @dso at file offset @pgoff
- * (what it overlaps goes; an empty or wrapping range is ignored).  0 or
- * -ENOMEM. */
+/* Process @pid mapped [start, start + len) of @dso at file offset @pgoff,
+ * executable when @exec (what it overlaps goes; an empty or wrapping
+ * range is ignored).  0 or -ENOMEM. */
 PEO_HIDDEN int sym_maps_add(struct sym_maps *m, uint32_t pid, uint64_t start, uint64_t len,
-			    uint64_t pgoff, struct sym_dso *dso);
+			    uint64_t pgoff, struct sym_dso *dso, int exec);
 
 /* Whether perf reads the addresses of a map of @filename (with MMAP2's
  * @flags) as they are, not as offsets in a file: anonymous memory

@@ -64,11 +64,9 @@ int sym_processes_map(struct peo_processes *p, uint32_t pid, uint64_t start, uin
 	}
 	if (!(d = sym_dso_get(p->syms, filename ? filename : "//anon", build_id, build_id_len)))
 		return -ENOMEM;
-	if (exec)
-		d->code = 1; /* (workers replaying the same record all write 1) */
 	if (identity)
 		pgoff = start; /* addresses as they are */
-	return sym_maps_add(&p->maps, pid, start, len, pgoff, d);
+	return sym_maps_add(&p->maps, pid, start, len, pgoff, d, exec);
 }
 
 int peo_processes_add_record(struct peo_processes *p, const struct peo_record *r)

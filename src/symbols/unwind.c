@@ -187,6 +187,10 @@ static int frame_cb(Dwfl_Frame *f, void *arg)
 	if (!dwfl_frame_pc(f, &pc, NULL))
 		return DWARF_CB_ABORT;
 	up->ips[up->got++] = pc;
+	/* From code in no file libdwfl would guess on by the frame pointer;
+	 * perf stops there, and so do we. */
+	if (!dwfl_addrmodule(up->dwfl, up->got > 1 ? pc - 1 : pc))
+		return DWARF_CB_ABORT;
 	return up->got < up->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -224,12 +228,15 @@ static ssize_t placed_files(struct peo_processes *p, const struct sym_map *maps,
 		uint64_t bias;
 		size_t j;
 
-		if (!m->dso || !m->dso->code ||
+		if (!m->dso || !m->exec ||
 		    (m->dso->kind != SYM_DSO_FILE && m->dso->kind != SYM_DSO_VDSO))
 			continue;
-		for (j = 0; j < k && w[j].dso != m->dso; j++)
+		if (!(b = sym_dso_binary(p->syms, m->dso)) || !b->file || !bias_of(b, m, &bias))
+			continue;
+		/* once per place: after an exec the old ld.so stays beside the new */
+		for (j = 0; j < k && (w[j].dso != m->dso || w[j].bias != bias); j++)
 			;
-		if (j < k || !(b = sym_dso_binary(p->syms, m->dso)) || !b->file || !bias_of(b, m, &bias))
+		if (j < k)
 			continue;
 		w[k++] = (struct placed){ m->dso, b->file, bias };
 	}
