@@ -32,13 +32,6 @@ int peo_processes_unwind(struct peo_processes *p, const struct peo_record *sampl
 			"stacks: only frame-pointer callchains (perf record -g) show callers");
 }
 
-int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr, const char **names,
-			  size_t max)
-{
-	(void)p, (void)pid, (void)addr, (void)names, (void)max;
-	return peo_fail(ENOTSUP, "peo was built without elfutils (libdw), so it reads no "
-			"inlined functions");
-}
 #else
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -52,13 +45,6 @@ struct placed {
 	uint64_t bias;
 };
 
-/* The functions inlined at an address: names[first, first + n) of its process's. */
-struct inl {
-	uint64_t addr;
-	uint32_t first, n;
-	int used;
-};
-
 struct sym_uproc {
 	uint32_t pid;
 	uint64_t gen;        /* of the maps the Dwfl was made from */
@@ -68,10 +54,6 @@ struct sym_uproc {
 	struct placed *placed;     /* the files reported to it */
 	size_t nplaced;
 	uint16_t machine;    /* the modules' ELF machine; 0: none */
-	struct inl *inl;     /* open addressing by address */
-	size_t inl_cap, inl_n;
-	const char **inl_names;
-	size_t nin, in_cap;
 	/* The sample being unwound (the callbacks' state). */
 	struct peo_processes *p;
 	const struct sym_dwarf_regs *regs;
@@ -86,9 +68,6 @@ static void forget_lookups(struct sym_uproc *up)
 {
 	sym_cfi_cache_free(up->cfi);
 	up->cfi = NULL;
-	free(up->inl);
-	up->inl = NULL;
-	up->inl_cap = up->inl_n = up->nin = 0;
 }
 
 static void uproc_clear(struct sym_uproc *up)
@@ -102,9 +81,6 @@ static void uproc_clear(struct sym_uproc *up)
 	up->nplaced = 0;
 	up->made = 0;
 	up->machine = 0;
-	free(up->inl_names);
-	up->inl_names = NULL;
-	up->in_cap = 0;
 }
 
 void sym_unwind_free(struct sym_unwind *u)
@@ -114,9 +90,7 @@ void sym_unwind_free(struct sym_unwind *u)
 		free(u->procs[i]);
 	}
 	free(u->procs);
-	for (size_t i = 0; i < u->names_cap; i++)
-		free(u->names[i]);
-	free(u->names);
+	sym_inlines_free(u->inlines);
 	free(u->debuginfo_path);
 	free(u->callbacks);
 	memset(u, 0, sizeof(*u));
@@ -172,6 +146,28 @@ static bool set_initial_registers(Dwfl_Thread *t, void *thread_arg)
 		dwfl_thread_state_register_pc(t, r->pc);
 	return true;
 }
+
+/* A process's Dwfl reads no debug files: its modules' .eh_frame unwinds
+ * (libdwfl would otherwise read a whole debug file, decompressing it, to
+ * look for .debug_frame where .eh_frame has no entry: 80% of the time on a
+ * recording of many processes). */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc;
+	*debuginfo_file_name = NULL;
+	return -1;
+}
+
+static char *no_path;
+static const Dwfl_Callbacks process_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &no_path,
+};
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.next_thread = next_thread,
@@ -301,7 +297,7 @@ static void refresh(struct peo_processes *p, struct sym_unwind *u, struct sym_up
 	} else {
 		uproc_clear(up);
 		up->gen = gen;
-		if (!k || !(up->dwfl = dwfl_begin(u->callbacks))) {
+		if (!k || !(up->dwfl = dwfl_begin(&process_callbacks))) {
 			free(w);
 			up->made = 1;
 			return;
@@ -319,6 +315,32 @@ static void refresh(struct peo_processes *p, struct sym_unwind *u, struct sym_up
 	up->nplaced = (size_t)k;
 }
 
+const void *sym_unwind_callbacks(struct peo_processes *p)
+{
+	struct sym_unwind *u = &p->unwind;
+	Dwfl_Callbacks *cb;
+
+	if (u->callbacks)
+		return u->callbacks;
+	if (!(cb = calloc(1, sizeof(*cb))))
+		goto nomem;
+	cb->find_elf = dwfl_build_id_find_elf;
+	cb->find_debuginfo = dwfl_standard_find_debuginfo;
+	cb->section_address = dwfl_offline_section_address;
+	cb->debuginfo_path = &u->debuginfo_path;
+	/* with a symfs, debug files are looked for under it only, as perf does */
+	if (p->syms->symfs &&
+	    asprintf(&u->debuginfo_path, ":.debug:%s/usr/lib/debug", p->syms->symfs) < 0) {
+		u->debuginfo_path = NULL;
+		free(cb);
+		goto nomem;
+	}
+	return u->callbacks = cb;
+nomem:
+	peo_fail(ENOMEM, "out of memory for libdwfl's callbacks");
+	return NULL;
+}
+
 /* Process @pid's unwinder (made when new), or NULL out of memory. */
 static struct sym_uproc *uproc_of(struct peo_processes *p, uint32_t pid)
 {
@@ -330,24 +352,6 @@ static struct sym_uproc *uproc_of(struct peo_processes *p, uint32_t pid)
 	for (size_t i = 0; i < u->n; i++)
 		if (u->procs[i]->pid == pid)
 			return u->procs[u->last = i];
-	if (!u->callbacks) {
-		Dwfl_Callbacks *cb = calloc(1, sizeof(*cb));
-
-		if (!cb)
-			goto nomem;
-		cb->find_elf = dwfl_build_id_find_elf;
-		cb->find_debuginfo = dwfl_standard_find_debuginfo;
-		cb->section_address = dwfl_offline_section_address;
-		cb->debuginfo_path = &u->debuginfo_path;
-		/* with a symfs, debug files are looked for under it only, as perf does */
-		if (p->syms->symfs &&
-		    asprintf(&u->debuginfo_path, ":.debug:%s/usr/lib/debug", p->syms->symfs) < 0) {
-			u->debuginfo_path = NULL;
-			free(cb);
-			goto nomem;
-		}
-		u->callbacks = cb;
-	}
 	if (u->n == u->cap) {
 		size_t cap = u->cap ? u->cap * 2 : 16;
 		struct sym_uproc **more = realloc(u->procs, cap * sizeof(*more));
@@ -426,160 +430,4 @@ int peo_processes_unwind(struct peo_processes *p, const struct peo_record *sampl
 	return (int)up->got;
 }
 
-/* ------------------------------------------------------ inlined functions */
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-/* @name (malloc'd: taken) kept once for the model's life; NULL out of memory. */
-static const char *intern(struct sym_unwind *u, char *name)
-{
-	size_t i;
-
-	if (!name)
-		return NULL;
-	if ((u->nnames + 1) * 2 > u->names_cap) {
-		size_t cap = u->names_cap ? u->names_cap * 2 : 256;
-		char **t = calloc(cap, sizeof(*t));
-
-		if (!t) {
-			free(name);
-			return NULL;
-		}
-		for (size_t k = 0; k < u->names_cap; k++)
-			if (u->names[k]) {
-				for (i = hash_str(u->names[k]) & (cap - 1); t[i]; i = (i + 1) & (cap - 1))
-					;
-				t[i] = u->names[k];
-			}
-		free(u->names);
-		u->names = t;
-		u->names_cap = cap;
-	}
-	for (i = hash_str(name) & (u->names_cap - 1); u->names[i]; i = (i + 1) & (u->names_cap - 1))
-		if (!strcmp(u->names[i], name)) {
-			free(name);
-			return u->names[i];
-		}
-	u->nnames++;
-	return u->names[i] = name;
-}
-
-/* An inlined function's name as perf shows it (its linkage name, demangled). */
-static char *die_name(struct peo_processes *p, Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-	const char *name = NULL;
-	char *dem;
-
-	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
-	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
-		name = dwarf_formstring(&a);
-	if (!name && dwarf_attr_integrate(die, DW_AT_name, &a))
-		name = dwarf_formstring(&a);
-	if (!name)
-		return NULL;
-	if (!p->syms->opts.no_demangle && (dem = sym_demangle(name)))
-		return dem;
-	return strdup(name);
-}
-
-/* The inlined functions at @addr, innermost first, into @up's names. */
-static int find_inlines(struct peo_processes *p, struct sym_uproc *up, uint64_t addr, uint32_t *n)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(up->dwfl, addr);
-	Dwarf_Die *cu, *scopes = NULL, *nest = NULL;
-	Dwarf_Addr bias;
-	int ns, nn;
-
-	*n = 0;
-	if (!mod || !(cu = dwfl_module_addrdie(mod, addr, &bias)))
-		return 0;
-	ns = dwarf_getscopes(cu, addr - bias, &scopes);
-	/* the dies as nested in the code: an inline's caller, not its origin */
-	nn = ns > 0 ? dwarf_getscopes_die(&scopes[0], &nest) : 0;
-	for (int i = 0; i < nn && dwarf_tag(&nest[i]) != DW_TAG_subprogram; i++) {
-		const char *name;
-
-		if (dwarf_tag(&nest[i]) != DW_TAG_inlined_subroutine)
-			continue; /* a lexical block */
-		if (!(name = intern(&p->unwind, die_name(p, &nest[i]))))
-			continue;
-		if (up->nin == up->in_cap) {
-			size_t cap = up->in_cap ? up->in_cap * 2 : 64;
-			const char **more = realloc(up->inl_names, cap * sizeof(*more));
-
-			if (!more)
-				break;
-			up->inl_names = more;
-			up->in_cap = cap;
-		}
-		up->inl_names[up->nin++] = name;
-		(*n)++;
-	}
-	free(scopes);
-	free(nest);
-	return 0;
-}
-
-/* @addr's entry in @up's cache, made (and filled) when new; NULL out of memory. */
-static struct inl *inl_entry(struct peo_processes *p, struct sym_uproc *up, uint64_t addr)
-{
-	size_t i;
-
-	if ((up->inl_n + 1) * 2 > up->inl_cap) {
-		size_t cap = up->inl_cap ? up->inl_cap * 2 : 1024;
-		struct inl *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return NULL;
-		for (size_t k = 0; k < up->inl_cap; k++)
-			if (up->inl[k].used) {
-				for (i = (up->inl[k].addr * 0x9e3779b97f4a7c15ull) >> 20 & (cap - 1);
-				     t[i].used; i = (i + 1) & (cap - 1))
-					;
-				t[i] = up->inl[k];
-			}
-		free(up->inl);
-		up->inl = t;
-		up->inl_cap = cap;
-	}
-	for (i = (addr * 0x9e3779b97f4a7c15ull) >> 20 & (up->inl_cap - 1); up->inl[i].used;
-	     i = (i + 1) & (up->inl_cap - 1))
-		if (up->inl[i].addr == addr)
-			return &up->inl[i];
-	up->inl[i] = (struct inl){ .addr = addr, .first = (uint32_t)up->nin, .used = 1 };
-	up->inl_n++;
-	find_inlines(p, up, addr, &up->inl[i].n);
-	return &up->inl[i];
-}
-
-int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr, const char **names,
-			  size_t max)
-{
-	struct sym_uproc *up;
-	struct inl *e;
-	size_t n;
-
-	if (!p || (!names && max))
-		return peo_fail(EINVAL, "peo_processes_inlines: argument '%s' is NULL",
-				p ? "names" : "p");
-	if (!(up = uproc_of(p, pid)))
-		return -ENOMEM;
-	refresh(p, &p->unwind, up);
-	if (!up->dwfl)
-		return 0;
-	if (!(e = inl_entry(p, up, addr)))
-		return peo_fail(ENOMEM, "out of memory for process %u's inlined functions", pid);
-	n = e->n < max ? e->n : max;
-	for (size_t i = 0; i < n; i++)
-		names[i] = up->inl_names[e->first + i];
-	return (int)n;
-}
 #endif

@@ -39,12 +39,18 @@ struct sym_unwind {
 	struct sym_uproc **procs; /* each process's Dwfl and inline cache (never moved) */
 	size_t n, cap;
 	size_t last;             /* the process of the last call (runs of one's samples) */
-	char **names;            /* inlined functions' names, each once, kept to the end */
-	size_t nnames, names_cap;
+	struct sym_inlines *inlines; /* inlines.c's */
 	char *debuginfo_path;    /* libdwfl's search list for debug files; NULL: its default */
 	void *callbacks;         /* the Dwfl_Callbacks every process's Dwfl shares */
 };
 
 PEO_HIDDEN void sym_unwind_free(struct sym_unwind *u);
+
+/* The Dwfl_Callbacks every Dwfl of @p's uses (made when first asked;
+ * they point into @p), or NULL out of memory (a sentence). */
+PEO_HIDDEN const void *sym_unwind_callbacks(struct peo_processes *p);
+
+/* inlines.c: what peo_processes_inlines() keeps, freed. */
+PEO_HIDDEN void sym_inlines_free(struct sym_inlines *in);
 
 #endif
