@@ -2,7 +2,9 @@
  * test_sym_unwind.c - peo_processes_unwind() and peo_processes_inlines():
  * a sample made from this test's own registers and a copy of its stack
  * (as the kernel copies them for perf record --call-graph dwarf) unwinds
- * through the test's functions in order; damaged samples give no frames;
+ * through the test's functions in order, and the same in twenty forked
+ * copies of it (more than keep an unwinder at once); damaged samples give
+ * no frames;
  * the register maps put perf's registers at the DWARF numbers of x86_64
  * and aarch64 (synthetic values: aarch64 is not run here).
  */
@@ -148,6 +150,21 @@ static void own_stack_unwinds(void **state)
 						      i ? ips[i] - 1 : ips[i], 0, &f), 1);
 		/* gcc may split the test function (.part.0) */
 		assert_int_equal(strncmp(f.sym, want[i], strlen(want[i])), 0);
+	}
+	/* twenty processes forked from this one (more than keep a Dwfl at
+	 * once), then this one again: the same frames each time */
+	for (uint32_t child = 1; child <= 21; child++) {
+		struct peo_record fork = { .sz = sizeof(fork) };
+		uint64_t theirs[64];
+
+		fork.header.type = PEO_RECORD_FORK;
+		fork.u.task = (struct peo_rec_task){ .pid = 0x400000 + child, .ppid = (uint32_t)getpid(),
+						     .tid = 0x400000 + child, .ptid = (uint32_t)getpid() };
+		if (child <= 20)
+			assert_int_equal(peo_processes_add_record(p, &fork), 0);
+		r.sample_id.pid = child <= 20 ? 0x400000 + child : (uint32_t)getpid();
+		assert_int_equal(peo_processes_unwind(p, &r, theirs, 64), n);
+		assert_memory_equal(theirs, ips, (size_t)n * sizeof(*ips));
 	}
 	/* the same Dwfl again: the same frames */
 	{

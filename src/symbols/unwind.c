@@ -51,6 +51,7 @@ struct sym_uproc {
 	int made;            /* the Dwfl was made (it may have failed: NULL) */
 	Dwfl *dwfl;
 	struct sym_cfi_cache *cfi; /* its addresses' CFI rules */
+	uint64_t used;             /* the model's clock when last asked for */
 	struct placed *placed;     /* the files reported to it */
 	size_t nplaced;
 	uint16_t machine;    /* the modules' ELF machine; 0: none */
@@ -267,6 +268,28 @@ static void report_files(struct sym_uproc *up, const struct placed *w, size_t n)
 	}
 }
 
+/* At most SYM_UNWIND_LIVE processes keep a Dwfl (each holds its files'
+ * tables, ~4 MB for a C program): the one used least recently goes
+ * before @up makes one; made again if its process comes back. */
+#define SYM_UNWIND_LIVE 8
+static void make_room(struct sym_unwind *u, struct sym_uproc *up)
+{
+	struct sym_uproc *oldest = NULL;
+	size_t live = 0;
+
+	for (size_t i = 0; i < u->n; i++) {
+		struct sym_uproc *o = u->procs[i];
+
+		if (o == up || !o->dwfl)
+			continue;
+		live++;
+		if (!oldest || o->used < oldest->used)
+			oldest = o;
+	}
+	if (live >= SYM_UNWIND_LIVE)
+		uproc_clear(oldest);
+}
+
 /* @up's Dwfl for the process's maps as they are now: the one it has,
  * with the files mapped since added, when none it has moved or went (a
  * process's maps grow as it starts: its libraries' debug files stay read);
@@ -297,6 +320,7 @@ static void refresh(struct peo_processes *p, struct sym_unwind *u, struct sym_up
 	} else {
 		uproc_clear(up);
 		up->gen = gen;
+		make_room(u, up);
 		if (!k || !(up->dwfl = dwfl_begin(&process_callbacks))) {
 			free(w);
 			up->made = 1;
@@ -347,11 +371,12 @@ static struct sym_uproc *uproc_of(struct peo_processes *p, uint32_t pid)
 	struct sym_unwind *u = &p->unwind;
 	struct sym_uproc *up;
 
+	u->clock++;
 	if (u->last < u->n && u->procs[u->last]->pid == pid)
-		return u->procs[u->last];
+		return up = u->procs[u->last], up->used = u->clock, up;
 	for (size_t i = 0; i < u->n; i++)
 		if (u->procs[i]->pid == pid)
-			return u->procs[u->last = i];
+			return up = u->procs[u->last = i], up->used = u->clock, up;
 	if (u->n == u->cap) {
 		size_t cap = u->cap ? u->cap * 2 : 16;
 		struct sym_uproc **more = realloc(u->procs, cap * sizeof(*more));
@@ -365,6 +390,7 @@ static struct sym_uproc *uproc_of(struct peo_processes *p, uint32_t pid)
 		goto nomem;
 	up->pid = pid;
 	up->p = p;
+	up->used = u->clock;
 	u->procs[u->n] = up;
 	u->last = u->n++;
 	return up;

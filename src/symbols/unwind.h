@@ -39,6 +39,7 @@ struct sym_unwind {
 	struct sym_uproc **procs; /* each process's Dwfl and inline cache (never moved) */
 	size_t n, cap;
 	size_t last;             /* the process of the last call (runs of one's samples) */
+	uint64_t clock;          /* calls so far: which process's Dwfl was used least recently */
 	struct sym_inlines *inlines; /* inlines.c's */
 	char *debuginfo_path;    /* libdwfl's search list for debug files; NULL: its default */
 	void *callbacks;         /* the Dwfl_Callbacks every process's Dwfl shares */
