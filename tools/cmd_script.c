@@ -33,7 +33,7 @@ static void usage(FILE *out)
 		"usage: peo script [-i FILE|-] [-F FIELDS] [--json] [--stats] [--header]\n"
 		"                  [--show-task-events] [--show-mmap-events] [--ns]\n"
 		"                  [--ordered|--no-ordered] [--workers N] [-f]\n"
-		"                  [--symfs DIR] [--kallsyms FILE] [--no-demangle]\n"
+		"                  [--symfs DIR] [--kallsyms FILE] [--no-demangle] [--no-inline]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
 		"  -F, --fields LIST      " FIELD_LIST "\n"
 		"                         (+field,-field: changes to each event's default)\n"
@@ -56,7 +56,8 @@ static void usage(FILE *out)
 		"                         end, with a note of where\n"
 		"  --symfs DIR            read the recording's binaries under DIR\n"
 		"  --kallsyms FILE        the kernel's symbols from FILE, not /proc/kallsyms\n"
-		"  --no-demangle          C++ and Rust names as the binaries spell them\n",
+		"  --no-demangle          C++ and Rust names as the binaries spell them\n"
+		"  --no-inline            no inlined functions' frames in unwound stacks\n",
 		script_text_output.max_workers,
 		script_json_output.max_workers);
 }
@@ -120,7 +121,7 @@ static int parse_fields(const char *list, struct script_args *a)
 static int parse_args(int argc, char **argv, struct script_args *a)
 {
 	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP, O_ORDERED, O_NO_ORDERED,
-	       O_WORKERS, O_SYMFS, O_KALLSYMS, O_NO_DEMANGLE };
+	       O_WORKERS, O_SYMFS, O_KALLSYMS, O_NO_DEMANGLE, O_NO_INLINE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -137,6 +138,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
+		{ "no-inline", no_argument, NULL, O_NO_INLINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -173,6 +175,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		case O_SYMFS: a->symfs = optarg; break;
 		case O_KALLSYMS: a->kallsyms = optarg; break;
 		case O_NO_DEMANGLE: a->no_demangle = 1; break;
+		case O_NO_INLINE: a->no_inline = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

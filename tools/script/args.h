@@ -23,6 +23,7 @@ struct script_args {
 	int workers; /* formatting threads; -1: by the CPUs */
 	const char *symfs, *kallsyms; /* --symfs, --kallsyms */
 	int no_demangle;              /* --no-demangle */
+	int no_inline;                /* --no-inline: unwound frames without their inlined functions */
 };
 
 #endif

@@ -67,7 +67,7 @@ static void json_frames(struct script_worker *w, const struct peo_record *r)
 		int k = 0;
 
 		script_look_up(w, r, PEO_RECORD_MISC_USER, at, &fr);
-		if (fr.sym && w->procs)
+		if (fr.sym && w->procs && !w->run->a.no_inline)
 			k = peo_processes_inlines(w->procs, r->sample_id.pid, at, names, 16);
 		for (int j = 0; j < k; j++) {
 			struct peo_frame in = fr;

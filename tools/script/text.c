@@ -233,7 +233,7 @@ static void print_frame_lines(struct script_worker *w, const struct peo_record *
 		return;
 	}
 	script_look_up(w, r, mode, at, &fr);
-	if (unwound && fr.sym && (fl & F_SYM) && w->procs) {
+	if (unwound && fr.sym && (fl & F_SYM) && w->procs && !w->run->a.no_inline) {
 		n = peo_processes_inlines(w->procs, r->sample_id.pid, at, names, 16);
 		n = n > 0 ? n : 0;
 	}
