@@ -1,6 +1,6 @@
 /*
- * fuzz_script_state.c - peo script's thread names (tools/script/threads.c)
- * and process maps (tools/script/maps.c) driven by sequences of COMM,
+ * fuzz_script_state.c - the symbolizer's thread names (src/symbols/threads.c)
+ * and process maps (src/symbols/maps.c) driven by sequences of COMM,
  * FORK, EXIT and MMAP2 operations, with tids and pids reused and the
  * tables made to grow (a burst forks hundreds at once), each lookup held
  * to a reference model: an array indexed by tid (its name, or none) and a
@@ -25,8 +25,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "script/maps.h"
-#include "script/threads.h"
+#include "symbols/maps.h"
+#include "symbols/threads.h"
 
 #define IDS 4096
 #define MAX_IDS (IDS + 1024) /* a burst's tids go past IDS */
@@ -39,7 +39,7 @@ struct model_map {
 struct model {
 	int named[MAX_IDS];
 	char comm[MAX_IDS][16];
-	int has_proc[MAX_IDS]; /* script_maps knows the pid (maps or a fork made it) */
+	int has_proc[MAX_IDS]; /* sym_maps knows the pid (maps or a fork made it) */
 	size_t nmaps[MAX_IDS];
 	struct model_map maps[MAX_IDS][MAX_MAPS];
 };
@@ -119,18 +119,18 @@ static int model_offset(uint32_t pid, uint64_t addr, uint64_t *off)
 	return 0;
 }
 
-static void check_tid(struct script_threads *t, uint32_t tid)
+static void check_tid(struct sym_threads *t, uint32_t tid)
 {
-	const char *got = script_threads_comm(t, tid), *want = model_comm(tid);
+	const char *got = sym_threads_comm(t, tid), *want = model_comm(tid);
 
 	CHECK_SAYS(!got == !want && (!got || !strcmp(got, want)), "tid %u: '%s', the model '%s'",
 		   tid, got ? got : "(none)", want ? want : "(none)");
 	/* again: the cache of the last answer */
-	CHECK(script_threads_comm(t, tid) == got);
+	CHECK(sym_threads_comm(t, tid) == got);
 }
 
 /* Every address at and around pid's maps' edges, and a few others. */
-static void check_pid(struct script_maps *m, uint32_t pid, uint64_t probe)
+static void check_pid(struct sym_maps *m, uint32_t pid, uint64_t probe)
 {
 	uint64_t addrs[3 * MAX_MAPS + 2], got, want;
 	size_t n = 0;
@@ -143,8 +143,10 @@ static void check_pid(struct script_maps *m, uint32_t pid, uint64_t probe)
 	addrs[n++] = probe;
 	addrs[n++] = probe * 4096;
 	for (size_t i = 0; i < n; i++) {
-		int g = script_maps_offset(m, pid, addrs[i], &got), w = model_offset(pid, addrs[i], &want);
+		const struct sym_map *hit = sym_maps_find(m, pid, addrs[i]);
+		int g = hit != NULL, w = model_offset(pid, addrs[i], &want);
 
+		got = hit ? addrs[i] - hit->start + hit->pgoff : 0;
 		CHECK_SAYS(g == w && (!g || got == want),
 			   "pid %u addr 0x%llx: %d 0x%llx, the model %d 0x%llx", pid,
 			   (unsigned long long)addrs[i], g, (unsigned long long)(g ? got : 0), w,
@@ -154,17 +156,17 @@ static void check_pid(struct script_maps *m, uint32_t pid, uint64_t probe)
 
 /* A FORK, in both and in the model: the name as perf gives it, the maps
  * of a new process as its parent's. */
-static void fork_one(struct script_threads *t, struct script_maps *m, uint32_t ptid, uint32_t tid,
+static void fork_one(struct sym_threads *t, struct sym_maps *m, uint32_t ptid, uint32_t tid,
 		     uint32_t pid, uint32_t ppid)
 {
-	CHECK(script_threads_fork(t, ptid, tid) == 0);
+	CHECK(sym_threads_fork(t, ptid, tid) == 0);
 	if (tid && model_comm(ptid))
 		model_name(tid, model_comm(ptid));
 	else if (tid)
 		model.named[tid] = 0;
 	if (pid == ppid)
 		return;
-	CHECK(script_maps_fork(m, ppid, pid) == 0);
+	CHECK(sym_maps_fork(m, ppid, pid) == 0);
 	model.nmaps[pid] = 0; /* whatever this pid had before */
 	if (model.has_proc[ppid]) {
 		model.has_proc[pid] = 1;
@@ -175,8 +177,8 @@ static void fork_one(struct script_threads *t, struct script_maps *m, uint32_t p
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct script_threads t = { 0 };
-	struct script_maps m = { 0 };
+	struct sym_threads t = { 0 };
+	struct sym_maps m = { 0 };
 	struct input in = { data, size };
 	char name[32];
 
@@ -196,7 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memset(name, 0, sizeof(name));
 			for (size_t i = 0; i < len; i++)
 				name[i] = (char)(take(&in, 1) % 95 + 32); /* printable, no NUL */
-			CHECK(script_threads_set(&t, a, name) == 0);
+			CHECK(sym_threads_set(&t, a, name) == 0);
 			if (a)
 				model_name(a, name);
 			break;
@@ -216,14 +218,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				start = UINT64_MAX - mlen / 2;
 			if (model.nmaps[a] + 2 > MAX_MAPS) /* one more, and a map split in two */
 				break;
-			CHECK(script_maps_add(&m, a, start, mlen, pgoff) == 0);
+			CHECK(sym_maps_add(&m, a, start, mlen, pgoff, NULL, 1) == 0);
 			model_add(a, start, mlen, pgoff);
 			break;
 		}
 		case 4: /* COPY: a name given as a pointer into the table */
 			b = take_id(&in);
-			if (script_threads_comm(&t, a)) {
-				CHECK(script_threads_set(&t, b, script_threads_comm(&t, a)) == 0);
+			if (sym_threads_comm(&t, a)) {
+				CHECK(sym_threads_set(&t, b, sym_threads_comm(&t, a)) == 0);
 				if (b)
 					model_name(b, model_comm(a));
 			}
@@ -245,7 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (uint32_t id = 0; id < MAX_IDS; id++)
 		if (model.nmaps[id])
 			check_pid(&m, id, id);
-	script_threads_free(&t);
-	script_maps_free(&m);
+	sym_threads_free(&t);
+	sym_maps_free(&m);
 	return 0;
 }
