@@ -36,7 +36,9 @@ int sym_table_add(struct sym_table *t, uint64_t start, uint64_t size, const char
 		t->names_cap = cap;
 	}
 	memcpy(t->names + t->names_len, name, len);
-	t->v[t->n] = (struct sym_entry){ .start = start, .end = start + size,
+	/* a size past the end of the address space (a damaged file's) ends there */
+	t->v[t->n] = (struct sym_entry){ .start = start,
+					 .end = size > UINT64_MAX - start ? UINT64_MAX : start + size,
 					 .name = (uint32_t)t->names_len, .order = (uint32_t)t->n,
 					 .bind = (uint8_t)bind, .flags = (uint8_t)flags };
 	t->names_len += len;
@@ -97,8 +99,10 @@ int sym_table_finish_before(struct sym_table *t, uint64_t next)
 		if (t->v[i].end == t->v[i].start)
 			t->v[i].end = t->v[i + 1].start;
 	last = &t->v[t->n - 1];
-	if (last->end == last->start)
-		last->end = next > last->start ? next : (last->start + PAGE - 1) / PAGE * PAGE + PAGE;
+	if (last->end == last->start) /* the page after its own; the address space's end at most */
+		last->end = next > last->start ? next
+			    : last->start > UINT64_MAX - 2 * PAGE ? UINT64_MAX
+			    : (last->start + PAGE - 1) / PAGE * PAGE + PAGE;
 	for (size_t i = 1; i < t->n; i++) {
 		if (t->v[i].start == t->v[kept].start) {
 			if (b_wins(t, &t->v[kept], &t->v[i]))
