@@ -23,20 +23,10 @@ perf record -q -F 10000 -g -e cpu-clock -o "$f" -- "$W" -r 40 -b "$burn_ms" >/de
 	{ echo "symbols_vs_perf: skipped: perf record -g of the workload fails here"; exit 0; }
 samples=$("$peo" script -i "$f" --stats | awk '/SAMPLE events/ { print $3 }')
 
-# one LABEL CMD...: "seconds peak-KiB" of one run, output to $tmp/LABEL.out.
-one() {
-	local label=$1 start end; shift
-	rm -f "$tmp/$label.out"
-	start=$(date +%s%N)
-	/usr/bin/time -f "%M" -o "$tmp/$label.mem" "$@" >"$tmp/$label.out" 2>"$tmp/$label.err" ||
-		{ echo "symbols_vs_perf: $* failed: $(head -c 300 "$tmp/$label.err")" >&2; exit 1; }
-	end=$(date +%s%N)
-	echo "$(( (end - start) / 1000 )) $(cat "$tmp/$label.mem")" | awk '{ printf "%.4f %s\n", $1 / 1e6, $2 }'
-}
 : >"$tmp/p.t"; : >"$tmp/f.t"
 for (( i = 0; i < runs; i++ )); do
-	one peo "$peo" script -i "$f" >>"$tmp/p.t"
-	one perf perf script -i "$f" >>"$tmp/f.t"
+	timed_run symbols_vs_perf peo "$peo" script -i "$f" >>"$tmp/p.t"
+	timed_run symbols_vs_perf perf perf script -i "$f" >>"$tmp/f.t"
 done
 same=identical
 cmp -s "$tmp/peo.out" "$tmp/perf.out" || same=DIFFERENT
@@ -52,9 +42,9 @@ awk -v pt="$pt" -v pm="$pm" -v ft="$ft" -v fm="$fm" -v n="$samples" -v sz="$(sta
 # cold: each once, after dropping the page cache (root only)
 if [ -w /proc/sys/vm/drop_caches ]; then
 	sync; echo 3 >/proc/sys/vm/drop_caches
-	pc=$(one peo "$peo" script -i "$f" | cut -d' ' -f1)
+	pc=$(timed_run symbols_vs_perf peo "$peo" script -i "$f" | cut -d' ' -f1)
 	sync; echo 3 >/proc/sys/vm/drop_caches
-	fc=$(one perf perf script -i "$f" | cut -d' ' -f1)
+	fc=$(timed_run symbols_vs_perf perf perf script -i "$f" | cut -d' ' -f1)
 	awk -v pc="$pc" -v fc="$fc" 'BEGIN {
 		printf "  cold (page cache dropped): peo %.3f s, perf %.3f s, perf/peo %.1fx\n", pc, fc, fc / pc
 		printf "RESULT|script -g, deep callchains, symbols, cold cache|%.3f s|perf script|%.3f s|%.1f\n", pc, fc, fc / pc }'

@@ -25,20 +25,10 @@ perf record -q -F 4000 --call-graph dwarf -e cpu-clock -o "$f" -- "$W" -r 40 -b 
 	{ echo "unwind_vs_perf: skipped: perf record --call-graph dwarf of the workload fails here"; exit 0; }
 samples=$("$peo" script -i "$f" --stats | awk '/SAMPLE events/ { print $3; exit }')
 
-# one LABEL CMD...: "seconds peak-KiB" of one run, output to $tmp/LABEL.out.
-one() {
-	local label=$1 start end; shift
-	rm -f "$tmp/$label.out"
-	start=$(date +%s%N)
-	/usr/bin/time -f "%M" -o "$tmp/$label.mem" "$@" >"$tmp/$label.out" 2>"$tmp/$label.err" ||
-		{ echo "unwind_vs_perf: $* failed: $(head -c 300 "$tmp/$label.err")" >&2; exit 1; }
-	end=$(date +%s%N)
-	echo "$(( (end - start) / 1000 )) $(cat "$tmp/$label.mem")" | awk '{ printf "%.4f %s\n", $1 / 1e6, $2 }'
-}
 : >"$tmp/p.t"; : >"$tmp/f.t"
 for (( i = 0; i < runs; i++ )); do
-	one peo "$peo" script -i "$f" >>"$tmp/p.t"
-	one perf perf script -i "$f" >>"$tmp/f.t"
+	timed_run unwind_vs_perf peo "$peo" script -i "$f" >>"$tmp/p.t"
+	timed_run unwind_vs_perf perf perf script -i "$f" >>"$tmp/f.t"
 done
 stacks=$(python3 "$here/../tests/dwarf_stacks_compare.py" "$tmp/peo.out" "$tmp/perf.out" | tail -1)
 pt=$(cut -d' ' -f1 "$tmp/p.t" | median); pm=$(cut -d' ' -f2 "$tmp/p.t" | sort -n | tail -1)
