@@ -6,7 +6,9 @@
  * copies of it (more than keep an unwinder at once); damaged samples give
  * no frames;
  * the register maps put perf's registers at the DWARF numbers of x86_64
- * and aarch64 (synthetic values: aarch64 is not run here).
+ * and aarch64 (synthetic values); a made-up arm64 stack of
+ * tests/unwind_arm64.s, its return addresses signed (pointer
+ * authentication), unwinds to its callers on any host.
  */
 #include <elf.h>
 #include <errno.h>
@@ -98,26 +100,36 @@ __attribute__((noinline)) void unwind_outer(struct snap *s)
 }
 #endif
 
-/* A sample record of this process holding @s (the fields the unwinder reads). */
-static struct peo_record sample_of(const struct snap *s, struct peo_attr *attr)
+/* A sample record of process @pid holding @nr registers in the order of
+ * @mask and @size bytes of stack (the fields the unwinder reads). */
+static struct peo_record sample_with(struct peo_attr *attr, uint32_t pid, uint64_t mask,
+				     const uint64_t *regs, size_t nr, const uint8_t *stack,
+				     size_t size)
 {
 	struct peo_record r = { .sz = sizeof(r) };
 
 	memset(attr, 0, sizeof(*attr));
 	attr->sample_type = PEO_SAMPLE_IP | PEO_SAMPLE_TID | PEO_SAMPLE_REGS_USER |
 			    PEO_SAMPLE_STACK_USER;
-	attr->sample_regs_user = X86_MASK;
+	attr->sample_regs_user = mask;
 	attr->sample_stack_user = STACK_BYTES;
 	r.header.type = PEO_RECORD_SAMPLE;
 	r.header.misc = PEO_RECORD_MISC_USER;
 	r.attr = attr;
-	r.sample_id.pid = r.sample_id.tid = (uint32_t)getpid();
+	r.sample_id.pid = r.sample_id.tid = pid;
 	r.u.sample.regs_user_abi = PEO_SAMPLE_REGS_ABI_64;
-	r.u.sample.regs_user_nr = 20;
-	r.u.sample.regs_user = s->regs;
-	r.u.sample.stack_user = s->stack;
-	r.u.sample.stack_user_size = r.u.sample.stack_user_dyn_size = s->stack_size;
+	r.u.sample.regs_user_nr = nr;
+	r.u.sample.regs_user = regs;
+	r.u.sample.stack_user = stack;
+	r.u.sample.stack_user_size = r.u.sample.stack_user_dyn_size = size;
 	return r;
+}
+
+/* A sample record of this process holding @s. */
+static struct peo_record sample_of(const struct snap *s, struct peo_attr *attr)
+{
+	return sample_with(attr, (uint32_t)getpid(), X86_MASK, s->regs, 20, s->stack,
+			   s->stack_size);
 }
 
 static void own_stack_unwinds(void **state)
@@ -233,6 +245,81 @@ static void damaged_samples_give_no_frames(void **state)
 	peo_processes_free(p);
 }
 
+/* tests/unwind_arm64.s linked at 0x401000 (see there): where its calls
+ * return, where inner's code signs and saves its return address. */
+#define ARM64_START_RET 0x401004ull
+#define ARM64_OUTER_RET 0x401018ull
+#define ARM64_MIDDLE_RET 0x401034ull
+#define ARM64_INNER_SAVES 0x401044ull
+#define ARM64_INNER_LOOP 0x40104cull
+#define ARM64_PID 4242u
+/* a pointer authentication code in bits 63..56 and 54..48 (55: user) */
+#define PAC(addr) ((addr) | 0x3c5aull << 48)
+
+/* arm64 stacks of unwind_arm64.s, made up here (any host unwinds them):
+ * at inner's loop, its return address signed and saved; before it saves
+ * it, signed in x30.  The signed return addresses unwind to their
+ * callers: inner, middle, outer, start, then start's undefined one ends. */
+static void arm64_signed_stack_unwinds(void **state)
+{
+	const char *file = getenv("PEO_UNWIND_ARM64");
+	static const uint64_t want[4] = { 0, ARM64_MIDDLE_RET, ARM64_OUTER_RET, ARM64_START_RET };
+	static const char *const names[4] = { "inner", "middle", "outer", "start" };
+	const uint64_t top = 0xffffc0001000ull; /* sp at start's call */
+	/* the stack from inner's frame record up: {x29, x30} of inner, middle,
+	 * outer (each record at its frame's sp), then what lies above */
+	const uint64_t stack[10] = { top - 32, PAC(ARM64_MIDDLE_RET), top - 16, PAC(ARM64_OUTER_RET),
+				     0,        PAC(ARM64_START_RET) };
+	struct peo_record map = { .sz = sizeof(map) };
+	struct peo_processes *p;
+	struct peo_attr attr;
+	uint64_t regs[33] = { 0 }, ips[16];
+
+	(void)state;
+	if (!peo_symbols_available())
+		PEO_SKIP("peo was built without elfutils: nothing to unwind with");
+	if (!file || access(file, R_OK))
+		PEO_SKIP("no arm64 program to unwind: tests/unwind_arm64.s is built where "
+			 "binutils-aarch64-linux-gnu is installed");
+	assert_int_equal(peo_processes_new(&p, NULL, NULL), 0);
+	map.header.type = PEO_RECORD_MMAP2;
+	map.header.misc = PEO_RECORD_MISC_USER;
+	map.u.mmap = (struct peo_rec_mmap){ .pid = ARM64_PID, .tid = ARM64_PID, .addr = 0x400000,
+					    .len = 0x10000, .prot = 5, .filename = file };
+	assert_int_equal(peo_processes_add_record(p, &map), 0);
+	for (int saved = 1; saved >= 0; saved--) {
+		/* perf's arm64 registers: x0..x30, sp (31), pc (32) */
+		uint64_t sp = saved ? top - 48 : top - 32;
+		struct peo_record r;
+		int n;
+
+		regs[29] = sp;
+		regs[30] = PAC(ARM64_MIDDLE_RET);
+		regs[31] = sp;
+		regs[32] = saved ? ARM64_INNER_LOOP : ARM64_INNER_SAVES;
+		r = sample_with(&attr, ARM64_PID, (1ull << 33) - 1, regs, 33,
+				(const uint8_t *)stack + (saved ? 0 : 16),
+				sizeof(stack) - (saved ? 0 : 16));
+		n = peo_processes_unwind(p, &r, ips, 16);
+		print_message("arm64, return address %s: %d frames:", saved ? "saved" : "in x30", n);
+		for (int i = 0; i < n; i++)
+			print_message(" %" PRIx64, ips[i]);
+		print_message("\n");
+		assert_int_equal(n, 4);
+		assert_int_equal(ips[0], regs[32]);
+		for (int i = 0; i < 4; i++) {
+			struct peo_frame f = { .sz = sizeof(f) };
+
+			if (i)
+				assert_int_equal(ips[i], want[i]);
+			assert_int_equal(peo_processes_lookup(p, ARM64_PID, PEO_RECORD_MISC_USER,
+							      i ? ips[i] - 1 : ips[i], 0, &f), 1);
+			assert_string_equal(f.sym, names[i]);
+		}
+	}
+	peo_processes_free(p);
+}
+
 /* perf's register k holds 1000 + k: where each lands among DWARF's. */
 static void register_maps(void **state)
 {
@@ -259,6 +346,7 @@ static void register_maps(void **state)
 		assert_int_equal(d.have, (1ull << 17) - 1);
 		assert_int_equal(d.pc, 1008);
 		assert_int_equal(d.sp, 1007);
+		assert_int_equal(d.ra_mask, ~0ull);
 		/* only IP and SP sampled: the rest unknown */
 		words[0] = 1007;
 		words[1] = 1008;
@@ -281,6 +369,7 @@ static void register_maps(void **state)
 		assert_int_equal(d.have, (1ull << 32) - 1);
 		assert_int_equal(d.pc, 2032);
 		assert_int_equal(d.sp, 2031);
+		assert_int_equal(d.ra_mask, (1ull << 48) - 1); /* no authentication code */
 		/* a mask of LR, SP, PC only (bits 30..32) */
 		assert_int_equal(sym_dwarf_regs(EM_AARCH64, 7ull << 30, words, 3, &d), 0);
 		assert_int_equal(d.have, 3ull << 30);
@@ -297,6 +386,7 @@ int main(void)
 		cmocka_unit_test(own_stack_unwinds),
 		cmocka_unit_test(damaged_samples_give_no_frames),
 		cmocka_unit_test(register_maps),
+		cmocka_unit_test(arm64_signed_stack_unwinds),
 	};
 
 	return PEO_TEST_MAIN("sym_unwind", tests);

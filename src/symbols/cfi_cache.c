@@ -197,9 +197,8 @@ int sym_cfi_unwind(struct sym_cfi_cache **cp, Dwfl *dwfl, const struct sym_dwarf
 		}
 		if (e->r[e->ra].kind == R_UNDEF)
 			break; /* the outermost frame */
-		if (!(nhave >> e->ra & 1) || !next[e->ra])
+		if (!(nhave >> e->ra & 1) || !(pc = next[e->ra] & regs->ra_mask))
 			return -1;
-		pc = next[e->ra];
 		memcpy(val, next, sizeof(val));
 		have = nhave;
 	}

@@ -183,6 +183,13 @@ static int frame_cb(Dwfl_Frame *f, void *arg)
 
 	if (!dwfl_frame_pc(f, &pc, NULL))
 		return DWARF_CB_ABORT;
+	/* A return address signed on arm64: its caller's, but libdwfl goes
+	 * on from the signed value (finding no CFI there, it follows the
+	 * frame pointer and repeats a frame): the stack ends at it. */
+	if (pc & ~up->regs->ra_mask) {
+		up->ips[up->got++] = pc & up->regs->ra_mask;
+		return DWARF_CB_ABORT;
+	}
 	up->ips[up->got++] = pc;
 	/* From code in no file libdwfl would guess on by the frame pointer;
 	 * perf stops there, and so do we. */

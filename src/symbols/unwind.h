@@ -24,6 +24,11 @@ struct sym_dwarf_regs {
 	uint64_t have;   /* bit n: val[n] was sampled */
 	unsigned n;      /* DWARF registers 0..n-1 that the machine's first frame sets */
 	uint64_t pc, sp; /* the sampled ip and stack pointer */
+	/* The bits of a return address that hold it: arm64's above the user
+	 * address space (48 bits, where Linux maps code unless asked for
+	 * more) hold a pointer authentication code where code signs them
+	 * (-mbranch-protection), left out. */
+	uint64_t ra_mask;
 };
 
 /*

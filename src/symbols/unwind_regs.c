@@ -17,9 +17,12 @@ static const uint8_t x86_64_perf_of_dwarf[17] = { 0, 3, 2, 1, 4, 5, 6, 7,
 #define X86_64_PERF_SP 7
 
 /* aarch64: perf's X0..X28, X29 (fp), LR (x30), SP are 0..31 and DWARF's
- * x0..x30, sp the same numbers; perf's PC (32) has no DWARF number. */
+ * x0..x30, sp the same numbers; perf's PC (32) has no DWARF number.  A
+ * signed return address has its code in bits 63..56 and 54..48 (bit 55
+ * tells user from kernel): user code is below 1 << 48. */
 #define ARM64_PERF_SP 31
 #define ARM64_PERF_PC 32
+#define ARM64_USER_ADDRESS ((1ull << 48) - 1)
 
 /* The value of perf register @reg, when @mask sampled it. */
 static int sampled(uint64_t mask, const uint64_t *regs, size_t nr, unsigned reg, uint64_t *val)
@@ -49,6 +52,7 @@ int sym_dwarf_regs(uint16_t machine, uint64_t mask, const uint64_t *regs, size_t
 				out->have |= 1ull << i;
 		pc_reg = X86_64_PERF_IP;
 		sp_reg = X86_64_PERF_SP;
+		out->ra_mask = ~0ull;
 		break;
 	case EM_AARCH64:
 		out->n = 32;
@@ -57,6 +61,7 @@ int sym_dwarf_regs(uint16_t machine, uint64_t mask, const uint64_t *regs, size_t
 				out->have |= 1ull << i;
 		pc_reg = ARM64_PERF_PC;
 		sp_reg = ARM64_PERF_SP;
+		out->ra_mask = ARM64_USER_ADDRESS;
 		break;
 	default:
 		return -1;
