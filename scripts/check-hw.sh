@@ -6,10 +6,11 @@
 #     alone), cached in PEO_HW_CACHE (default /var/cache/peo-hw);
 #   - peo, its tests and the workload are cross-built for aarch64 (BUILD,
 #     default build-hw); an initramfs holds them and tests/hw/guest_init.c;
-#   - the guest runs every test and peo stat / peo record -e cycles, prints
+#   - the guest runs every test and peo stat / peo record -e cycles (also
+#     with --call-graph dwarf and fp on the workload's recursion), prints
 #     the results on its serial console and powers off; this script reads
-#     them, decodes the guest's perf.data and reads it with the host's peo
-#     script.  It fails on a failed test, a missing result, or a guest that
+#     them, decodes the guest's perf.data files and reads them with the
+#     host's peo script, checking that the stacks unwind down to main.  It fails on a failed test, a missing result, or a guest that
 #     runs past PEO_HW_TIMEOUT seconds (default 300).
 set -uo pipefail
 build=${1:-build-hw}
@@ -77,6 +78,10 @@ printf 'int main(void) { return 0; }\n' | aarch64-linux-gnu-gcc -static -O2 -x c
 mkdir -p "$img$root_dir/tests" && cp -R "$root_dir/tests/fixtures" "$img$root_dir/tests/" || exit 1
 cp "$build/guest_init" "$img/init" && cp "$build/peo" "$img/peo" &&
 	cp "$build/tests/workload" "$img/workload" || exit 1
+# the workload again with its return addresses signed where they are saved
+# (pointer authentication: QEMU's cpu max has it), as the build above
+aarch64-linux-gnu-gcc -O2 -g -fno-omit-frame-pointer -mbranch-protection=pac-ret -pthread \
+	-o "$img/workload-pac" "$root_dir/tests/workload.c" || { say "FAILED: workload-pac"; exit 1; }
 for t in "${tests[@]}"; do cp "$build/tests/$t" "$img/tests/" || exit 1; done
 for lib in /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 /usr/aarch64-linux-gnu/lib/libc.so.6 \
 	/usr/aarch64-linux-gnu/lib/libm.so.6 "$cache"/sysroot/usr/lib/aarch64-linux-gnu/libcmocka.so.0; do
@@ -110,7 +115,8 @@ while read -r _ name rc; do
 	*) say "$name: FAILED (exit $rc)"; status=1 ;;
 	esac
 done < <(grep '^PEO-HW-RESULT ' "$console.txt")
-for t in "${tests[@]}" peo-features peo-stat peo-record; do
+chains=(dwarf fp pac-dwarf pac-fp) # guest_init.c's recordings of the workload's callchains
+for t in "${tests[@]}" peo-features peo-stat peo-record "${chains[@]/#/peo-record-}"; do
 	grep -q "^PEO-HW-RESULT $t " "$console.txt" || { say "$t: no result"; status=1; }
 done
 if [ $status -ne 0 ]; then
@@ -129,8 +135,12 @@ fi
 
 # peo stat's lines, and the guest's perf.data read on the host
 sed -n '/Performance counter stats/,/seconds sys/p' "$console.txt" | sed 's/^/    /'
-sed -n '/^PEO-HW-FILE-BEGIN hw.data/,/^PEO-HW-FILE-END hw.data/p' "$console.txt" |
-	grep -v '^PEO-HW-FILE' | base64 -d >"$build/hw.data" 2>/dev/null
+# guest_file NAME: the file the guest sent (base64 between markers) as $build/NAME
+guest_file() {
+	sed -n "/^PEO-HW-FILE-BEGIN $1\$/,/^PEO-HW-FILE-END $1\$/p" "$console.txt" |
+		grep -v '^PEO-HW-FILE' | base64 -d >"$build/$1" 2>/dev/null
+}
+guest_file hw.data
 if "$host_peo" script -i "$build/hw.data" --stats >"$build/hw.stats" 2>&1 &&
 	samples=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$build/hw.stats") && [ "${samples:-0}" -gt 0 ] &&
 	"$host_peo" script -i "$build/hw.data" -F event | grep -q cycles; then
@@ -139,5 +149,24 @@ else
 	say "FAILED: the guest's perf.data: $(head -5 "$build/hw.stats" | tr '\n' ' ')"
 	status=1
 fi
+# The workload's recursion (-r 12) recorded with callchains, read on the
+# host: the arm64 stacks unwound from the samples' registers and stack
+# copies (dwarf) or taken from the frame pointers (fp), symbolized from the
+# initramfs's files (--symfs: the guest's paths under it); pac-: the
+# workload with signed return addresses.
+depth=12
+for mode in "${chains[@]}"; do
+	guest_file $mode.data
+	if ! "$host_peo" script -i "$build/$mode.data" --symfs "$img" --kallsyms /dev/null \
+		>"$build/$mode.script" 2>"$build/$mode.err"; then
+		say "FAILED: peo script of the guest's $mode.data: $(head -3 "$build/$mode.err" | tr '\n' ' ')"
+		status=1
+	elif counts=$(python3 "$root_dir/tests/hw/burn_chains.py" $depth "$build/$mode.script"); then
+		say "peo record $mode in the guest, read on the host: $counts"
+	else
+		say "FAILED: peo record $mode in the guest, read on the host: $counts"
+		status=1
+	fi
+done
 [ $status -eq 0 ] && say "passed" || say "FAILED"
 exit $status

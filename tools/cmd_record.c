@@ -24,8 +24,13 @@
 #include "commands.h"
 #include "record_synth.h"
 
-/* x86-64's user registers perf samples for --call-graph dwarf (all but the segments). */
-#define DWARF_REGS_X86_64 0xff0fffULL
+/* The user registers perf samples for --call-graph dwarf: x86-64's all but
+ * the segments; arm64's x0..x30, sp and pc. */
+#if defined(__aarch64__)
+#define DWARF_REGS 0x1ffffffffULL
+#else
+#define DWARF_REGS 0xff0fffULL
+#endif
 #define DWARF_STACK_DEFAULT 8192u
 
 struct record_args {
@@ -308,7 +313,7 @@ static void setup_attr(const struct record *r, struct peo_attr *attr, int first)
 		attr->sample_type |= PEO_SAMPLE_CALLCHAIN;
 	if (a->callgraph == 2) {
 		attr->sample_type |= PEO_SAMPLE_REGS_USER | PEO_SAMPLE_STACK_USER;
-		attr->sample_regs_user = DWARF_REGS_X86_64;
+		attr->sample_regs_user = DWARF_REGS;
 		attr->sample_stack_user = a->stack_size;
 		attr->exclude_callchain_user = 1;
 	}

@@ -2,7 +2,7 @@
  * guest_init.c - /init of the arm64 guest that make check-hw boots: mounts
  * what the tests need, runs every /tests/test_* and the peo commands on the
  * workload, prints each result on the serial console in lines the host
- * reads (PEO-HW ...), sends back the perf.data that peo record wrote
+ * reads (PEO-HW ...), sends back the perf.data files that peo record wrote
  * (base64 between markers), and powers off.  No timing is taken here: the
  * guest's clock runs on QEMU's instruction counter.
  */
@@ -73,6 +73,16 @@ static void send_file(const char *path, const char *name)
 	fclose(f);
 }
 
+/* The recordings of the workload's callchains the host reads back (NAME.data). */
+static const struct {
+	char *name, *mode, *workload; /* not const: argv's */
+} chains[] = {
+	{ "dwarf", "dwarf", "/workload" },
+	{ "fp", "fp", "/workload" },
+	{ "pac-dwarf", "dwarf", "/workload-pac" },
+	{ "pac-fp", "fp", "/workload-pac" },
+};
+
 int main(void)
 {
 	struct dirent **tests;
@@ -122,6 +132,20 @@ int main(void)
 	       run((char *[]){ "/peo", "record", "-e", "cycles", "-c", "100000", "-o", "/tmp/hw.data",
 			       "--", "/workload", "-b", "30", NULL }));
 	send_file("/tmp/hw.data", "hw.data");
+	/* callchains of the workload's recursion (-r 12: burn_loop under 12
+	 * burn_deep frames), by the user stack copies (--call-graph dwarf,
+	 * unwound on the host) and by the frame pointers (-g); the same
+	 * built with return addresses signed (pointer authentication) */
+	for (size_t i = 0; i < sizeof(chains) / sizeof(chains[0]); i++) {
+		char out[64];
+
+		snprintf(out, sizeof(out), "/tmp/%s.data", chains[i].name);
+		printf("PEO-HW-RESULT peo-record-%s %d\n", chains[i].name,
+		       run((char *[]){ "/peo", "record", "-e", "cycles", "-c", "1000000",
+				       "--call-graph", chains[i].mode, "-o", out, "--",
+				       chains[i].workload, "-r", "12", "-b", "100", NULL }));
+		send_file(out, out + 5);
+	}
 	printf("PEO-HW-END\n");
 	fflush(stdout);
 	sync();
