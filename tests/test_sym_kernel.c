@@ -3,7 +3,10 @@
  * (symbols/kernel.c): made-up files in a temporary folder (modules with
  * and without a modules list, aliases, types perf drops, hidden
  * addresses, malformed lines, a file of 200,000 lines), the live
- * /proc/kallsyms, and a reader without the right to see addresses.
+ * /proc/kallsyms, and a reader without the right to see addresses; a
+ * vmlinux named through peo_symbols (this test's own file: relocated by
+ * the recording's kernel map; another build id than the recorded; not
+ * ELF; stripped).
  * tests/sym_kernel_compare.sh checks the same code against perf script.
  */
 #include <errno.h>
@@ -18,6 +21,8 @@
 #include "test_util.h"
 
 #include "symbols/kernel.h"
+
+#include <peo/peo.h>
 
 static char dir[] = "/tmp/peo-test-sym-kernel-XXXXXX";
 
@@ -353,6 +358,144 @@ static void test_hidden_live(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* A vmlinux named to a peo_symbols (with @id, of @len bytes, as the
+ * recorded kernel's build id when @len), its kernel read by a lookup of
+ * @addr; *@out the frame.  Returns the processes (free them, then their
+ * symbols). */
+static struct peo_processes *with_vmlinux(const char *vmlinux, const uint8_t *id, size_t len,
+					  const struct peo_record *map, uint64_t addr,
+					  struct peo_frame *out)
+{
+	PEO_OPTS(peo_symbols_opts, so, .vmlinux = vmlinux);
+	struct peo_symbols *s;
+	struct peo_processes *p;
+
+	assert_int_equal(peo_symbols_new(&s, &so), 0);
+	if (len)
+		assert_int_equal(peo_symbols_add_build_id(s, "[kernel.kallsyms]", id, len), 0);
+	assert_int_equal(peo_processes_new(&p, s, NULL), 0);
+	if (map)
+		assert_int_equal(peo_processes_add_record(p, map), 0);
+	out->sz = sizeof(*out);
+	assert_true(peo_processes_lookup(p, 0, PEO_RECORD_MISC_KERNEL, addr, 0, out) >= 0);
+	return p;
+}
+
+static void free_processes(struct peo_processes *p)
+{
+	struct peo_symbols *s = peo_processes_symbols(p);
+
+	peo_processes_free(p);
+	peo_symbols_free(s);
+}
+
+/* The one note of @p's symbols (there must be one). */
+static const char *one_note(struct peo_processes *p)
+{
+	const char *note = NULL;
+
+	assert_int_equal(peo_symbols_notes(peo_processes_symbols(p), &note, 1), 1);
+	fprintf(stderr, "note: %s\n", note);
+	return note;
+}
+
+/* This test's own file, an ELF with symbols, as a vmlinux. */
+static const char *own_file(void)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	assert_true(n > 0);
+	path[n] = '\0';
+	return path;
+}
+
+/* A vmlinux whose build id is not the recorded kernel's: one note naming
+ * the file and both ids, and the kernel's symbols from kallsyms. */
+static void test_vmlinux_other_build_id(void **state)
+{
+	static const uint8_t id[20] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
+					0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00, 0x12, 0x34, 0x56, 0x78 };
+	const char *file = own_file(), *note;
+	struct peo_frame f;
+	struct peo_processes *p;
+
+	(void)state;
+	p = with_vmlinux(file, id, sizeof(id), NULL, 0xffffffff81000000ull, &f);
+	note = one_note(p);
+	assert_non_null(strstr(note, file));
+	assert_non_null(strstr(note, " has build id "));
+	assert_non_null(strstr(note, "not the recorded kernel's 112233445566778899aabbccddeeff0012345678"));
+	assert_non_null(strstr(note, "the kernel's symbols come from"));
+	free_processes(p);
+}
+
+/* A vmlinux that is not ELF, or has no symbols: a note naming it. */
+static void test_vmlinux_unusable(void **state)
+{
+	char stripped[300], cmd[4500];
+	const char *text = write_file("vmlinux.txt", "not an ELF file\n"), *note;
+	struct peo_frame f;
+	struct peo_processes *p;
+
+	(void)state;
+	p = with_vmlinux(text, NULL, 0, NULL, 0xffffffff81000000ull, &f);
+	note = one_note(p);
+	assert_non_null(strstr(note, text));
+	assert_non_null(strstr(note, "not a readable ELF file"));
+	free_processes(p);
+
+	snprintf(stripped, sizeof(stripped), "%s/stripped", dir);
+	/* its dynamic symbols too (a sanitizer's build exports many) */
+	snprintf(cmd, sizeof(cmd), "objcopy --strip-all -R .dynsym -R .dynstr -R .gnu.hash -R .hash "
+		 "-R .gnu.version '%s' '%s' 2>/dev/null", own_file(), stripped);
+	if (system(cmd))
+		PEO_SKIP("objcopy --strip-all failed (binutils missing?): no stripped ELF to try");
+	p = with_vmlinux(stripped, NULL, 0, NULL, 0xffffffff81000000ull, &f);
+	note = one_note(p);
+	assert_non_null(strstr(note, stripped));
+	assert_non_null(strstr(note, "has no symbols in a .text section"));
+	free_processes(p);
+}
+
+/* Two functions of this file, read as a vmlinux's, the recording's kernel
+ * map saying where the first was (its pgoff, as [kernel.kallsyms]_text's
+ * gives _text's): every address moved by the same offset (KASLR). */
+void vmlinux_ref(void);
+void vmlinux_probe(void);
+__attribute__((noinline)) void vmlinux_ref(void)
+{
+	__asm__ volatile("");
+}
+__attribute__((noinline)) void vmlinux_probe(void)
+{
+	__asm__ volatile("");
+}
+
+static void test_vmlinux_relocated(void **state)
+{
+	const uint64_t ran_at = 0xffffffff9a000000ull; /* where "the kernel" ran */
+	uint64_t probe = ran_at + (uint64_t)((uintptr_t)vmlinux_probe - (uintptr_t)vmlinux_ref);
+	struct peo_record map = { .sz = sizeof(map) };
+	struct peo_frame f;
+	struct peo_processes *p;
+
+	(void)state;
+	map.header.type = PEO_RECORD_MMAP;
+	map.header.misc = PEO_RECORD_MISC_KERNEL;
+	map.u.mmap = (struct peo_rec_mmap){ .pid = (uint32_t)-1, .addr = ran_at, .len = 1 << 20,
+					    .pgoff = ran_at,
+					    .filename = "[kernel.kallsyms]vmlinux_ref" };
+	p = with_vmlinux(own_file(), NULL, 0, &map, probe, &f);
+	assert_int_equal(peo_symbols_notes(peo_processes_symbols(p), NULL, 0), 0);
+	assert_non_null(f.sym);
+	assert_string_equal(f.sym, "vmlinux_probe");
+	assert_int_equal(f.symoff, 0);
+	assert_string_equal(f.dso, "[kernel.kallsyms]");
+	assert_true(f.flags & PEO_FRAME_KERNEL);
+	free_processes(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +506,9 @@ int main(void)
 		cmocka_unit_test(test_big),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_hidden_live),
+		cmocka_unit_test(test_vmlinux_other_build_id),
+		cmocka_unit_test(test_vmlinux_unusable),
+		cmocka_unit_test(test_vmlinux_relocated),
 	};
 	int rc = PEO_TEST_MAIN_SETUP("sym_kernel", tests, make_dir);
 

@@ -4,10 +4,12 @@
  * --stats counts them.  This file reads the options and picks the
  * outputs; script/run.c runs them.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <peo/peo.h>
 
@@ -33,7 +35,8 @@ static void usage(FILE *out)
 		"usage: peo script [-i FILE|-] [-F FIELDS] [--json] [--stats] [--header]\n"
 		"                  [--show-task-events] [--show-mmap-events] [--ns]\n"
 		"                  [--ordered|--no-ordered] [--workers N] [-f]\n"
-		"                  [--symfs DIR] [--kallsyms FILE] [--no-demangle] [--no-inline]\n"
+		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE] [--no-demangle]\n"
+		"                  [--no-inline]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
 		"  -F, --fields LIST      " FIELD_LIST "\n"
 		"                         (+field,-field: changes to each event's default)\n"
@@ -56,6 +59,8 @@ static void usage(FILE *out)
 		"                         end, with a note of where\n"
 		"  --symfs DIR            read the recording's binaries under DIR\n"
 		"  --kallsyms FILE        the kernel's symbols from FILE, not /proc/kallsyms\n"
+		"  -k, --vmlinux FILE     the kernel's own symbols from the vmlinux FILE\n"
+		"                         (its build id checked), not kallsyms\n"
 		"  --no-demangle          C++ and Rust names as the binaries spell them\n"
 		"  --no-inline            no inlined functions' frames in unwound stacks\n",
 		script_text_output.max_workers,
@@ -137,6 +142,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		{ "force", no_argument, NULL, 'f' },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "no-inline", no_argument, NULL, O_NO_INLINE },
 		{ "help", no_argument, NULL, 'h' },
@@ -150,7 +156,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 	a->input = "perf.data";
 	a->workers = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+i:F:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:F:fk:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': a->input = optarg; break;
 		case 'F':
@@ -174,6 +180,14 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		case 'f': a->force = 1; break;
 		case O_SYMFS: a->symfs = optarg; break;
 		case O_KALLSYMS: a->kallsyms = optarg; break;
+		case 'k':
+			/* as perf, a file that is not there is refused before reading */
+			if (access(optarg, R_OK)) {
+				fprintf(stderr, "peo script: -k %s: %s\n", optarg, strerror(errno));
+				return 2;
+			}
+			a->vmlinux = optarg;
+			break;
 		case O_NO_DEMANGLE: a->no_demangle = 1; break;
 		case O_NO_INLINE: a->no_inline = 1; break;
 		case 'h': usage(stdout); return 0;

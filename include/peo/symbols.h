@@ -50,6 +50,26 @@ struct peo_symbols_opts {
 	/* Names as the binaries spell them (perf's --no-demangle); 0: C++
 	 * and Rust names demangled as perf shows them. */
 	int no_demangle;
+	/* A vmlinux (an ELF image of the kernel with its .symtab) to read the
+	 * kernel's own symbols from, as perf's -k/--vmlinux: a relative path
+	 * is read under symfs.  Its .text is the kernel's map,
+	 * [kernel.kallsyms], each other section with symbols a map named
+	 * "[kernel.kallsyms]SECTION" (perf's names); addresses are moved by
+	 * where the recording says the kernel ran (its kernel map's _text,
+	 * else /proc/kallsyms'), as perf relocates a kernel that KASLR moved.
+	 * Modules keep kallsyms' symbols.  A file that cannot be used (its
+	 * build id is not the recorded kernel's, peo_symbols_add_build_id()
+	 * of "[kernel.kallsyms]"; not ELF; no symbols) leaves one note
+	 * naming it (and both build ids) and the kallsyms symbols.  Ignored
+	 * when kallsyms is set (as perf).  NULL: perf's search, done when the
+	 * kernel is first needed: perf's build-id cache copy of the recorded
+	 * kernel (~/.debug/.build-id/xx/rest/elf), ./vmlinux, /boot/vmlinux,
+	 * then /boot/vmlinux-R, /usr/lib/debug/boot/vmlinux-R,
+	 * /lib/modules/R/build/vmlinux, /usr/lib/debug/lib/modules/R/vmlinux,
+	 * /usr/lib/debug/boot/vmlinux-R.debug (R: uname's release; not with a
+	 * symfs), the first with the recorded build id (any when none was
+	 * given), quietly; else kallsyms. */
+	const char *vmlinux;
 };
 
 /**
@@ -73,7 +93,9 @@ PEO_API int peo_symbols_available(void);
 /**
  * peo_symbols_notes() - what hid symbols so far, a sentence per cause:
  * the kernel's addresses hidden (kptr_restrict, perf_event_paranoid: what
- * is hidden and how to see it), a binary that changed since the recording
+ * is hidden and how to see it), a vmlinux named (opts.vmlinux) but not
+ * used (its build id and the recorded one, or why it cannot be read),
+ * a binary that changed since the recording
  * (its build id is not the recorded one), a binary missing or damaged, peo
  * built without elfutils.  Each cause is said once.
  * @s:   the symbols.

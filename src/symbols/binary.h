@@ -22,8 +22,21 @@ struct sym_segment {
 	uint64_t offset, vaddr, size;
 };
 
-struct sym_binary {
+/* A section of a vmlinux (sym_load.kernel): its name, addresses and the
+ * symbols in it, as perf 6.1 gives each section with symbols a map. */
+struct sym_section {
+	char *name;
+	uint64_t addr, size;
 	struct sym_table syms;
+};
+
+struct sym_binary {
+	struct sym_table syms;     /* none when read by sections */
+	struct sym_section *sections; /* read by sections (sym_load.kernel): the
+				       * .text first, then those with symbols */
+	size_t nsections;
+	uint64_t ref_value;        /* sym_load.ref_name's value, when has_ref */
+	int has_ref;
 	struct sym_segment *seg;
 	size_t nseg;
 	uint8_t build_id[20];
@@ -39,6 +52,12 @@ struct sym_load {
 	const uint8_t *build_id; /* the recorded build id, or NULL: a file whose id differs is refused */
 	size_t build_id_len;
 	int demangle;         /* names as perf 6.1 shows them (else as in the file) */
+	/* A vmlinux: its data objects and labels of data sections kept too,
+	 * the symbols filed by section, no copy from perf's cache tried (the
+	 * caller names each file), as perf 6.1 reads a kernel's image. */
+	int kernel;
+	const char *ref_name; /* a vmlinux: the symbol whose value ref_value gets
+			       * (perf's relocation reference, _text), or NULL */
 };
 
 /*
@@ -50,6 +69,10 @@ struct sym_load {
  * a file that is not ELF or is damaged (the sentence names the file and
  * the offset); -ENOTSUP when peo was built without elfutils; -ENOMEM.
  * A binary without symbols is read (0) with an empty table.
+ * With how->kernel: sections[0] is the .text (-ENOENT when the file has
+ * none); each table finished as perf finishes a vmlinux's: the .text's as
+ * sym_table_finish() does, the other sections' without ends given to
+ * symbols without a size (such a symbol holds its own address only).
  */
 PEO_HIDDEN int sym_binary_load(const struct sym_load *how, struct sym_binary *out);
 

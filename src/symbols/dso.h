@@ -41,7 +41,7 @@ struct sym_krange {
 
 struct peo_symbols {
 	struct peo_symbols_opts opts;
-	char *symfs, *kallsyms;     /* the opts' strings, copied */
+	char *symfs, *kallsyms, *vmlinux; /* the opts' strings, copied */
 	pthread_mutex_t lock;       /* the table below, each binary's first read, the notes */
 	struct sym_dso **buckets;
 	size_t nbuckets, n;
@@ -49,6 +49,9 @@ struct peo_symbols {
 	struct sym_kernel kernel;
 	struct sym_krange *kranges; /* the recording's kernel maps, applied when it is read */
 	size_t nkranges;
+	char *kref_name;            /* where the recording says the kernel ran: the symbol */
+	uint64_t kref_addr;         /* ([kernel.kallsyms]_text's "_text") and its address
+				     * (the map's pgoff), for a vmlinux's relocation */
 	char **notes;               /* peo_symbols_notes(): sentences, each once, never moved */
 	size_t nnotes;
 };
@@ -66,10 +69,23 @@ PEO_HIDDEN const struct sym_binary *sym_dso_binary(struct peo_symbols *s, struct
 PEO_HIDDEN const struct sym_kernel *sym_symbols_kernel(struct peo_symbols *s);
 
 /* A kernel MMAP record's map ("[kernel.kallsyms]_text", or a module's
- * path): its part gets that range, as perf takes them from the recording.
- * 0 or -ENOMEM. */
+ * path): its part gets that range, as perf takes them from the recording;
+ * the kernel's @pgoff is where its symbol (_text) was, the reference a
+ * vmlinux is relocated by.  0 or -ENOMEM. */
 PEO_HIDDEN int sym_symbols_kernel_map(struct peo_symbols *s, const char *filename, uint64_t start,
-				      uint64_t len);
+				      uint64_t len, uint64_t pgoff);
+
+/* kernel_image.c: the kernel's own symbols from a vmlinux, into
+ * s->kernel (kallsyms' read already), as perf 6.1 chooses the file: the
+ * one named (opts.vmlinux), else the first of its candidates whose build
+ * id is the recorded kernel's; none when opts.kallsyms is given.  A file
+ * named but not usable leaves a note and kallsyms' symbols.  Returns 1
+ * when a vmlinux is used, else 0.  Under s->lock. */
+PEO_HIDDEN int sym_symbols_vmlinux(struct peo_symbols *s);
+
+/* The recorded kernel's build id ([kernel.kallsyms] in the recording's
+ * table), or NULL; *@len its length.  Under s->lock. */
+PEO_HIDDEN const uint8_t *sym_symbols_kernel_build_id(struct peo_symbols *s, size_t *len);
 
 /* vdso.c: [vdso] read from this process's own vdso (a copy in a memfd),
  * with @how's build id checked.  As sym_binary_load(). */

@@ -164,8 +164,25 @@ static void apply_kranges(struct peo_symbols *s)
 			sym_note_locked(s, NULL);
 }
 
+/* The kernel map's reference symbol ("_text" of "[kernel.kallsyms]_text")
+ * at @pgoff, kept for a vmlinux's relocation; perf ignores a zero (the
+ * address was hidden from perf record).  Under s->lock. */
+static int note_kref(struct peo_symbols *s, const char *filename, uint64_t pgoff)
+{
+	char *name;
+
+	if (!pgoff || strncmp(filename, "[kernel.kallsyms]", 17) || !filename[17])
+		return 0;
+	if (!(name = strdup(filename + 17)))
+		return peo_fail(ENOMEM, "out of memory for the kernel's maps");
+	free(s->kref_name);
+	s->kref_name = name;
+	s->kref_addr = pgoff;
+	return 0;
+}
+
 int sym_symbols_kernel_map(struct peo_symbols *s, const char *filename, uint64_t start,
-			   uint64_t len)
+			   uint64_t len, uint64_t pgoff)
 {
 	struct sym_krange *more;
 	char *part = filename ? part_of(filename) : NULL;
@@ -174,6 +191,8 @@ int sym_symbols_kernel_map(struct peo_symbols *s, const char *filename, uint64_t
 	if (!part)
 		return 0; /* not the kernel's text or a module: no part takes it */
 	pthread_mutex_lock(&s->lock);
+	if (!s->kernel_state && (err = note_kref(s, filename, pgoff)))
+		goto out;
 	for (size_t i = 0; i < s->nkranges; i++)
 		if (!strcmp(s->kranges[i].part, part) && s->kranges[i].start == start &&
 		    s->kranges[i].end == start + len)
@@ -201,21 +220,30 @@ out:
  * recording gives the kernel's build id and the copy is there: what perf
  * script reads, a file and not the running kernel's (which may be
  * another boot's).  NULL else; the caller frees it.  Under s->lock. */
+const uint8_t *sym_symbols_kernel_build_id(struct peo_symbols *s, size_t *len)
+{
+	const struct sym_dso *d = NULL;
+
+	if (s->nbuckets)
+		for (d = s->buckets[hash_name("[kernel.kallsyms]") & (s->nbuckets - 1)]; d;
+		     d = d->next)
+			if (!strcmp(d->name, "[kernel.kallsyms]"))
+				break;
+	*len = d ? d->build_id_len : 0;
+	return *len ? d->build_id : NULL;
+}
+
 static char *cached_kallsyms(struct peo_symbols *s)
 {
 	const char *home = getenv("HOME");
-	const struct sym_dso *d;
+	const uint8_t *id;
+	size_t len;
 	char hex[41], *path;
 
-	if (s->kallsyms || !home || !s->nbuckets)
+	if (s->kallsyms || !home || !(id = sym_symbols_kernel_build_id(s, &len)))
 		return NULL;
-	for (d = s->buckets[hash_name("[kernel.kallsyms]") & (s->nbuckets - 1)]; d; d = d->next)
-		if (!strcmp(d->name, "[kernel.kallsyms]"))
-			break;
-	if (!d || !d->build_id_len)
-		return NULL;
-	for (size_t i = 0; i < d->build_id_len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d->build_id[i]);
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	if (asprintf(&path, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex) < 0)
 		return NULL;
 	if (access(path, R_OK)) {
@@ -232,17 +260,19 @@ const struct sym_kernel *sym_symbols_kernel(struct peo_symbols *s)
 	pthread_mutex_lock(&s->lock);
 	if (!s->kernel_state) {
 		char *cached = cached_kallsyms(s);
-		int err = sym_kernel_load(cached ? cached : s->kallsyms, &s->kernel);
+		int err = sym_kernel_load(cached ? cached : s->kallsyms, &s->kernel), vmlinux;
+		char *why = err ? strdup(peo_last_error()) : NULL;
 
 		free(cached);
-
-		if (err)
-			sym_note_locked(s, NULL);
-		else if (s->kernel.hidden)
+		vmlinux = sym_symbols_vmlinux(s);
+		if (err && !vmlinux)
+			sym_note_locked(s, why);
+		else if (s->kernel.hidden && !vmlinux)
 			sym_note_locked(s, s->kernel.hidden);
 		else
 			apply_kranges(s);
-		atomic_store_explicit(&s->kernel_state, err ? -1 : 1,
+		free(why);
+		atomic_store_explicit(&s->kernel_state, err && !vmlinux ? -1 : 1,
 				      memory_order_release);
 	}
 	pthread_mutex_unlock(&s->lock);

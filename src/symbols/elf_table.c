@@ -11,7 +11,8 @@
  * keeps them: named, defined functions (STT_FUNC, STT_GNU_IFUNC) of
  * allocated sections, and untyped labels of sections named *text*; its
  * data symbols are left out (a code address never falls in one).  PLT
- * entries get perf 6.1's "name@plt" symbols.
+ * entries get perf 6.1's "name@plt" symbols.  A vmlinux is read by
+ * sections, as perf gives each of them a map of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +40,11 @@ int sym_binary_vaddr(const struct sym_binary *b, uint64_t offset, uint64_t *vadd
 
 void sym_binary_fini(struct sym_binary *b)
 {
+	for (size_t i = 0; i < b->nsections; i++) {
+		free(b->sections[i].name);
+		sym_table_fini(&b->sections[i].syms);
+	}
+	free(b->sections);
 	sym_table_fini(&b->syms);
 	free(b->seg);
 	free(b->symbols_from);
@@ -238,6 +244,9 @@ static int check_build_id(struct reader *r, struct sym_binary *out)
 		return 0;
 	hex(want, r->how->build_id, r->how->build_id_len > 20 ? 20 : r->how->build_id_len);
 	hex(have, out->build_id, out->build_id_len);
+	if (r->how->kernel)
+		return peo_fail(ESTALE, "%s has build id %s, not the recorded kernel's %s",
+				r->file, out->build_id_len ? have : "(none)", want);
 	return peo_fail(ESTALE, "%s has build id %s, not the recorded %s: it changed since the recording",
 			r->file, out->build_id_len ? have : "(none)", want);
 }
@@ -257,7 +266,7 @@ static int open_binary(struct reader *r, struct sym_binary *out)
 	err = reader_open(r);
 	if (!err)
 		err = check_build_id(r, out);
-	if (err != -ENOENT && err != -ENOTDIR && err != -ESTALE)
+	if ((err != -ENOENT && err != -ENOTDIR && err != -ESTALE) || how->kernel)
 		return err;
 	/* "elf" for files, "vdso" for the vdso image perf record saved */
 	cached = how->build_id ? cache_copy(how->build_id, how->build_id_len, "elf") : NULL;
@@ -345,8 +354,10 @@ static const char *section_name(Elf *elf, GElf_Word ndx, GElf_Shdr *sh)
 	return name ? name : "";
 }
 
-/* Whether perf 6.1 keeps this symbol: a function, or a label in code. */
-static int wanted(const GElf_Sym *s, GElf_Word shndx, Elf *elf, int machine, const char *name)
+/* Whether perf 6.1 keeps this symbol: a function, or a label in code; of
+ * a vmlinux (@kernel) also a data object, or a label in data. */
+static int wanted(const GElf_Sym *s, GElf_Word shndx, Elf *elf, int machine, const char *name,
+		  int kernel)
 {
 	int type = GELF_ST_TYPE(s->st_info), vis = GELF_ST_VISIBILITY(s->st_other);
 	int label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
@@ -356,7 +367,7 @@ static int wanted(const GElf_Sym *s, GElf_Word shndx, Elf *elf, int machine, con
 	if (!*name || s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS ||
 	    s->st_shndx == SHN_COMMON || shndx == (GElf_Word)-1)
 		return 0;
-	if (type != STT_FUNC && type != STT_GNU_IFUNC && !label)
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && !label && !(kernel && type == STT_OBJECT))
 		return 0;
 	/* ARM's mapping symbols ($a, $d, $t, $x) mark code and data, not functions */
 	if ((machine == EM_ARM || machine == EM_AARCH64) && name[0] == '$' && name[1] &&
@@ -365,13 +376,45 @@ static int wanted(const GElf_Sym *s, GElf_Word shndx, Elf *elf, int machine, con
 	sec = section_name(elf, shndx, &sh);
 	if (!sec || !(sh.sh_flags & SHF_ALLOC))
 		return 0;
-	return !label || strstr(sec, "text");
+	return !label || strstr(sec, "text") || (kernel && strstr(sec, "data"));
+}
+
+/* A vmlinux's section @shndx of @from, added to @out when new; its index
+ * in *@at, which holds the one found before (symbols come in runs). */
+static int section_of(struct reader *r, struct sym_binary *out, Elf *from, GElf_Word shndx,
+		      size_t *at)
+{
+	struct sym_section *more;
+	const char *name;
+	GElf_Shdr sh;
+
+	if (!(name = section_name(from, shndx, &sh)))
+		return peo_fail(EINVAL, "%s: damaged section header %u", r->file, (unsigned)shndx);
+	if (*at < out->nsections && !strcmp(out->sections[*at].name, name))
+		return 0;
+	for (*at = 0; *at < out->nsections; ++*at)
+		if (!strcmp(out->sections[*at].name, name))
+			return 0;
+	more = realloc(out->sections, (out->nsections + 1) * sizeof(*more));
+	if (!more)
+		return peo_fail(ENOMEM, "out of memory for %s's sections", r->file);
+	out->sections = more;
+	more += out->nsections;
+	memset(more, 0, sizeof(*more));
+	if (!(more->name = strdup(name)))
+		return peo_fail(ENOMEM, "out of memory for %s's sections", r->file);
+	more->addr = sh.sh_addr;
+	more->size = sh.sh_size;
+	out->nsections++;
+	return 0;
 }
 
 static int read_symbols(struct reader *r, struct sym_binary *out)
 {
+	const struct sym_load *how = r->how;
 	GElf_Ehdr eh;
 	int n = dwfl_module_getsymtab(r->mod);
+	size_t at = 0;
 
 	if (!gelf_getehdr(r->elf, &eh))
 		return peo_fail(EINVAL, "%s: damaged ELF header: %s", r->file, elf_errmsg(-1));
@@ -381,15 +424,55 @@ static int read_symbols(struct reader *r, struct sym_binary *out)
 		GElf_Word shndx;
 		Elf *from;
 		const char *name = dwfl_module_getsym_info(r->mod, i, &s, &addr, &shndx, &from, &bias);
+		struct sym_table *t = &out->syms;
 		int err;
 
-		if (!name || !wanted(&s, shndx, from, eh.e_machine, name))
+		if (name && how->ref_name && !out->has_ref && !strcmp(name, how->ref_name)) {
+			out->ref_value = addr; /* perf takes the first of that name, of any kind */
+			out->has_ref = 1;
+		}
+		if (!name || !wanted(&s, shndx, from, eh.e_machine, name, how->kernel))
 			continue;
-		err = add_symbol(r, &out->syms, addr, s.st_size, name, bind_of(&s), 0);
+		if (how->kernel) {
+			if ((err = section_of(r, out, from, shndx, &at)))
+				return err;
+			t = &out->sections[at].syms;
+		}
+		err = add_symbol(r, t, addr, s.st_size, name, bind_of(&s), 0);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/* A vmlinux's tables finished, its .text first: perf ends the symbols
+ * without a size of the .text only (its kernel map's); in another section
+ * such a symbol holds its own address alone. */
+static int finish_sections(struct reader *r, struct sym_binary *out)
+{
+	size_t text = 0;
+	int err = 0;
+
+	while (text < out->nsections && strcmp(out->sections[text].name, ".text"))
+		text++;
+	if (text == out->nsections)
+		return peo_fail(ENOENT, "%s has no symbols in a .text section: not a vmlinux, or "
+				"its symbols were stripped", r->file);
+	if (text) {
+		struct sym_section first = out->sections[0];
+
+		out->sections[0] = out->sections[text];
+		out->sections[text] = first;
+	}
+	for (size_t i = 0; i < out->nsections && !err; i++) {
+		struct sym_table *t = &out->sections[i].syms;
+
+		for (size_t j = 0; i && j < t->n; j++)
+			if (t->v[j].end == t->v[j].start && t->v[j].end < UINT64_MAX)
+				t->v[j].end++;
+		err = sym_table_finish(t);
+	}
+	return err;
 }
 
 /* The section of @elf named @want, or NULL. */
@@ -515,12 +598,12 @@ int sym_binary_load(const struct sym_load *how, struct sym_binary *out)
 		err = read_segments(&r, out);
 	if (!err)
 		err = read_symbols(&r, out);
-	if (!err)
+	if (!err && !how->kernel)
 		err = read_plt(&r, out);
 	if (!err)
 		err = note_source(&r, out);
 	if (!err)
-		err = sym_table_finish(&out->syms);
+		err = how->kernel ? finish_sections(&r, out) : sym_table_finish(&out->syms);
 	reader_close(&r);
 	free(r.file);
 	free(r.debuginfo_path);

@@ -214,6 +214,12 @@ static int by_start(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
+void sym_kernel_sort_parts(struct sym_kernel *k)
+{
+	if (k->nparts > 1)
+		qsort(k->parts + 1, k->nparts - 1, sizeof(*k->parts), by_start);
+}
+
 static uint64_t min_start(const struct sym_table *t)
 {
 	uint64_t m = UINT64_MAX;
@@ -230,11 +236,13 @@ static void part_fini(struct sym_kpart *p)
 	sym_table_fini(&p->syms);
 }
 
-/* End each part's symbols, give each part its range, drop unlisted modules. */
 /* The kernel's part ends where the first module above it starts (or at the
- * end of the address space), as perf stretches its kernel map. */
+ * end of the address space), as perf stretches its kernel map; a vmlinux's
+ * ends with its .text. */
 static void stretch_kernel(struct sym_kernel *k)
 {
+	if (k->vmlinux)
+		return;
 	k->parts[0].end = UINT64_MAX;
 	for (size_t i = 1; i < k->nparts; i++)
 		if (k->parts[i].start > k->parts[0].start) {
@@ -243,6 +251,7 @@ static void stretch_kernel(struct sym_kernel *k)
 		}
 }
 
+/* End each part's symbols, give each part its range, drop unlisted modules. */
 static int finish_parts(struct sym_kernel *k, const struct kload *ld, const char *path)
 {
 	struct sym_kpart *mods = k->parts + 1;
@@ -283,9 +292,12 @@ static int finish_parts(struct sym_kernel *k, const struct kload *ld, const char
 	}
 	free(list);
 	k->nparts = kept + 1;
-	qsort(mods, kept, sizeof(*mods), by_start);
+	sym_kernel_sort_parts(k);
 
 	k->parts[0].start = ld->text ? ld->text : ld->stext ? ld->stext : kernel_first;
+	/* where the kernel runs, as perf finds it for a vmlinux's relocation */
+	k->text_name = ld->text ? "_text" : ld->stext ? "_stext" : NULL;
+	k->text_addr = ld->text ? ld->text : ld->stext;
 	stretch_kernel(k);
 	return 0;
 }
@@ -334,10 +346,12 @@ int sym_kernel_set_range(struct sym_kernel *k, const char *name, uint64_t start,
 	for (size_t i = 0; i < k->nparts; i++) {
 		if (strcmp(k->parts[i].name, name))
 			continue;
+		if (!i && k->vmlinux)
+			return 0; /* perf maps a vmlinux's .text where it is */
 		k->parts[i].start = start;
 		k->parts[i].end = end;
 		if (i) /* the modules stay sorted by start */
-			qsort(k->parts + 1, k->nparts - 1, sizeof(*k->parts), by_start);
+			sym_kernel_sort_parts(k);
 		stretch_kernel(k);
 		return 0;
 	}
@@ -351,5 +365,6 @@ void sym_kernel_fini(struct sym_kernel *k)
 		part_fini(&k->parts[i]);
 	free(k->parts);
 	free(k->hidden);
+	free(k->vmlinux);
 	memset(k, 0, sizeof(*k));
 }

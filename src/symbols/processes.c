@@ -82,7 +82,7 @@ int peo_processes_add_record(struct peo_processes *p, const struct peo_record *r
 	case PEO_RECORD_MMAP2:
 		m = &r->u.mmap;
 		if ((r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK) == PEO_RECORD_MISC_KERNEL) {
-			err = sym_symbols_kernel_map(p->syms, m->filename, m->addr, m->len);
+			err = sym_symbols_kernel_map(p->syms, m->filename, m->addr, m->len, m->pgoff);
 			break;
 		}
 		err = sym_processes_map(p, m->pid, m->addr, m->len, m->pgoff, m->filename, m->flags,

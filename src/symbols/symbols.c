@@ -26,12 +26,14 @@ int peo_symbols_new(struct peo_symbols **out, const struct peo_symbols_opts *opt
 	s->opts.sz = sizeof(s->opts);
 	pthread_mutex_init(&s->lock, NULL);
 	if ((s->opts.symfs && !(s->symfs = strdup(s->opts.symfs))) ||
-	    (s->opts.kallsyms && !(s->kallsyms = strdup(s->opts.kallsyms)))) {
+	    (s->opts.kallsyms && !(s->kallsyms = strdup(s->opts.kallsyms))) ||
+	    (s->opts.vmlinux && !(s->vmlinux = strdup(s->opts.vmlinux)))) {
 		peo_symbols_free(s);
 		return peo_fail(ENOMEM, "out of memory for a peo_symbols");
 	}
 	s->opts.symfs = s->symfs;
 	s->opts.kallsyms = s->kallsyms;
+	s->opts.vmlinux = s->vmlinux;
 	*out = s;
 	return 0;
 }
@@ -54,11 +56,13 @@ void peo_symbols_free(struct peo_symbols *s)
 	for (size_t i = 0; i < s->nkranges; i++)
 		free(s->kranges[i].part);
 	free(s->kranges);
+	free(s->kref_name);
 	for (size_t i = 0; i < s->nnotes; i++)
 		free(s->notes[i]);
 	free(s->notes);
 	free(s->symfs);
 	free(s->kallsyms);
+	free(s->vmlinux);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

@@ -22,6 +22,7 @@ struct script_args {
 	int order; /* enum peo_perfdata_order */
 	int workers; /* formatting threads; -1: by the CPUs */
 	const char *symfs, *kallsyms; /* --symfs, --kallsyms */
+	const char *vmlinux;          /* -k, --vmlinux */
 	int no_demangle;              /* --no-demangle */
 	int no_inline;                /* --no-inline: unwound frames without their inlined functions */
 };

@@ -86,7 +86,7 @@ static int say_end(const struct script_run *run, enum script_end end)
 static int symbols_start(struct script_run *run)
 {
 	PEO_OPTS(peo_symbols_opts, so, .symfs = run->a.symfs, .kallsyms = run->a.kallsyms,
-		 .no_demangle = run->a.no_demangle);
+		 .vmlinux = run->a.vmlinux, .no_demangle = run->a.no_demangle);
 	const struct peo_build_id *ids;
 	size_t n;
 	int err;
