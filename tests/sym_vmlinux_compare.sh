@@ -102,6 +102,14 @@ both() {
 }
 for rec in perf peo moved; do
 	[ -s "$tmp/$rec.data" ] || continue
+	# without -k first: a difference there is not the vmlinux's
+	perf script -i "$tmp/$rec.data" >"$tmp/$rec-nok.perf" 2>/dev/null
+	"$peo" script -i "$tmp/$rec.data" >"$tmp/$rec-nok.peo" 2>/dev/null
+	if ! cmp -s "$tmp/$rec-nok.peo" "$tmp/$rec-nok.perf"; then
+		skip "$rec: peo script and perf script differ without -k already; first difference:"
+		diff "$tmp/$rec-nok.peo" "$tmp/$rec-nok.perf" | head -12 | sed 's/^/      /'
+		continue
+	fi
 	for v in vmlinux vmlinux.moved; do
 		both "$rec-$v" "perf script -k $v (default fields)" -i "$tmp/$rec.data" -k "$tmp/k/$v"
 		both "$rec-$v-F" "perf script -k $v -F ip,sym,symoff,dso" -i "$tmp/$rec.data" \
