@@ -78,12 +78,14 @@ import struct, subprocess, sys
 src, dst, init, gap = sys.argv[1], sys.argv[2], int(sys.argv[3], 16), int(sys.argv[4], 16)
 out = subprocess.run(["perf", "script", "-i", src, "-F", "ip"], capture_output=True,
                      text=True).stdout.split()
-# two kernel frames perf printed once each, not a sample's first
+# two kernel frames perf printed once each; the last bytes of that value
+# (a sample's ip field, which perf does not print with a callchain, may
+# hold it too, before its callchain)
 kernel = [a for a in out if a.startswith("ffff") and out.count(a) == 1]
 data = bytearray(open(src, "rb").read())
 moved = 0
 for old, new in zip(kernel[5:], (init + 0x10, gap + 0x100)):
-    at = data.find(struct.pack("<Q", int(old, 16)))
+    at = data.rfind(struct.pack("<Q", int(old, 16)))
     if at >= 0:
         data[at:at + 8] = struct.pack("<Q", new)
         moved += 1
