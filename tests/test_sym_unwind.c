@@ -246,8 +246,10 @@ static void damaged_samples_give_no_frames(void **state)
 }
 
 /* tests/unwind_arm64.s linked at 0x401000 (see there): where its calls
- * return, where inner's code signs and saves its return address. */
+ * return, where outer calls, where inner's code signs and saves its
+ * return address. */
 #define ARM64_START_RET 0x401004ull
+#define ARM64_OUTER_CALLS 0x401014ull
 #define ARM64_OUTER_RET 0x401018ull
 #define ARM64_MIDDLE_RET 0x401034ull
 #define ARM64_INNER_SAVES 0x401044ull
@@ -256,20 +258,29 @@ static void damaged_samples_give_no_frames(void **state)
 /* a pointer authentication code in bits 63..56 and 54..48 (55: user) */
 #define PAC(addr) ((addr) | 0x3c5aull << 48)
 
-/* arm64 stacks of unwind_arm64.s, made up here (any host unwinds them):
- * at inner's loop, its return address signed and saved; before it saves
- * it, signed in x30.  The signed return addresses unwind to their
- * callers: inner, middle, outer, start, then start's undefined one ends. */
+/* arm64 stacks of unwind_arm64.s, made up here (any host unwinds them),
+ * their return addresses signed: each unwinds to its callers, down to
+ * start, whose undefined return address ends it.  Through middle (its CFA
+ * a DWARF expression) libdwfl unwinds; the cached rules unwind the rest. */
 static void arm64_signed_stack_unwinds(void **state)
 {
 	const char *file = getenv("PEO_UNWIND_ARM64");
-	static const uint64_t want[4] = { 0, ARM64_MIDDLE_RET, ARM64_OUTER_RET, ARM64_START_RET };
+	static const uint64_t ret[4] = { 0, ARM64_MIDDLE_RET, ARM64_OUTER_RET, ARM64_START_RET };
 	static const char *const names[4] = { "inner", "middle", "outer", "start" };
 	const uint64_t top = 0xffffc0001000ull; /* sp at start's call */
 	/* the stack from inner's frame record up: {x29, x30} of inner, middle,
 	 * outer (each record at its frame's sp), then what lies above */
 	const uint64_t stack[10] = { top - 32, PAC(ARM64_MIDDLE_RET), top - 16, PAC(ARM64_OUTER_RET),
 				     0,        PAC(ARM64_START_RET) };
+	static const struct {
+		const char *what;
+		uint64_t pc, sp_below; /* sp: top - sp_below */
+		int first;             /* the function of pc, in names */
+	} at[] = {
+		{ "inner's loop, all saved (libdwfl)", ARM64_INNER_LOOP, 48, 0 },
+		{ "inner before it saves, x30 signed (libdwfl)", ARM64_INNER_SAVES, 32, 0 },
+		{ "outer's call (the cached rules)", ARM64_OUTER_CALLS, 16, 2 },
+	};
 	struct peo_record map = { .sz = sizeof(map) };
 	struct peo_processes *p;
 	struct peo_attr attr;
@@ -287,34 +298,32 @@ static void arm64_signed_stack_unwinds(void **state)
 	map.u.mmap = (struct peo_rec_mmap){ .pid = ARM64_PID, .tid = ARM64_PID, .addr = 0x400000,
 					    .len = 0x10000, .prot = 5, .filename = file };
 	assert_int_equal(peo_processes_add_record(p, &map), 0);
-	for (int saved = 1; saved >= 0; saved--) {
-		/* perf's arm64 registers: x0..x30, sp (31), pc (32) */
-		uint64_t sp = saved ? top - 48 : top - 32;
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		size_t skip = 48 - at[k].sp_below; /* bytes of stack below sp */
+		int want = 4 - at[k].first, n;
 		struct peo_record r;
-		int n;
 
-		regs[29] = sp;
-		regs[30] = PAC(ARM64_MIDDLE_RET);
-		regs[31] = sp;
-		regs[32] = saved ? ARM64_INNER_LOOP : ARM64_INNER_SAVES;
+		/* perf's arm64 registers: x0..x30, sp (31), pc (32) */
+		regs[29] = regs[31] = top - at[k].sp_below;
+		regs[30] = PAC(ret[at[k].first + 1]);
+		regs[32] = at[k].pc;
 		r = sample_with(&attr, ARM64_PID, (1ull << 33) - 1, regs, 33,
-				(const uint8_t *)stack + (saved ? 0 : 16),
-				sizeof(stack) - (saved ? 0 : 16));
+				(const uint8_t *)stack + skip, sizeof(stack) - skip);
 		n = peo_processes_unwind(p, &r, ips, 16);
-		print_message("arm64, return address %s: %d frames:", saved ? "saved" : "in x30", n);
+		print_message("arm64, %s: %d frames:", at[k].what, n);
 		for (int i = 0; i < n; i++)
 			print_message(" %" PRIx64, ips[i]);
 		print_message("\n");
-		assert_int_equal(n, 4);
-		assert_int_equal(ips[0], regs[32]);
-		for (int i = 0; i < 4; i++) {
+		assert_int_equal(n, want);
+		assert_int_equal(ips[0], at[k].pc);
+		for (int i = 0; i < want; i++) {
 			struct peo_frame f = { .sz = sizeof(f) };
 
 			if (i)
-				assert_int_equal(ips[i], want[i]);
+				assert_int_equal(ips[i], ret[at[k].first + i]);
 			assert_int_equal(peo_processes_lookup(p, ARM64_PID, PEO_RECORD_MISC_USER,
 							      i ? ips[i] - 1 : ips[i], 0, &f), 1);
-			assert_string_equal(f.sym, names[i]);
+			assert_string_equal(f.sym, names[at[k].first + i]);
 		}
 	}
 	peo_processes_free(p);

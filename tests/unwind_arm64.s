@@ -3,9 +3,10 @@
 // outer middle, middle inner; each signs its return address (paciasp:
 // pointer authentication puts a code in its top bits) and saves its frame
 // record {x29, x30}, as gcc -mbranch-protection=pac-ret
-// -fno-omit-frame-pointer builds them.  Linked at -Ttext=0x401000, the
-// test's addresses: start 0x401000, its call returns to 0x401004, outer's
-// to 0x401018, middle's to 0x401034; inner signs at 0x401040, saves at
+// -fno-omit-frame-pointer builds them; middle's CFA is a DWARF expression.
+// Linked at -Ttext=0x401000, the test's addresses: start 0x401000, its
+// call returns to 0x401004; outer calls at 0x401014, its call returns to
+// 0x401018, middle's to 0x401034; inner signs at 0x401040, saves at
 // 0x401044 and loops at 0x40104c.
 	.text
 	.globl start
@@ -31,17 +32,22 @@ start:
 	mov x29, sp
 	.endm
 
-	// a function that calls \callee and returns
-	.macro signed_call name, callee
+	// a function that calls \callee and returns; cfa_expr: its CFA said
+	// by a DWARF expression (sp + 16), which peo's cached rules leave to
+	// libdwfl
+	.macro signed_call name, callee, cfa_expr=0
 	.type \name, %function
 \name:
 	.cfi_startproc
 	sign_and_save
+	.if \cfa_expr
+	.cfi_escape 0x0f, 0x02, 0x8f, 0x10 // DW_CFA_def_cfa_expression: DW_OP_breg31 16
+	.endif
 	bl \callee
 	ldp x29, x30, [sp], #16
 	.cfi_restore x30
 	.cfi_restore x29
-	.cfi_def_cfa_offset 0
+	.cfi_def_cfa sp, 0
 	hint #29 // autiasp
 	.cfi_negate_ra_state
 	ret
@@ -50,7 +56,7 @@ start:
 	.endm
 
 	signed_call outer, middle
-	signed_call middle, inner
+	signed_call middle, inner, 1
 
 	.type inner, %function
 inner:

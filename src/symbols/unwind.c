@@ -111,7 +111,11 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 }
 
 /* 8 bytes of the process at @addr: from the sample's stack copy, else
- * from the file mapped there (what a frame's CFI reads elsewhere). */
+ * from the file mapped there (what a frame's CFI reads elsewhere).  Less
+ * the bits above an address (regs->ra_mask): libdwfl reads saved registers
+ * here, return addresses that arm64 code signed among them, and cannot
+ * strip them itself; the other registers' values serve only to unwind,
+ * which takes addresses from them. */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct sym_uproc *up = arg;
@@ -124,6 +128,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	(void)dwfl;
 	if (addr >= sp && addr - sp <= up->stack_size && up->stack_size - (addr - sp) >= 8) {
 		memcpy(result, up->stack + (addr - sp), 8);
+		*result &= up->regs->ra_mask;
 		return true;
 	}
 	m = sym_maps_find(&up->p->maps, up->pid, addr);
@@ -132,6 +137,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return false;
 	ok = pread(fd, result, 8, (off_t)(addr - m->start + m->pgoff)) == 8;
 	close(fd);
+	*result &= up->regs->ra_mask;
 	return ok;
 }
 
@@ -183,9 +189,10 @@ static int frame_cb(Dwfl_Frame *f, void *arg)
 
 	if (!dwfl_frame_pc(f, &pc, NULL))
 		return DWARF_CB_ABORT;
-	/* A return address signed on arm64: its caller's, but libdwfl goes
-	 * on from the signed value (finding no CFI there, it follows the
-	 * frame pointer and repeats a frame): the stack ends at it. */
+	/* A return address signed on arm64 that memory_read did not see
+	 * (one a DWARF expression made): its caller's, but libdwfl goes on
+	 * from the signed value (finding no CFI there, it follows the frame
+	 * pointer and repeats a frame): the stack ends at it. */
 	if (pc & ~up->regs->ra_mask) {
 		up->ips[up->got++] = pc & up->regs->ra_mask;
 		return DWARF_CB_ABORT;

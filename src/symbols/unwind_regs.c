@@ -23,6 +23,7 @@ static const uint8_t x86_64_perf_of_dwarf[17] = { 0, 3, 2, 1, 4, 5, 6, 7,
 #define ARM64_PERF_SP 31
 #define ARM64_PERF_PC 32
 #define ARM64_USER_ADDRESS ((1ull << 48) - 1)
+#define ARM64_LR 30
 
 /* The value of perf register @reg, when @mask sampled it. */
 static int sampled(uint64_t mask, const uint64_t *regs, size_t nr, unsigned reg, uint64_t *val)
@@ -62,6 +63,7 @@ int sym_dwarf_regs(uint16_t machine, uint64_t mask, const uint64_t *regs, size_t
 		pc_reg = ARM64_PERF_PC;
 		sp_reg = ARM64_PERF_SP;
 		out->ra_mask = ARM64_USER_ADDRESS;
+		out->val[ARM64_LR] &= out->ra_mask; /* a leaf's return address, maybe signed */
 		break;
 	default:
 		return -1;
