@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """dwarf_stacks_compare.py PEO_OUT PERF_OUT - peo script's --call-graph
 dwarf stacks against perf script 6.1's, stack by stack (a stack: a sample's
-header line and its frame lines, up to the blank line).
+header line and its frame lines, up to the blank line).  With -F srcline,
+the source line under a frame ("  file.c:30") goes with its frame.
 
 Each pair is counted as one of:
   same       byte for byte;
@@ -19,6 +20,17 @@ Each pair is counted as one of:
   perf_end   perf's libunwind gave up where a function has no CFI (libm's
              _fini) and printed `ffffffffffffffff [unknown] ([unknown])`;
              peo's stack has perf's frames before it and goes on;
+  perf_file  perf 6.1's srcline names another file at the same line:
+             binutils 2.40's addr2line, which perf runs, names the unit's
+             .c file for code a DWARF 5 unit has from another file (a
+             header, or a .c it includes) (libc's __libc_start_call_main, from
+             libc_start_call_main.h, as libc-start.c:58; libdw and
+             llvm-dwarfdump name the header; test_sym_srcline.c checks
+             peo's answer against lines the code marks);
+  perf_symfile  where the debug information has no line for a frame, perf
+             6.1's addr2line names the file of the ELF file symbol before
+             it with line 0 (`crtstuff.c:0` for __do_global_dtors_aux);
+             peo says `??:0`, as perf does where there is no such symbol;
   other      anything else (printed, first 5).
 Prints the counts; exits 1 when the stacks' number or headers differ or any
 is `other`.
@@ -30,10 +42,49 @@ FRAME = re.compile(r"^\t *([0-9a-f]+) (.*)\+0x([0-9a-f]+) \((.*)\)$")
 PERF_END = "\tffffffffffffffff [unknown] ([unknown])"
 
 
+SRCLINE = re.compile(r"^  (\S.*)$")
+
+
+SRCLINE_LINE = re.compile(r"^  \S+( \(inlined\))?$")
+
+
+def with_srclines(lines):
+    """Each srcline line joined to the line above it, after a newline (a
+    srcline has no blank; a padded comm's line does)."""
+    out = []
+    for line in lines:
+        if SRCLINE_LINE.match(line) and out:
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return out
+
+
 def stacks(path):
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
-    return [s.split("\n") for s in text.split("\n\n") if s.strip("\n")]
+    return [with_srclines(s.split("\n")) for s in text.split("\n\n") if s.strip("\n")]
+
+
+def split(line):
+    """A line's frame part and its srcline (None without); an inlined
+    frame's mark, which perf prints after the srcline, back on the frame."""
+    frame, _, src = line.partition("\n")
+    if src.endswith(" (inlined)"):
+        frame, src = frame + " (inlined)", src[:-len(" (inlined)")]
+    return frame, (src or None)
+
+
+def header_file(perf_src, peo_src):
+    """perf's `A:N` where peo's is `B:N` (perf 6.1's addr2line file bug)."""
+    a, b = SRCLINE.match(perf_src), SRCLINE.match(peo_src)
+    if not (a and b):
+        return False
+    fa, _, na = a.group(1).rpartition(":")
+    fb, _, nb = b.group(1).rpartition(":")
+    return na == nb and fa != fb
+
+
 
 
 def alias_line(perf, peo):
@@ -60,22 +111,35 @@ def plt_line(perf, peo):
 def classify(peo, perf):
     if peo == perf:
         return "same"
-    if perf[-1] == PERF_END and peo[:len(perf) - 1] == perf[:-1] and len(peo) >= len(perf):
+    if (split(perf[-1])[0] == PERF_END and peo[:len(perf) - 1] == perf[:-1]
+            and len(peo) >= len(perf)):
         return "perf_end"
     if len(peo) != len(perf) or peo[0] != perf[0]:
         return "other"
     kind = "same"
-    for i, (a, b) in enumerate(zip(peo, perf)):
-        if a == b:
+    for i, (line_a, line_b) in enumerate(zip(peo, perf)):
+        if line_a == line_b:
             continue
-        if alias_line(b, a):
+        (a, src_a), (b, src_b) = split(line_a), split(line_b)
+        if a == b:
+            pass
+        elif alias_line(b, a):
             kind = "alias" if kind == "same" else kind
         elif plt_line(b, a):
             kind = "plt"
-        elif dup_line(b, a, perf[i + 1] if i + 1 < len(perf) else None):
+        elif dup_line(b, a, split(perf[i + 1])[0] if i + 1 < len(perf) else None):
             kind = "perf_dup"
         else:
             return "other"
+        if src_a == src_b:
+            continue
+        if src_a and src_b and header_file(src_b, src_a):
+            kind = "perf_file" if kind == "same" else kind
+            continue
+        if src_a == "  ??:0" and src_b and src_b.endswith(":0"):
+            kind = "perf_symfile" if kind == "same" else kind
+            continue
+        return "other"
     return kind
 
 
@@ -84,7 +148,8 @@ def main():
     if len(peo) != len(perf):
         print(f"peo printed {len(peo)} stacks, perf {len(perf)}")
         return 1
-    counts = {"same": 0, "alias": 0, "plt": 0, "perf_dup": 0, "perf_end": 0, "other": 0}
+    counts = {"same": 0, "alias": 0, "plt": 0, "perf_dup": 0, "perf_end": 0, "perf_file": 0,
+              "perf_symfile": 0, "other": 0}
     shown = 0
     for a, b in zip(peo, perf):
         kind = classify(a, b)

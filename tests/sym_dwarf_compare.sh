@@ -47,8 +47,6 @@ check() {
 	fi
 	if counts=$(python3 "$here/dwarf_stacks_compare.py" "$tmp/$name.peo" "$tmp/$name.perf"); then
 		pass "$name: stacks as perf script's: $(tail -1 <<<"$counts")"
-	elif [ "$name" = "$inline_gap" ]; then
-		skip "$name: built by clang: peo misses some of the inlined functions perf finds in clang's debug info (a known gap, not compared): $(tail -1 <<<"$counts")"
 	else
 		fail "$name: stacks differ from perf script's:"
 		sed 's/^/      /' <<<"$counts" | head -40
@@ -76,12 +74,6 @@ print(sum(len(json.loads(l).get("frames", [])) for l in sys.stdin))' >"$tmp/$nam
 	fi
 }
 
-# clang's debug info of C++ (std::vector's destructor inlined into a
-# call operator): perf finds inlined frames there that peo does not yet
-inline_gap=
-if readelf --debug-dump=info "$cxx" 2>/dev/null | grep -m1 -q 'DW_AT_producer.*clang'; then
-	inline_gap=cxx
-fi
 cd "$tmp" || exit 1
 check c "$c" 1
 check cxx "$cxx" 0.3

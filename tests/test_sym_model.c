@@ -274,7 +274,7 @@ static void bad_arguments(void **state)
 	assert_int_equal(peo_processes_lookup(p, 1, PEO_RECORD_MISC_USER, 0x1000, 0, &f), -EINVAL);
 	assert_non_null(strstr(peo_last_error(), "peo_frame"));
 	f.sz = sizeof(f);
-	assert_int_equal(peo_processes_lookup(p, 1, PEO_RECORD_MISC_USER, 0x1000, 1, &f), -EINVAL);
+	assert_int_equal(peo_processes_lookup(p, 1, PEO_RECORD_MISC_USER, 0x1000, 0x80, &f), -EINVAL);
 	assert_non_null(strstr(peo_last_error(), "flags"));
 	assert_int_equal(peo_processes_add_live(p, 0), -EINVAL);
 	assert_int_equal(peo_processes_add_live(p, 0x7ffffff0), -ESRCH);

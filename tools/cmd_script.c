@@ -24,10 +24,10 @@ static const struct {
 	{ "comm", F_COMM }, { "pid", F_PID }, { "tid", F_TID }, { "cpu", F_CPU },
 	{ "time", F_TIME }, { "event", F_EVENT }, { "ip", F_IP }, { "addr", F_ADDR },
 	{ "period", F_PERIOD }, { "trace", F_TRACE }, { "sym", F_SYM }, { "symoff", F_SYMOFF },
-	{ "dso", F_DSO },
+	{ "dso", F_DSO }, { "srcline", F_SRCLINE },
 };
 
-#define FIELD_LIST "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,addr,period,trace"
+#define FIELD_LIST "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,srcline,addr,period,trace"
 
 static void usage(FILE *out)
 {
@@ -36,7 +36,7 @@ static void usage(FILE *out)
 		"                  [--show-task-events] [--show-mmap-events] [--ns]\n"
 		"                  [--ordered|--no-ordered] [--workers N] [-f]\n"
 		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE] [--no-demangle]\n"
-		"                  [--no-inline]\n"
+		"                  [--[no-]inline]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data; - for stdin)\n"
 		"  -F, --fields LIST      " FIELD_LIST "\n"
 		"                         (+field,-field: changes to each event's default)\n"
@@ -62,7 +62,8 @@ static void usage(FILE *out)
 		"  -k, --vmlinux FILE     the kernel's own symbols from the vmlinux FILE\n"
 		"                         (its build id checked), not kallsyms\n"
 		"  --no-demangle          C++ and Rust names as the binaries spell them\n"
-		"  --no-inline            no inlined functions' frames in unwound stacks\n",
+		"  --inline, --no-inline  unwound stacks with (the default) or without\n"
+		"                         their inlined functions' frames\n",
 		script_text_output.max_workers,
 		script_json_output.max_workers);
 }
@@ -126,7 +127,7 @@ static int parse_fields(const char *list, struct script_args *a)
 static int parse_args(int argc, char **argv, struct script_args *a)
 {
 	enum { O_JSON = 256, O_STATS, O_HEADER, O_NS, O_TASK, O_MMAP, O_ORDERED, O_NO_ORDERED,
-	       O_WORKERS, O_SYMFS, O_KALLSYMS, O_NO_DEMANGLE, O_NO_INLINE };
+	       O_WORKERS, O_SYMFS, O_KALLSYMS, O_NO_DEMANGLE, O_NO_INLINE, O_INLINE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -145,6 +146,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "no-inline", no_argument, NULL, O_NO_INLINE },
+		{ "inline", no_argument, NULL, O_INLINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -190,6 +192,7 @@ static int parse_args(int argc, char **argv, struct script_args *a)
 			break;
 		case O_NO_DEMANGLE: a->no_demangle = 1; break;
 		case O_NO_INLINE: a->no_inline = 1; break;
+		case O_INLINE: a->no_inline = 0; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

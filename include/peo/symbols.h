@@ -201,6 +201,16 @@ enum peo_frame_flags {
 	PEO_FRAME_PLT = 1u << 1,    /* a PLT entry: sym is "name@plt" */
 };
 
+/* peo_processes_lookup()'s flags. */
+enum peo_lookup_flags {
+	/* @addr is a data address (a sample's addr: a page fault's, a
+	 * load's): data objects (a binary's STT_OBJECT symbols) name it as
+	 * well as functions, and an address the cpumode's space does not map
+	 * is looked up in the other (a kernel sample's user address), as perf
+	 * script names a sample's addr. */
+	PEO_LOOKUP_DATA = 1u << 0,
+};
+
 /**
  * peo_processes_lookup() - what @addr of process @pid is.  A caller's frame
  * in a callchain holds a return address, the instruction after the call:
@@ -213,11 +223,11 @@ enum peo_frame_flags {
  *           (PEO_RECORD_MISC_KERNEL, _USER, ...), or for a callchain's
  *           frame the mode its context marker gives.
  * @addr:    the address.
- * @flags:   0 (reserved).
+ * @flags:   0, or PEO_LOOKUP_DATA for a data address.
  * @out:     filled; its sz set by the caller.
  * Returns 1 when a symbol was found, 0 when not (out->sym NULL; out->dso
  * may still name the binary, and peo_symbols_notes() may say why),
- * -EINVAL (a NULL argument, a frame of an unknown size, flags not 0).
+ * -EINVAL (a NULL argument, a frame of an unknown size, an unknown flag).
  */
 PEO_API int peo_processes_lookup(struct peo_processes *p, uint32_t pid, uint16_t cpumode,
 				 uint64_t addr, uint32_t flags, struct peo_frame *out);
@@ -270,6 +280,40 @@ PEO_API int peo_processes_unwind(struct peo_processes *p, const struct peo_recor
  */
 PEO_API int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr,
 				  const char **names, size_t max);
+
+/* A place in the source code. */
+struct peo_srcline {
+	const char *file;  /* the file as the debug information names it (often
+			    * a full path); NULL when not known */
+	uint32_t line;     /* 1-based; 0 when not known */
+	uint32_t reserved; /* 0 */
+};
+
+/**
+ * peo_processes_srclines() - where in the source @addr of process @pid
+ * is, from the DWARF line table and inlined-subroutine scopes of its
+ * binary (or its separate debug file): @lines[0] is the line table's row
+ * for @addr (the innermost code: what addr2line(1) and perf script's
+ * srcline name); when functions are inlined there, @lines[i] (i >= 1) is
+ * where the (i-1)-th of peo_processes_inlines() was called, in the i-th
+ * (the last in the function they were inlined into).  perf script's
+ * --call-graph dwarf frames print @lines[i] under the i-th frame.
+ * Answers are kept per binary and address: a second call costs a lookup.
+ * @p:     the model.
+ * @pid:   the process.
+ * @addr:  an address of the process (a caller's return address minus one,
+ *         to name the line of the call).
+ * @lines: receives up to @max places, innermost first; the strings stay
+ *         valid until @p is freed.
+ * @max:   room in @lines (the inlined functions + 1 is enough).
+ * Returns how many places were stored: 0 when nothing is known (no debug
+ * information, or an address in no file), else the number of inlined
+ * functions + 1 when @max allows (a place's file may still be NULL where
+ * the debug information names none); -EINVAL (a NULL argument), -ENOTSUP (peo
+ * built without elfutils), -ENOMEM.
+ */
+PEO_API int peo_processes_srclines(struct peo_processes *p, uint32_t pid, uint64_t addr,
+				   struct peo_srcline *lines, size_t max);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,7 @@ struct sym_binary {
 	size_t nsections;
 	uint64_t ref_value;        /* sym_load.ref_name's value, when has_ref */
 	int has_ref;
+	struct sym_table data; /* its data objects (STT_OBJECT): a sample's data address */
 	struct sym_segment *seg;
 	size_t nseg;
 	uint8_t build_id[20];

@@ -10,9 +10,10 @@
  * else .dynsym, plus MiniDebugInfo (.gnu_debugdata).  Kept, as perf 6.1
  * keeps them: named, defined functions (STT_FUNC, STT_GNU_IFUNC) of
  * allocated sections, and untyped labels of sections named *text*; its
- * data symbols are left out (a code address never falls in one).  PLT
- * entries get perf 6.1's "name@plt" symbols.  A vmlinux is read by
- * sections, as perf gives each of them a map of its own.
+ * data objects (STT_OBJECT) in a table of their own, for a sample's data
+ * address (perf script's addr).  PLT entries get perf 6.1's "name@plt"
+ * symbols.  A vmlinux is read by sections, as perf gives each of them a
+ * map of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,7 @@ void sym_binary_fini(struct sym_binary *b)
 	}
 	free(b->sections);
 	sym_table_fini(&b->syms);
+	sym_table_fini(&b->data);
 	free(b->seg);
 	free(b->symbols_from);
 	free(b->file);
@@ -301,9 +303,10 @@ static int read_segments(struct reader *r, struct sym_binary *out)
 						elf_errmsg(-1));
 			if (ph.p_type != PT_LOAD || !!(ph.p_flags & PF_X) != exec)
 				continue;
-			out->seg[out->nseg++] = (struct sym_segment){ .offset = ph.p_offset,
-								      .vaddr = ph.p_vaddr,
-								      .size = ph.p_filesz };
+			/* with its zero-filled tail (.bss), which a file map's last page shows */
+			out->seg[out->nseg++] = (struct sym_segment){
+				.offset = ph.p_offset, .vaddr = ph.p_vaddr,
+				.size = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz };
 		}
 	return 0;
 }
@@ -354,10 +357,13 @@ static const char *section_name(Elf *elf, GElf_Word ndx, GElf_Shdr *sh)
 	return name ? name : "";
 }
 
-/* Whether perf 6.1 keeps this symbol: a function, or a label in code; of
- * a vmlinux (@kernel) also a data object, or a label in data. */
-static int wanted(const GElf_Sym *s, GElf_Word shndx, Elf *elf, int machine, const char *name,
-		  int kernel)
+/* Which table perf 6.1 keeps this symbol in: a function, or a label in
+ * code (KEEP_CODE); a data object (KEEP_DATA); of a vmlinux (@kernel) data
+ * objects and labels in data too, with its code (KEEP_CODE); else none. */
+enum keep { KEEP_NONE, KEEP_CODE, KEEP_DATA };
+
+static enum keep wanted(const GElf_Sym *s, GElf_Word shndx, Elf *elf, int machine,
+			const char *name, int kernel)
 {
 	int type = GELF_ST_TYPE(s->st_info), vis = GELF_ST_VISIBILITY(s->st_other);
 	int label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
@@ -366,17 +372,20 @@ static int wanted(const GElf_Sym *s, GElf_Word shndx, Elf *elf, int machine, con
 
 	if (!*name || s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS ||
 	    s->st_shndx == SHN_COMMON || shndx == (GElf_Word)-1)
-		return 0;
-	if (type != STT_FUNC && type != STT_GNU_IFUNC && !label && !(kernel && type == STT_OBJECT))
-		return 0;
+		return KEEP_NONE;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT && !label)
+		return KEEP_NONE;
 	/* ARM's mapping symbols ($a, $d, $t, $x) mark code and data, not functions */
 	if ((machine == EM_ARM || machine == EM_AARCH64) && name[0] == '$' && name[1] &&
 	    strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
-		return 0;
+		return KEEP_NONE;
 	sec = section_name(elf, shndx, &sh);
 	if (!sec || !(sh.sh_flags & SHF_ALLOC))
-		return 0;
-	return !label || strstr(sec, "text") || (kernel && strstr(sec, "data"));
+		return KEEP_NONE;
+	if (type == STT_OBJECT)
+		return kernel ? KEEP_CODE : KEEP_DATA;
+	return !label || strstr(sec, "text") || (kernel && strstr(sec, "data")) ? KEEP_CODE
+										: KEEP_NONE;
 }
 
 /* A vmlinux's section @shndx of @from, added to @out when new; its index
@@ -425,15 +434,19 @@ static int read_symbols(struct reader *r, struct sym_binary *out)
 		Elf *from;
 		const char *name = dwfl_module_getsym_info(r->mod, i, &s, &addr, &shndx, &from, &bias);
 		struct sym_table *t = &out->syms;
+		enum keep keep;
 		int err;
 
 		if (name && how->ref_name && !out->has_ref && !strcmp(name, how->ref_name)) {
 			out->ref_value = addr; /* perf takes the first of that name, of any kind */
 			out->has_ref = 1;
 		}
-		if (!name || !wanted(&s, shndx, from, eh.e_machine, name, how->kernel))
+		keep = name ? wanted(&s, shndx, from, eh.e_machine, name, how->kernel) : KEEP_NONE;
+		if (keep == KEEP_NONE)
 			continue;
-		if (how->kernel) {
+		if (keep == KEEP_DATA) {
+			t = &out->data;
+		} else if (how->kernel) {
 			if ((err = section_of(r, out, from, shndx, &at)))
 				return err;
 			t = &out->sections[at].syms;
@@ -604,6 +617,8 @@ int sym_binary_load(const struct sym_load *how, struct sym_binary *out)
 		err = note_source(&r, out);
 	if (!err)
 		err = how->kernel ? finish_sections(&r, out) : sym_table_finish(&out->syms);
+	if (!err)
+		err = sym_table_finish(&out->data);
 	reader_close(&r);
 	free(r.file);
 	free(r.debuginfo_path);

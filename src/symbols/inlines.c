@@ -1,6 +1,7 @@
 /*
- * symbols/inlines.c - peo_processes_inlines(): the functions inlined at
- * an address, from the DWARF scopes of the binary mapped there.  Each
+ * symbols/inlines.c - peo_processes_inlines() and peo_processes_srclines():
+ * the functions inlined at an address and the source lines there, from
+ * the DWARF line table and scopes of the binary mapped there.  Each
  * binary is read in a Dwfl of its own, at its own addresses, and the
  * answers kept by (binary, address): every process that maps it shares
  * them, and its debug file is decompressed once (libc's took ~60 ms, per
@@ -12,6 +13,9 @@
 
 #include "symbols/processes.h"
 #include "symbols/unwind.h"
+
+/* the layout the header promises a caller's array of places */
+_Static_assert(sizeof(struct peo_srcline) == 16 || sizeof(void *) != 8, "peo_srcline is 16 bytes");
 
 #ifndef PEO_HAVE_LIBDW
 void sym_inlines_free(struct sym_inlines *in)
@@ -26,6 +30,14 @@ int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr, 
 	return peo_fail(ENOTSUP, "peo was built without elfutils (libdw), so it reads no "
 			"inlined functions");
 }
+
+int peo_processes_srclines(struct peo_processes *p, uint32_t pid, uint64_t addr,
+			   struct peo_srcline *lines, size_t max)
+{
+	(void)p, (void)pid, (void)addr, (void)lines, (void)max;
+	return peo_fail(ENOTSUP, "peo was built without elfutils (libdw), so it reads no "
+			"source lines");
+}
 #else
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -37,12 +49,15 @@ struct bin {
 	Dwfl *dwfl;
 };
 
-/* The functions inlined at vaddr of dso: names[first, first + n). */
+/* The functions inlined at vaddr of dso: names[first, first + n), and
+ * the source lines there: lines[first + i] in the i-th (innermost first),
+ * lines[first + n] in the function they were inlined into. */
 struct inl {
 	const struct sym_dso *dso;
 	uint64_t vaddr;
 	uint32_t first, n;
-	int used;
+	uint16_t nlines; /* n + 1, or 0: no line known */
+	uint16_t used;
 };
 
 struct sym_inlines {
@@ -50,7 +65,8 @@ struct sym_inlines {
 	size_t nbins, bins_cap;
 	struct inl *tab; /* open addressing by (dso, vaddr) */
 	size_t n, cap;
-	const char **names;
+	const char **names;          /* and lines: one array's halves grown as one */
+	struct peo_srcline *lines;
 	size_t nnames, names_cap;
 	char **strs; /* each name once (open addressing), owned */
 	size_t nstrs, strs_cap;
@@ -66,6 +82,7 @@ void sym_inlines_free(struct sym_inlines *in)
 	free(in->bins);
 	free(in->tab);
 	free(in->names);
+	free(in->lines);
 	for (size_t i = 0; i < in->strs_cap; i++)
 		free(in->strs[i]);
 	free(in->strs);
@@ -168,19 +185,122 @@ static Dwfl *dwfl_of(struct peo_processes *p, struct sym_inlines *in, const stru
 	return dwfl;
 }
 
+/* Room for one more name and line in @in; 0 or -ENOMEM. */
+static int grow(struct sym_inlines *in)
+{
+	size_t cap = in->names_cap ? in->names_cap * 2 : 64;
+	const char **names;
+	struct peo_srcline *lines;
+
+	if (in->nnames < in->names_cap)
+		return 0;
+	if (!(names = realloc(in->names, cap * sizeof(*names))))
+		return -ENOMEM;
+	in->names = names;
+	if (!(lines = realloc(in->lines, cap * sizeof(*lines))))
+		return -ENOMEM;
+	in->lines = lines;
+	in->names_cap = cap;
+	return 0;
+}
+
+/* @name and the place @file:@line, the next of @in's (@name NULL for the
+ * place in the function the others were inlined into). */
+static int add(struct sym_inlines *in, const char *name, const char *file, uint32_t line)
+{
+	if (grow(in))
+		return -ENOMEM;
+	in->names[in->nnames] = name;
+	in->lines[in->nnames++] = (struct peo_srcline){ file, line, 0 };
+	return 0;
+}
+
+/* Where inlined subroutine @die was called: its caller's file and line. */
+static void call_site(struct sym_inlines *in, Dwarf_Die *die, const char **file, uint32_t *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx = 0, ln = 0;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *f;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_attr(die, DW_AT_call_line, &a) && !dwarf_formudata(&a, &ln))
+		*line = (uint32_t)ln;
+	if (dwarf_attr(die, DW_AT_call_file, &a) && !dwarf_formudata(&a, &idx) &&
+	    dwarf_diecu(die, &cu, NULL, NULL) && !dwarf_getsrcfiles(&cu, &files, &nfiles) &&
+	    idx < nfiles && (f = dwarf_filesrc(files, idx, NULL, NULL)))
+		*file = intern(in, strdup(f));
+}
+
+/* The unit holding @vaddr of @mod, and its bias.  libdw finds it by
+ * .debug_aranges, which clang does not write: then by each unit's ranges,
+ * as addr2line does. */
+static Dwarf_Die *unit_of(Dwfl_Module *mod, uint64_t vaddr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, bias);
+
+	if (cu)
+		return cu;
+	while ((cu = dwfl_module_nextcu(mod, cu, bias)))
+		if (dwarf_haspc(cu, vaddr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
+/* The place @vaddr's row of the line table gives (file NULL: none): its
+ * unit's (@cu, @bias) when libdw finds no unit itself. */
+static void line_at(struct sym_inlines *in, Dwfl_Module *mod, Dwarf_Die *cu, Dwarf_Addr bias,
+		    uint64_t vaddr, const char **file, uint32_t *line)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(mod, vaddr);
+	Dwarf_Line *dl = !l && cu ? dwarf_getsrc_die(cu, vaddr - bias) : NULL;
+	const char *f = NULL;
+	int ln = 0;
+
+	*file = NULL;
+	*line = 0;
+	if (l)
+		f = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
+	else if (dl && (f = dwarf_linesrc(dl, NULL, NULL)))
+		dwarf_lineno(dl, &ln);
+	if (f) {
+		*file = intern(in, strdup(f));
+		*line = ln > 0 ? (uint32_t)ln : 0;
+	}
+}
+
 /* The inlined functions at @vaddr of @dwfl's binary, innermost first, into
- * @in's names; how many in *@n. */
+ * @in's names, each with the place in it, then the place in the function
+ * they were inlined into; how many inlined in *@n, how many places in
+ * *@nlines. */
 static void find_inlines(struct peo_processes *p, struct sym_inlines *in, Dwfl *dwfl,
-			 uint64_t vaddr, uint32_t *n)
+			 uint64_t vaddr, uint32_t *n, uint16_t *nlines)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, vaddr);
 	Dwarf_Die *cu, *scopes = NULL, *nest = NULL;
 	Dwarf_Addr bias;
+	const char *file;
+	uint32_t line;
 	int ns, nn;
 
 	*n = 0;
-	if (!mod || !(cu = dwfl_module_addrdie(mod, vaddr, &bias)))
+	*nlines = 0;
+	if (!mod)
 		return;
+	cu = unit_of(mod, vaddr, &bias);
+	line_at(in, mod, cu, bias, vaddr, &file, &line);
+	if (!cu) {
+		if (file && !add(in, NULL, file, line))
+			*nlines = 1;
+		return;
+	}
+	/* a unit that covers it but has no row for it: an unnamed file, as
+	 * addr2line says (libdw may answer a unit that does not cover it) */
+	if (!file && dwarf_haspc(cu, vaddr - bias) > 0)
+		file = intern(in, strdup(""));
 	ns = dwarf_getscopes(cu, vaddr - bias, &scopes);
 	/* the dies as nested in the code: an inline's caller, not its origin */
 	nn = ns > 0 ? dwarf_getscopes_die(&scopes[0], &nest) : 0;
@@ -189,20 +309,13 @@ static void find_inlines(struct peo_processes *p, struct sym_inlines *in, Dwfl *
 
 		if (dwarf_tag(&nest[i]) != DW_TAG_inlined_subroutine)
 			continue; /* a lexical block */
-		if (!(name = intern(in, die_name(p, &nest[i]))))
+		if (!(name = intern(in, die_name(p, &nest[i]))) || add(in, name, file, line))
 			continue;
-		if (in->nnames == in->names_cap) {
-			size_t cap = in->names_cap ? in->names_cap * 2 : 64;
-			const char **more = realloc(in->names, cap * sizeof(*more));
-
-			if (!more)
-				break;
-			in->names = more;
-			in->names_cap = cap;
-		}
-		in->names[in->nnames++] = name;
 		(*n)++;
+		call_site(in, &nest[i], &file, &line);
 	}
+	if ((file || *n) && !add(in, NULL, file, line))
+		*nlines = (uint16_t)(*n + 1);
 	free(scopes);
 	free(nest);
 }
@@ -239,38 +352,69 @@ static struct inl *entry_of(struct peo_processes *p, struct sym_inlines *in,
 	for (i = slot(d, vaddr, in->cap); in->tab[i].used; i = (i + 1) & (in->cap - 1))
 		if (in->tab[i].dso == d && in->tab[i].vaddr == vaddr)
 			return &in->tab[i];
-	in->tab[i] = (struct inl){ d, vaddr, (uint32_t)in->nnames, 0, 1 };
+	in->tab[i] = (struct inl){ d, vaddr, (uint32_t)in->nnames, 0, 0, 1 };
 	in->n++;
 	if ((dwfl = dwfl_of(p, in, d, b)))
-		find_inlines(p, in, dwfl, vaddr, &in->tab[i].n);
+		find_inlines(p, in, dwfl, vaddr, &in->tab[i].n, &in->tab[i].nlines);
 	return &in->tab[i];
+}
+
+/* The entry of @addr of process @pid (NULL: nothing known there, or out of
+ * memory, then -ENOMEM in *@err). */
+static const struct inl *entry_at(struct peo_processes *p, uint32_t pid, uint64_t addr, int *err)
+{
+	const struct sym_map *m = sym_maps_find(&p->maps, pid, addr);
+	const struct sym_binary *b;
+	struct sym_inlines *in;
+	const struct inl *e;
+	uint64_t vaddr;
+
+	*err = 0;
+	if (!m || !m->dso || (m->dso->kind != SYM_DSO_FILE && m->dso->kind != SYM_DSO_VDSO) ||
+	    !(b = sym_dso_binary(p->syms, m->dso)) || !b->file ||
+	    !sym_binary_vaddr(b, addr - m->start + m->pgoff, &vaddr))
+		return NULL;
+	if ((!(in = p->unwind.inlines) && !(in = p->unwind.inlines = calloc(1, sizeof(*in)))) ||
+	    !(e = entry_of(p, in, m->dso, b, vaddr))) {
+		*err = peo_fail(ENOMEM, "out of memory for inlined functions");
+		return NULL;
+	}
+	return e;
 }
 
 int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr, const char **names,
 			  size_t max)
 {
-	const struct sym_map *m;
-	const struct sym_binary *b;
-	struct sym_inlines *in;
-	struct inl *e;
-	uint64_t vaddr;
+	const struct inl *e;
 	size_t n;
+	int err;
 
 	if (!p || (!names && max))
 		return peo_fail(EINVAL, "peo_processes_inlines: argument '%s' is NULL",
 				p ? "names" : "p");
-	m = sym_maps_find(&p->maps, pid, addr);
-	if (!m || !m->dso || (m->dso->kind != SYM_DSO_FILE && m->dso->kind != SYM_DSO_VDSO) ||
-	    !(b = sym_dso_binary(p->syms, m->dso)) || !b->file ||
-	    !sym_binary_vaddr(b, addr - m->start + m->pgoff, &vaddr))
-		return 0;
-	if (!(in = p->unwind.inlines) && !(in = p->unwind.inlines = calloc(1, sizeof(*in))))
-		return peo_fail(ENOMEM, "out of memory for inlined functions");
-	if (!(e = entry_of(p, in, m->dso, b, vaddr)))
-		return peo_fail(ENOMEM, "out of memory for inlined functions");
+	if (!(e = entry_at(p, pid, addr, &err)))
+		return err;
 	n = e->n < max ? e->n : max;
 	for (size_t i = 0; i < n; i++)
-		names[i] = in->names[e->first + i];
+		names[i] = p->unwind.inlines->names[e->first + i];
+	return (int)n;
+}
+
+int peo_processes_srclines(struct peo_processes *p, uint32_t pid, uint64_t addr,
+			   struct peo_srcline *lines, size_t max)
+{
+	const struct inl *e;
+	size_t n;
+	int err;
+
+	if (!p || (!lines && max))
+		return peo_fail(EINVAL, "peo_processes_srclines: argument '%s' is NULL",
+				p ? "lines" : "p");
+	if (!(e = entry_at(p, pid, addr, &err)))
+		return err;
+	n = e->nlines < max ? e->nlines : max;
+	if (n)
+		memcpy(lines, p->unwind.inlines->lines + e->first, n * sizeof(*lines));
 	return (int)n;
 }
 #endif

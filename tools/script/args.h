@@ -11,6 +11,7 @@ enum script_field {
 	F_COMM = 1 << 0, F_PID = 1 << 1, F_TID = 1 << 2, F_CPU = 1 << 3, F_TIME = 1 << 4,
 	F_EVENT = 1 << 5, F_IP = 1 << 6, F_ADDR = 1 << 7, F_PERIOD = 1 << 8,
 	F_TRACE = 1 << 9, F_SYM = 1 << 10, F_SYMOFF = 1 << 11, F_DSO = 1 << 12,
+	F_SRCLINE = 1 << 13,
 };
 
 struct script_args {

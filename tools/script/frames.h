@@ -20,6 +20,24 @@ static inline void script_look_up(struct script_worker *w, const struct peo_reco
 		*fr = (struct peo_frame){ .sz = sizeof(*fr), .addr = ip, .dso_offset = ip };
 }
 
+/* Whether perf names @r's addr (a page fault's: the address that
+ * faulted), as it does a frame; then what it is, into @fr. */
+static inline int script_addr_named(struct script_worker *w, const struct peo_record *r,
+				    struct peo_frame *fr)
+{
+	const struct peo_attr *a = r->attr;
+
+	if (!a || !(a->sample_type & PEO_SAMPLE_ADDR) || a->type != PEO_TYPE_SOFTWARE ||
+	    (a->config != PEO_COUNT_SW_PAGE_FAULTS && a->config != PEO_COUNT_SW_PAGE_FAULTS_MIN &&
+	     a->config != PEO_COUNT_SW_PAGE_FAULTS_MAJ))
+		return 0;
+	if (!w->procs || peo_processes_lookup(w->procs, r->sample_id.pid,
+					      r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK,
+					      r->u.sample.addr, PEO_LOOKUP_DATA, fr) < 0)
+		*fr = (struct peo_frame){ .sz = sizeof(*fr), .addr = r->u.sample.addr };
+	return 1;
+}
+
 /* The most user frames unwound for a sample: perf's default depth. */
 #define SCRIPT_MAX_STACK 127
 

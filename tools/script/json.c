@@ -10,6 +10,7 @@
 #include "script/json.h"
 #include "script/output.h"
 #include "script/run.h"
+#include "script/srcline.h"
 #include "script/worker.h"
 
 /* ,"sym":...,"symoff":N,"dso":... of a frame: what is known of it. */
@@ -23,9 +24,36 @@ static void json_symbol(struct out *o, const struct peo_frame *fr)
 		json_key_str(o, "dso", fr->dso);
 }
 
+/* A frame's place for json_frame(): @place (NULL: none known) in a frame
+ * of an unwound stack or not. */
+struct json_place {
+	const struct peo_srcline *place;
+	int unwound;
+};
+
+/* Whether --json was asked for srclines (-F srcline or +srcline). */
+static int json_srclines(const struct script_worker *w)
+{
+	return ((w->run->a.fields | w->run->a.fields_add) & F_SRCLINE) != 0;
+}
+
+/* ,"srcline":"file:line" as perf script prints it under a frame (none
+ * when it prints nothing). */
+static void json_srcline(struct out *o, const struct peo_frame *fr, const struct peo_srcline *pl,
+			 int unwound)
+{
+	char text[256];
+	size_t len = script_srcline_text(fr, pl, unwound, text, sizeof(text));
+
+	if (len)
+		json_key_str(o, "srcline", text);
+}
+
 /* One frame of "frames": {"ip":"0x..",...what it is} (and "inlined":true
- * for a function inlined there, named with the outer symbol's offset). */
-static void json_frame(struct out *o, int *n, uint64_t ip, const struct peo_frame *fr, int inlined)
+ * for a function inlined there, named with the outer symbol's offset),
+ * with its source line when @pl (see json_srcline()). */
+static void json_frame(struct out *o, int *n, uint64_t ip, const struct peo_frame *fr, int inlined,
+		       const struct json_place *pl)
 {
 	out_str(o, (*n)++ ? ",{\"ip\":\"0x" : "{\"ip\":\"0x");
 	out_advance(o, put_quote(put_hex(out_room(o, 18), ip, 0)));
@@ -36,6 +64,8 @@ static void json_frame(struct out *o, int *n, uint64_t ip, const struct peo_fram
 	} else {
 		json_symbol(o, fr);
 	}
+	if (pl)
+		json_srcline(o, fr, pl->place, pl->unwound);
 	out_char(o, '}');
 }
 
@@ -53,29 +83,44 @@ static void json_frames(struct script_worker *w, const struct peo_record *r)
 	int64_t ctx;
 	int n = 0, nu = script_unwind(w, r, ips);
 
+	int src = json_srclines(w), inl = !w->run->a.no_inline;
+
 	out_str(o, ",\"frames\":[");
 	peo_callchain_begin(&it, r);
 	while (peo_callchain_next(&it, &ip, &ctx)) {
-		if (nu && script_cpumode_of(ctx) == PEO_RECORD_MISC_USER)
+		struct peo_srcline places[SCRIPT_MAX_PLACES];
+		uint16_t mode = script_cpumode_of(ctx);
+		int np;
+
+		if (nu && mode == PEO_RECORD_MISC_USER)
 			break; /* the unwound frames stand for it */
-		script_look_up(w, r, script_cpumode_of(ctx), ip, &fr);
-		json_frame(o, &n, ip, &fr, 0);
+		script_look_up(w, r, mode, ip, &fr);
+		np = src && mode == PEO_RECORD_MISC_USER ? script_places(w, r, ip, places) : 0;
+		json_frame(o, &n, ip, &fr, 0,
+			   src ? &(struct json_place){ np ? places : NULL, 0 } : NULL);
 	}
 	for (int i = 0; i < nu; i++) {
 		uint64_t at = script_unwound_at(i, ips[i]);
-		const char *names[16];
-		int k = 0;
+		const char *names[SCRIPT_MAX_PLACES - 1];
+		struct peo_srcline places[SCRIPT_MAX_PLACES];
+		int k = 0, np = 0;
 
 		script_look_up(w, r, PEO_RECORD_MISC_USER, at, &fr);
-		if (fr.sym && w->procs && !w->run->a.no_inline)
-			k = peo_processes_inlines(w->procs, r->sample_id.pid, at, names, 16);
+		if (fr.sym && w->procs && inl)
+			k = peo_processes_inlines(w->procs, r->sample_id.pid, at, names,
+						  SCRIPT_MAX_PLACES - 1);
+		k = k > 0 ? k : 0;
+		if (src)
+			np = script_places(w, r, at, places);
 		for (int j = 0; j < k; j++) {
 			struct peo_frame in = fr;
 
 			in.sym = names[j];
-			json_frame(o, &n, ips[i], &in, strcmp(names[j], fr.sym) != 0);
+			json_frame(o, &n, ips[i], &in, strcmp(names[j], fr.sym) != 0,
+				   src ? &(struct json_place){ j < np ? &places[j] : NULL, 1 } : NULL);
 		}
-		json_frame(o, &n, ips[i], &fr, 0);
+		json_frame(o, &n, ips[i], &fr, 0,
+			   src ? &(struct json_place){ np > k ? &places[k] : NULL, inl && fr.sym } : NULL);
 	}
 	out_char(o, ']');
 }
@@ -121,8 +166,28 @@ static void print_sample_json(struct script_worker *w, const struct peo_record *
 	if (st & PEO_SAMPLE_IP) {
 		struct peo_frame fr = { .sz = sizeof(fr) };
 
-		script_look_up(w, r, r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
+		uint16_t mode = r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK;
+
+		script_look_up(w, r, mode, smp->ip, &fr);
 		json_symbol(o, &fr);
+		if (json_srclines(w)) {
+			struct peo_srcline places[SCRIPT_MAX_PLACES];
+			int np = mode == PEO_RECORD_MISC_USER ? script_places(w, r, smp->ip, places) : 0;
+
+			json_srcline(o, &fr, np ? places : NULL, 0);
+		}
+	}
+	if (st & PEO_SAMPLE_ADDR) { /* a page fault's addr, named as perf names it */
+		struct peo_frame fr = { .sz = sizeof(fr) };
+
+		if (script_addr_named(w, r, &fr)) {
+			if (fr.sym) {
+				json_key_str(o, "addr_sym", fr.sym);
+				JSON_U64(o, "addr_symoff", fr.symoff);
+			}
+			if (fr.dso)
+				json_key_str(o, "addr_dso", fr.dso);
+		}
 	}
 	if (st & PEO_SAMPLE_CALLCHAIN) {
 		/* The kernel's ips as they are, its context markers (PERF_CONTEXT_*:

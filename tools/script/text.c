@@ -11,6 +11,7 @@
 #include "script/frames.h"
 #include "script/output.h"
 #include "script/run.h"
+#include "script/srcline.h"
 #include "script/worker.h"
 
 /* The last pid/tid (or pid or tid) column and whole seconds printed: runs
@@ -166,47 +167,68 @@ static void print_symbol(struct out *o, unsigned fl, const struct peo_frame *fr)
 	}
 }
 
-/* A frame's line, "\tADDRESS sym+0xoff (dso)\n". */
-static void print_frame(struct out *o, unsigned fl, uint64_t ip, const struct peo_frame *fr)
+/* A frame's source line as -F srcline asks: "\n  burn.c:30" (@len 0: none). */
+static void print_place(struct out *o, const char *text, size_t len)
+{
+	if (len) {
+		out_bytes(o, "\n  ", 3);
+		out_bytes(o, text, len);
+	}
+}
+
+/* The room a frame's source line takes. */
+#define PLACE_ROOM 256
+
+/* A frame's line, "\tADDRESS sym+0xoff (dso)\n", with its source line. */
+static void print_frame(struct out *o, unsigned fl, uint64_t ip, const struct peo_frame *fr,
+			const char *place, size_t place_len)
 {
 	char *p = put_bytes(out_room(o, 18), "\t", 1);
 
 	out_advance(o, put_hex(p, fr->dso && !(fr->flags & PEO_FRAME_KERNEL) ? fr->dso_offset : ip,
 			       16));
 	print_symbol(o, fl, fr);
+	print_place(o, place, place_len);
 	out_char(o, '\n');
 }
 
 static uint16_t frame_key(uint16_t mode, unsigned fl)
 {
-	return (uint16_t)(mode << 3 | (fl & (F_SYM | F_SYMOFF | F_DSO)) / F_SYM);
+	return (uint16_t)(mode << 4 | (fl & (F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)) / F_SYM);
 }
 
 /* The functions inlined at unwound frame @at (named @fr), as perf prints
  * them before it: "\tADDRESS name+0xoff (inlined)", the outer symbol's
- * offset.  @names holds them (@n); returns the room they take. */
-static size_t inline_room(const char **names, int n)
+ * offset; with -F srcline, each one's line ("\n  file:line (inlined)").
+ * @names holds them (@n), @places their places (@np); returns the room
+ * they take. */
+static size_t inline_room(const char **names, int n, unsigned fl)
 {
 	size_t need = 0;
 
 	for (int i = 0; i < n; i++)
-		need += 48 + out_strlen(names[i]);
+		need += 48 + out_strlen(names[i]) + (fl & F_SRCLINE ? PLACE_ROOM : 0);
 	return need;
 }
 
 static void print_inlines(struct out *o, unsigned fl, const struct peo_frame *fr,
-			  const char **names, int n)
+			  const char **names, int n, const struct peo_srcline *places, int np)
 {
 	for (int i = 0; i < n; i++) {
 		/* perf prints an inlined function named as the outer one as that */
 		struct peo_frame in = { .sym = names[i], .symoff = fr->symoff, .dso = fr->dso };
+		char place[PLACE_ROOM];
+		size_t len = fl & F_SRCLINE ? script_srcline_text(fr, i < np ? &places[i] : NULL, 1,
+								   place, sizeof(place))
+					    : 0;
 
 		if (fr->sym && !strcmp(names[i], fr->sym)) {
-			print_frame(o, fl, fr->addr, fr);
+			print_frame(o, fl, fr->addr, fr, place, len);
 			continue;
 		}
 		out_advance(o, put_hex(put_bytes(out_room(o, 18), "\t", 1), fr->dso_offset, 16));
 		print_symbol(o, fl & ~F_DSO, &in);
+		print_place(o, place, len);
 		out_str(o, " (inlined)\n");
 	}
 }
@@ -220,35 +242,45 @@ static void print_frame_lines(struct script_worker *w, const struct peo_record *
 	struct text_worker *t = w->own;
 	struct out *o = w->out;
 	struct peo_frame fr = { .sz = sizeof(fr) };
-	uint16_t key = (uint16_t)(frame_key(mode, fl) | unwound << 13);
+	uint16_t key = (uint16_t)(frame_key(mode, fl) | unwound << 14);
 	uint32_t pid = mode == PEO_RECORD_MISC_KERNEL ? 0 : r->sample_id.pid;
 	struct frame_line *c = &t->lines[(ip * 0x9e3779b97f4a7c15ull + pid + (uint64_t)unwound) >> 53 &
 					 (FRAME_LINES - 1)];
-	const char *names[16];
-	int n = 0;
-	size_t need, start;
+	const char *names[SCRIPT_MAX_PLACES - 1];
+	struct peo_srcline places[SCRIPT_MAX_PLACES];
+	char place[PLACE_ROOM];
+	int n = 0, np = 0, inl = unwound && !w->run->a.no_inline;
+	size_t need, start, place_len = 0;
 
 	if (c->len && c->ip == ip && c->pid == pid && c->key == key && c->gen == w->state_gen) {
 		out_bytes(o, c->text, c->len);
 		return;
 	}
 	script_look_up(w, r, mode, at, &fr);
-	if (unwound && fr.sym && (fl & F_SYM) && w->procs && !w->run->a.no_inline) {
-		n = peo_processes_inlines(w->procs, r->sample_id.pid, at, names, 16);
+	if (inl && fr.sym && (fl & F_SYM) && w->procs) {
+		n = peo_processes_inlines(w->procs, r->sample_id.pid, at, names,
+					  SCRIPT_MAX_PLACES - 1);
 		n = n > 0 ? n : 0;
 	}
+	if (fl & F_SRCLINE) {
+		if (mode == PEO_RECORD_MISC_USER)
+			np = script_places(w, r, at, places);
+		/* the outer function's place: where the inlined ones were called */
+		place_len = script_srcline_text(&fr, np > n ? &places[n] : NULL, inl && fr.sym,
+						place, sizeof(place));
+	}
 	need = 32 + (fr.sym ? out_strlen(fr.sym) : 9) + (fr.dso ? out_strlen(fr.dso) : 9) +
-	       inline_room(names, n);
+	       place_len + inline_room(names, n, fl);
 	if (need > sizeof(c->text)) { /* not kept */
 		out_room(o, need);
-		print_inlines(o, fl, &fr, names, n);
-		print_frame(o, fl, at, &fr);
+		print_inlines(o, fl, &fr, names, n, places, np);
+		print_frame(o, fl, at, &fr, place, place_len);
 		return;
 	}
 	out_room(o, need); /* no flush while it is made: its bytes stay where they go */
 	start = o->n;
-	print_inlines(o, fl, &fr, names, n);
-	print_frame(o, fl, at, &fr);
+	print_inlines(o, fl, &fr, names, n, places, np);
+	print_frame(o, fl, at, &fr, place, place_len);
 	*c = (struct frame_line){ ip, w->state_gen, pid, key, (uint16_t)(o->n - start), { 0 } };
 	memcpy(c->text, o->buf + start, c->len);
 }
@@ -321,8 +353,13 @@ static void print_sample(struct script_worker *w, const struct peo_record *r, co
 				out_bytes(o, text, strnlen(text, sizeof(text)));
 		}
 	}
-	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR))
+	if ((fl & F_ADDR) && (st & PEO_SAMPLE_ADDR)) {
+		struct peo_frame fr = { .sz = sizeof(fr) };
+
 		out_hex(o, smp->addr, 16);
+		if (script_addr_named(w, r, &fr))
+			print_symbol(o, fl, &fr);
+	}
 	if (chain && (smp->callchain_nr || script_has_stack(r))) {
 		print_callchain(w, r, fl);
 		return;
@@ -333,9 +370,21 @@ static void print_sample(struct script_worker *w, const struct peo_record *r, co
 		p = out_room(o, 17);
 		*p++ = ' ';
 		out_advance(o, put_hex(p, smp->ip, 16));
-		if (fl & (F_SYM | F_DSO)) {
-			script_look_up(w, r, r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
+		if (fl & (F_SYM | F_DSO | F_SRCLINE)) {
+			uint16_t mode = r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK;
+
+			script_look_up(w, r, mode, smp->ip, &fr);
 			print_symbol(o, fl, &fr);
+		}
+		if (fl & F_SRCLINE) {
+			struct peo_srcline places[SCRIPT_MAX_PLACES];
+			char place[PLACE_ROOM];
+			int np = (r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK) == PEO_RECORD_MISC_USER
+					 ? script_places(w, r, smp->ip, places)
+					 : 0;
+
+			print_place(o, place, script_srcline_text(&fr, np ? places : NULL, 0, place,
+								  sizeof(place)));
 		}
 	}
 	out_char(o, '\n');
