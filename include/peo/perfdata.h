@@ -602,8 +602,10 @@ PEO_API int peo_perfdata_writer_open(struct peo_perfdata_writer **out, const cha
 /**
  * peo_perfdata_writer_open_aside() - a file-mode writer for @path that
  * leaves @path as it is until peo_perfdata_writer_publish(): the file is
- * written under a new name beside it (@path.peo-XXXXXX, mode 0600), locked
- * as peo_perfdata_writer_open() locks it.  When @path exists but is no
+ * written without a name in @path's directory (O_TMPFILE, mode 0600: a
+ * recorder killed before publishing leaves nothing behind), or where the
+ * filesystem cannot do that under a new name beside it (@path.peo-XXXXXX),
+ * locked as peo_perfdata_writer_open() locks it.  When @path exists but is no
  * regular file (/dev/null, a FIFO, a dangling link) it is written in
  * place, as peo_perfdata_writer_open() writes it, and publishing does
  * nothing.
@@ -624,7 +626,8 @@ PEO_API int peo_perfdata_writer_open_aside(struct peo_perfdata_writer **out, con
  * is kept as NAME.old (replacing an older one), as perf record keeps it,
  * and the new file becomes NAME (an empty one is replaced).  Writing goes
  * on in the same file.  Tried once: after a failure the file keeps its
- * own name (peo_perfdata_writer_path() gives it) to the end.
+ * own name, or one it is given beside NAME (NAME.peo-PID-N) when it had
+ * none (peo_perfdata_writer_path() gives it), to the end.
  * @w: the writer; nothing is done for one not from _open_aside() or
  *   already published.
  * Returns 0; -EBUSY when NAME or NAME.old is being written by another
@@ -638,8 +641,9 @@ PEO_API int peo_perfdata_writer_publish(struct peo_perfdata_writer *w);
  * beside the one asked for until peo_perfdata_writer_publish() gives it
  * that one.
  * @w: the writer.
- * Returns the name, valid until the next call on @w; NULL for a NULL @w
- * and for a writer of an fd from peo_perfdata_writer_open_fd().
+ * Returns the name, valid until the next call on @w; NULL for a NULL @w,
+ * for a writer of an fd from peo_perfdata_writer_open_fd(), and for a file
+ * of peo_perfdata_writer_open_aside() that has no name yet.
  */
 PEO_API const char *peo_perfdata_writer_path(const struct peo_perfdata_writer *w);
 

@@ -29,6 +29,7 @@ struct peo_perfdata_writer {
 	unsigned char sent[PEO_FEAT_MAX]; /* pipe mode: features already in the stream */
 	char *path;           /* the file's name now, for messages */
 	char *aside;          /* open_aside: the name it is for, until published; else NULL */
+	int unnamed;          /* open_aside's file has no name yet (path: the one it is for) */
 	struct pd_event *events;
 	size_t nevents;
 	uint32_t attr_bytes;  /* every attr is written with this size */
@@ -262,14 +263,17 @@ int peo_perfdata_writer_open_aside(struct peo_perfdata_writer **out, const char 
 	}
 	if ((fd = pd_file_temp(path, &temp)) < 0)
 		return fd;
-	if ((err = open_owned(out, fd, temp))) {
-		unlink(temp);
+	if ((err = open_owned(out, fd, temp ? temp : path))) {
+		if (temp)
+			unlink(temp);
 		free(temp);
 		return err;
 	}
+	(*out)->unnamed = !temp;
 	free(temp);
 	if (!((*out)->aside = strdup(path))) {
-		unlink((*out)->path);
+		if (!(*out)->unnamed)
+			unlink((*out)->path);
 		peo_perfdata_writer_abandon(*out);
 		*out = NULL;
 		return peo_fail(ENOMEM, "out of memory for a perf.data writer");
@@ -286,14 +290,22 @@ int peo_perfdata_writer_publish(struct peo_perfdata_writer *w)
 		return peo_fail(EINVAL, "peo_perfdata_writer_publish: argument 'w' is NULL");
 	if (!w->aside)
 		return 0;
-	err = pd_file_publish(w->path, w->aside);
-	if (err) { /* tried once: the file keeps the name it has */
+	err = pd_file_publish(w->unnamed ? NULL : w->path, w->own_fd, w->aside);
+	if (err) { /* tried once: the file keeps the name it has, or gets one beside */
+		int said = err;
+
+		if (w->unnamed && !pd_file_name(w->own_fd, w->aside, &name)) {
+			free(w->path);
+			w->path = name;
+			w->unnamed = 0;
+		}
 		free(w->aside);
 		w->aside = NULL;
-		return err;
+		return peo_fail(-said, "%s", peo_last_error());
 	}
 	name = w->aside;
 	w->aside = NULL;
+	w->unnamed = 0;
 	free(w->path);
 	w->path = name;
 	return 0;
@@ -301,7 +313,7 @@ int peo_perfdata_writer_publish(struct peo_perfdata_writer *w)
 
 const char *peo_perfdata_writer_path(const struct peo_perfdata_writer *w)
 {
-	return w && w->own_fd >= 0 ? w->path : NULL;
+	return w && w->own_fd >= 0 && !w->unnamed ? w->path : NULL;
 }
 
 int peo_perfdata_writer_add_event(struct peo_perfdata_writer *w, const struct peo_attr *attr,
@@ -723,7 +735,7 @@ void peo_perfdata_writer_abandon(struct peo_perfdata_writer *w)
 	pd_hits_free(w->hits);
 	if (w->own_fd >= 0)
 		close(w->own_fd);
-	if (w->aside) /* never published: nobody knows its name */
+	if (w->aside && !w->unnamed) /* never published: nobody knows its name */
 		unlink(w->path);
 	free(w->aside);
 	free(w->path);

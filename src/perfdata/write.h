@@ -45,13 +45,19 @@ PEO_HIDDEN int pd_file_lock(int fd, const char *path);
  * open on it and locked (-1 when it cannot be read), checked to be the
  * file @path names once locked.  -EBUSY when another writer holds it. */
 PEO_HIDDEN int pd_file_take(const char *path, int *fd, struct stat *st);
-/* A new file beside @path (@path.peo-XXXXXX, 0600), locked; *@temp its
- * name (malloc'd).  Returns the fd, or a negative errno. */
+/* A new file (0600), locked, in @path's directory: unnamed (O_TMPFILE,
+ * *@temp NULL) where the filesystem can, else named @path.peo-XXXXXX
+ * (*@temp its name, malloc'd).  Returns the fd, or a negative errno. */
 PEO_HIDDEN int pd_file_temp(const char *path, char **temp);
-/* @temp becomes @path; a non-empty file at @path is kept as @path.old.
+/* The new file (named @temp, or unnamed @temp_fd when @temp is NULL)
+ * becomes @path; a non-empty file at @path is kept as @path.old.
  * Returns 0, -EBUSY when @path or @path.old is another writer's (nothing
  * is renamed then), or the rename's negative errno. */
-PEO_HIDDEN int pd_file_publish(const char *temp, const char *path);
+PEO_HIDDEN int pd_file_publish(const char *temp, int temp_fd, const char *path);
+/* Unnamed file @fd named beside @path (@path.peo-PID-N), in *@name
+ * (malloc'd): where a recording that could not be published stays.
+ * Returns 0 or a negative errno. */
+PEO_HIDDEN int pd_file_name(int fd, const char *path, char **name);
 
 /* perfdata/write_zstd.c: records compressed into COMPRESSED records. */
 PEO_HIDDEN int pd_deflate_new(struct pd_deflate **out, int level, size_t ring_bytes,

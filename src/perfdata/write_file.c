@@ -2,10 +2,12 @@
  * write_file.c - the perf.data writer's file names and locks.  A file
  * being written is locked (flock, exclusive), so a second writer of the
  * same name is refused instead of writing into it.  A file written "aside"
- * has a name of its own beside the one asked for (NAME.peo-XXXXXX) until
- * it is published: then an existing NAME is kept as NAME.old, as perf
- * record keeps it, and the new file becomes NAME.  A recording that never
- * starts leaves NAME as it was.
+ * has no name until it is published (O_TMPFILE: a recorder killed before
+ * that leaves nothing behind), or where the filesystem cannot do that a
+ * name of its own beside the one asked for (NAME.peo-XXXXXX); published,
+ * an existing NAME is kept as NAME.old, as perf record keeps it, and the
+ * new file becomes NAME.  A recording that never starts leaves NAME as it
+ * was.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -101,11 +103,52 @@ int pd_file_take(const char *path, int *fd, struct stat *st)
 			"program writing it?", path);
 }
 
+/* A file without a name in @path's directory (O_TMPFILE), or -1 where the
+ * filesystem or kernel cannot make one (or /proc, which names it later,
+ * is not there). */
+static int unnamed_beside(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
+
+#ifdef O_TMPFILE
+	if (access("/proc/self/fd", X_OK))
+		return -1;
+	dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!dir)
+		return -1;
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	free(dir);
+	return fd;
+#else
+	(void)path, (void)slash, (void)dir, (void)fd;
+	return -1;
+#endif
+}
+
+/* @fd, a new file named @name or unnamed (@name NULL), locked; else closed,
+ * its name removed. */
+static int locked(int fd, const char *name, const char *path)
+{
+	int err = pd_file_lock(fd, name ? name : path); /* a file nobody had: only a bug is refused */
+
+	if (!err)
+		return fd;
+	close(fd);
+	if (name)
+		unlink(name);
+	return err;
+}
+
 int pd_file_temp(const char *path, char **temp)
 {
 	size_t n = strlen(path) + sizeof(".peo-XXXXXX");
 	int fd, err;
 
+	*temp = NULL;
+	if ((fd = unnamed_beside(path)) >= 0)
+		return locked(fd, NULL, path);
 	*temp = malloc(n);
 	if (!*temp)
 		return peo_fail(ENOMEM, "out of memory for a file name");
@@ -120,14 +163,46 @@ int pd_file_temp(const char *path, char **temp)
 				strerror(err), err == EACCES || err == EROFS ? "; is its directory writable?"
 				: err == ENOENT ? "; does its directory exist?" : "");
 	}
-	if ((err = pd_file_lock(fd, *temp))) { /* a name nobody had: only a bug is refused */
-		close(fd);
-		unlink(*temp);
+	if ((fd = locked(fd, *temp, path)) < 0) {
 		free(*temp);
 		*temp = NULL;
-		return err;
 	}
 	return fd;
+}
+
+/* Unnamed file @fd named @path, unless @path exists (-EEXIST then). */
+static int link_fd(int fd, const char *path)
+{
+	char proc[64];
+
+#ifdef AT_EMPTY_PATH
+	if (!linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH)) /* with CAP_DAC_READ_SEARCH */
+		return 0;
+	if (errno == EEXIST)
+		return -EEXIST;
+#endif
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) ? -errno : 0;
+}
+
+int pd_file_name(int fd, const char *path, char **name)
+{
+	size_t n = strlen(path) + 40;
+	int err = -EEXIST;
+
+	if (!(*name = malloc(n)))
+		return peo_fail(ENOMEM, "out of memory for a file name");
+	for (unsigned tries = 0; tries < 1000 && err == -EEXIST; tries++) {
+		snprintf(*name, n, "%s.peo-%ld-%u", path, (long)getpid(), tries);
+		err = link_fd(fd, *name);
+	}
+	if (err) {
+		free(*name);
+		*name = NULL;
+		return peo_fail(-err, "perf.data writer: cannot give the recording a name beside "
+				"%s: %s", path, strerror(-err));
+	}
+	return 0;
 }
 
 /* rename(@from, @to) unless @to exists (-EEXIST then). */
@@ -149,7 +224,13 @@ static int rename_noreplace(const char *from, const char *to)
 	return rename(from, to) ? -errno : 0; /* no hard links (vfat): as rename goes */
 }
 
-int pd_file_publish(const char *temp, const char *path)
+/* The new file (named @temp, or unnamed @fd) named @path unless @path exists. */
+static int put_noreplace(const char *temp, int fd, const char *path)
+{
+	return temp ? rename_noreplace(temp, path) : link_fd(fd, path);
+}
+
+int pd_file_publish(const char *temp, int temp_fd, const char *path)
 {
 	for (int tries = 0; tries < 16; tries++) {
 		struct stat st;
@@ -181,24 +262,27 @@ int pd_file_publish(const char *temp, const char *path)
 				close(fd);
 				return err;
 			}
-			err = rename_noreplace(temp, path);
+			err = put_noreplace(temp, temp_fd, path);
 		} else if (kind == PD_FILE_REGULAR) { /* empty: replaced, as perf writes over it */
-			err = rename(temp, path) ? -errno : 0;
+			err = temp ? (rename(temp, path) ? -errno : 0)
+			     : unlink(path) && errno != ENOENT ? -errno
+			     : -EEXIST; /* gone: the next look links it there */
 		} else if (kind == PD_FILE_ABSENT) {
-			err = rename_noreplace(temp, path);
+			err = put_noreplace(temp, temp_fd, path);
 		} else {
 			return peo_fail(EEXIST, "perf.data writer: %s is no regular file now; the "
-					"recording stays in %s", path, temp);
+					"recording stays %s%s", path, temp ? "in " : "unnamed",
+					temp ? temp : "");
 		}
 		if (fd >= 0)
 			close(fd);
 		if (err == -EEXIST)
 			continue; /* another file came there meanwhile: look at it again */
 		if (err)
-			return peo_fail(-err, "perf.data writer: cannot rename %s to %s: %s", temp, path,
-					strerror(-err));
+			return peo_fail(-err, "perf.data writer: cannot rename %s to %s: %s",
+					temp ? temp : "the recording", path, strerror(-err));
 		return 0;
 	}
 	return peo_fail(EAGAIN, "%s is replaced again and again as it is looked at; the "
-			"recording stays in %s", path, temp);
+			"recording stays %s%s", path, temp ? "in " : "unnamed", temp ? temp : "");
 }
