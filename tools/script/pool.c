@@ -10,6 +10,13 @@
  * write to a file at a time (the inode's lock: bench/bench_output.c), so
  * what this saves is the writer thread's copy on few cores, while the
  * workers wait on each other's writes.
+ *
+ * Direct (one worker), there is no writer thread either: the worker's
+ * batches come in order, so it writes its text as it makes it, 256 KiB at
+ * a time, from a buffer still in the cache.  A batch's text grown whole
+ * (~5 MB for deep callchains) and copied by another thread had cost the
+ * deep-callchain bench 40% more time than formatting and writing on one
+ * thread (bench/symbols_vs_perf.sh, 2 cores).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +68,7 @@ struct script_pool {
 	int text_lost;              /* or a batch's text could not grow, */
 	unsigned stopper;           /* else a batch's work stopped it: that batch's worker */
 	int positioned;             /* workers write their batches at their places (pwrite) */
+	struct out *direct;         /* one worker: its text, written as it is made, or NULL */
 	unsigned long long placed;  /* positioned: batches whose place is taken */
 	off_t end;                  /* positioned: where the next batch's text goes */
 	unsigned long long failed;  /* positioned: the first batch whose write failed, */
@@ -114,6 +122,45 @@ static void place_and_write(struct script_pool *p, struct slot *s, unsigned long
 	}
 }
 
+/* Direct: a write of the text failed (the lock held): the output stops. */
+static void direct_failed(struct script_pool *p)
+{
+	if (!p->halted)
+		halt(p, p->direct->failed, 0, 0);
+}
+
+/* Direct: batch @g (in slot @s) formatted and its text written as it is
+ * made (the rest of it flushed when its work stops the output); its slot
+ * is free again at once. */
+static void direct_batch(struct script_pool *p, struct slot *s, unsigned long long g)
+{
+	int stop = 0;
+
+	if (!__atomic_load_n(&p->halted, __ATOMIC_RELAXED)) {
+		stop = p->fn(p->ctx, 0, s->in, s->used, p->direct);
+		if (stop)
+			out_flush(p->direct); /* its lines up to the stop */
+	}
+	pthread_mutex_lock(&p->lock);
+	if (p->direct->failed)
+		direct_failed(p);
+	else if (stop && !p->halted)
+		halt(p, 0, 0, 0);
+	p->written = g + 1;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Direct: no batch comes after those done: the text's last piece written. */
+static void direct_end(struct script_pool *p)
+{
+	if (!__atomic_load_n(&p->halted, __ATOMIC_RELAXED) && out_flush(p->direct)) {
+		pthread_mutex_lock(&p->lock);
+		direct_failed(p);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
@@ -128,9 +175,15 @@ static void *worker_main(void *arg)
 			pthread_cond_wait(&p->changed, &p->lock);
 		if (g >= p->filled) {
 			pthread_mutex_unlock(&p->lock);
+			if (p->direct)
+				direct_end(p);
 			return NULL;
 		}
 		pthread_mutex_unlock(&p->lock);
+		if (p->direct) {
+			direct_batch(p, s, g);
+			continue;
+		}
 		if (!__atomic_load_n(&p->halted, __ATOMIC_RELAXED)) /* not to be written: not made */
 			stop = p->fn(p->ctx, wk->index, s->in, s->used, &s->out);
 		if (p->positioned)
@@ -224,6 +277,7 @@ static void release(struct script_pool *p)
 	}
 	free(p->slots);
 	free(p->workers);
+	free(p->direct);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->changed);
 	free(p);
@@ -252,6 +306,8 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, int po
 	p->nworkers = workers;
 	/* with one worker, the writer thread's copying overlaps its formatting */
 	p->positioned = positioned && workers >= 2 && positioned_file(fd, &p->end);
+	if (workers == 1 && (p->direct = malloc(sizeof(*p->direct))))
+		out_init(p->direct, fd);
 	p->nslots = p->nworkers * SLOTS_PER_WORKER;
 	p->slots = calloc(p->nslots, sizeof(*p->slots));
 	p->workers = calloc(p->nworkers, sizeof(*p->workers));
@@ -263,7 +319,7 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, int po
 	}
 	for (unsigned i = 0; i < p->nslots; i++) { /* zeroed: free_pool() frees what was made */
 		if (!(p->slots[i].in = malloc(BATCH_BYTES)) ||
-		    out_init_growing(&p->slots[i].out, OUT_BYTES)) {
+		    (!p->direct && out_init_growing(&p->slots[i].out, OUT_BYTES))) {
 			free_pool(p);
 			return -1;
 		}
@@ -276,6 +332,10 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, int po
 			return -1;
 		}
 		p->workers[i].started = 1;
+	}
+	if (p->direct) { /* the worker writes */
+		*out = p;
+		return 0;
 	}
 	if (thread_start(&p->writer, writer_main, p)) {
 		free_pool(p);

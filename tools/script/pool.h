@@ -3,9 +3,10 @@
  * thread fills batches of entries; batch g goes to worker g % workers,
  * which formats it into a buffer of its own; a writer thread writes the
  * buffers in batch order (or, asked to, into a regular file with two
- * workers or more, each worker writes its own at its place).  The output
- * is the same whatever the number of workers, and reading, formatting
- * and writing overlap.
+ * workers or more, each worker writes its own at its place; with one
+ * worker, it writes its text itself as it makes it).  The output is the
+ * same whatever the number of workers, and reading, formatting and
+ * writing overlap.
  */
 #ifndef PEO_TOOLS_SCRIPT_POOL_H
 #define PEO_TOOLS_SCRIPT_POOL_H
@@ -21,7 +22,8 @@ struct script_pool;
 
 /*
  * Worker @worker's work on one batch: @n bytes of entries, formatted into
- * @o (a buffer that grows; never written to a file by the worker).
+ * @o (a buffer that grows, or with one worker one that is written as it
+ * fills: out_room() may write what is in it).
  * Returns 0, or non-zero to stop the output after this batch's.
  */
 typedef int (*script_pool_fn)(void *ctx, unsigned worker, const unsigned char *bytes, size_t n,
@@ -29,8 +31,8 @@ typedef int (*script_pool_fn)(void *ctx, unsigned worker, const unsigned char *b
 
 /*
  * Start @workers (1 or more) worker threads calling @fn(@ctx, ...) and a
- * writer thread writing to @fd from its offset on; @fd's offset is left
- * after the text, however it was written.  With @positioned, two workers
+ * writer thread writing to @fd from its offset on (none for one worker:
+ * it writes); @fd's offset is left after the text, however it was written.  With @positioned, two workers
  * or more and a regular file (not appended to), each worker writes its own
  * batches at their places instead; else the writer thread writes them all.
  * Returns 0, or -1 when threads or memory could not be had (*@out NULL:
