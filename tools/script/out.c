@@ -34,6 +34,7 @@ void out_init(struct out *o, int fd)
 	o->buf = o->own;
 	o->n = 0;
 	o->cap = sizeof(o->own);
+	o->writes = 0;
 }
 
 int out_init_growing(struct out *o, size_t cap)
@@ -77,6 +78,7 @@ int out_flush(struct out *o)
 	if (!o->failed && o->n && out_write_all(o->fd, o->buf, o->n, -1))
 		o->failed = errno;
 	o->n = 0;
+	o->writes++;
 	return o->failed ? -1 : 0;
 }
 

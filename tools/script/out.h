@@ -17,6 +17,7 @@ struct out {
 	int failed;   /* a write failed with this errno (EPIPE...): stop writing, report once */
 	char *buf;    /* the buffer being filled: n of cap bytes used */
 	size_t n, cap;
+	unsigned long writes; /* times what was buffered went to the fd: bytes before n moved on */
 	char own[1 << 18];    /* the buffer, unless it grows */
 };
 

@@ -35,10 +35,33 @@ struct frame_line {
 };
 #define FRAME_LINES 2048 /* a power of two */
 
+/*
+ * The last callchain's frames and their text, kept to print the next one:
+ * a deep stack's samples share their outer frames (a recursion 40 calls
+ * deep differs in its innermost one or two), so the frames a sample shares
+ * with the one before, counted from the outermost, are one copy of the
+ * text printed for them (45 lookups in the frame-line cache had been a
+ * third of the deep-callchain bench's formatting).  Frames are indexed from
+ * the outermost (j = 0), so the shared ones keep their places; the text
+ * ends at the end of text[].  Valid for one process, field set and state.
+ */
+#define CHAIN_FRAMES 256
+struct last_chain {
+	uint64_t gen;
+	uint32_t pid;
+	unsigned fl;
+	int n;                          /* frames; -1: none kept */
+	uint64_t ip[CHAIN_FRAMES];      /* by j */
+	uint16_t mode[CHAIN_FRAMES];    /* by j */
+	uint32_t from[CHAIN_FRAMES];    /* by j: the text's bytes from frame j's line on */
+	char text[16384];
+};
+
 /* A worker's own (w->own). */
 struct text_worker {
 	struct column_cache pid_tid, one_id, seconds;
 	struct frame_line lines[FRAME_LINES];
+	struct last_chain chain;
 };
 
 /*
@@ -285,6 +308,49 @@ static void print_frame_lines(struct script_worker *w, const struct peo_record *
 	memcpy(c->text, o->buf + start, c->len);
 }
 
+/* A frame-pointer callchain's frames of @r (@n of them, @ips and @modes
+ * in the callchain's order), printed: those shared with the last one
+ * printed (the outermost ones) as a copy of its text, the others looked
+ * up; then kept as the last. */
+static void print_chain_frames(struct script_worker *w, const struct peo_record *r, unsigned fl,
+			       const uint64_t *ips, const uint16_t *modes, int n)
+{
+	struct last_chain *c = &((struct text_worker *)w->own)->chain;
+	struct out *o = w->out;
+	uint32_t pid = r->sample_id.pid, at[CHAIN_FRAMES];
+	unsigned long writes = o->writes;
+	int same = 0, fresh;
+	size_t start = o->n, shared;
+
+	if (c->n >= 0 && c->pid == pid && c->fl == fl && c->gen == w->state_gen)
+		while (same < n && same < c->n && c->ip[same] == ips[n - 1 - same] &&
+		       c->mode[same] == modes[n - 1 - same])
+			same++;
+	fresh = n - same;
+	for (int i = 0; i < fresh; i++) {
+		at[i] = (uint32_t)(o->n - start); /* meaningless once the buffer was written out */
+		print_frame_lines(w, r, fl, modes[i], ips[i], ips[i], 0);
+	}
+	shared = same ? c->from[same - 1] : 0;
+	out_bytes(o, c->text + sizeof(c->text) - shared, shared);
+	/* the new text kept: the fresh lines go before the shared ones */
+	c->n = -1;
+	if (o->writes != writes || o->n - start > sizeof(c->text))
+		return; /* written out meanwhile, or too long to keep */
+	memcpy(c->text + sizeof(c->text) - (o->n - start), o->buf + start, o->n - start - shared);
+	for (int i = 0; i < fresh; i++) {
+		int j = n - 1 - i;
+
+		c->ip[j] = ips[i];
+		c->mode[j] = modes[i];
+		c->from[j] = (uint32_t)(o->n - start) - at[i];
+	}
+	c->n = n;
+	c->pid = pid;
+	c->fl = fl;
+	c->gen = w->state_gen;
+}
+
 /* A callchain sample's frames, a line each, and the blank line perf ends
  * it with.  perf prints a user frame's address as its offset in the file
  * mapped there, and looks a callchain's up as it is (a return address, not
@@ -295,9 +361,10 @@ static void print_frame_lines(struct script_worker *w, const struct peo_record *
 static void print_callchain(struct script_worker *w, const struct peo_record *r, unsigned fl)
 {
 	struct peo_callchain_iter it = { .sz = sizeof(it) };
-	uint64_t ip, ips[SCRIPT_MAX_STACK];
+	uint64_t ip, ips[SCRIPT_MAX_STACK], chain[CHAIN_FRAMES];
+	uint16_t modes[CHAIN_FRAMES];
 	int64_t ctx;
-	int n = script_unwind(w, r, ips);
+	int n = script_unwind(w, r, ips), k = 0;
 
 	out_char(w->out, '\n');
 	peo_callchain_begin(&it, r);
@@ -306,8 +373,21 @@ static void print_callchain(struct script_worker *w, const struct peo_record *r,
 
 		if (n && mode == PEO_RECORD_MISC_USER)
 			break; /* the unwound frames stand for it */
+		if (!n && k < CHAIN_FRAMES) { /* printed whole below */
+			chain[k] = ip;
+			modes[k++] = mode;
+			continue;
+		}
+		if (k) { /* more frames than are kept: those so far one by one */
+			for (int i = 0; i < k; i++)
+				print_frame_lines(w, r, fl, modes[i], chain[i], chain[i], 0);
+			k = 0;
+			((struct text_worker *)w->own)->chain.n = -1;
+		}
 		print_frame_lines(w, r, fl, mode, ip, ip, 0);
 	}
+	if (k)
+		print_chain_frames(w, r, fl, chain, modes, k);
 	for (int i = 0; i < n; i++)
 		print_frame_lines(w, r, fl, PEO_RECORD_MISC_USER, ips[i],
 				  script_unwound_at(i, ips[i]), i ? 1 : 2);
