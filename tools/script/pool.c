@@ -30,9 +30,16 @@
 
 #define SLOTS_PER_WORKER 4 /* filled, formatted, written, and one to spare for hiccups */
 #define BATCH_BYTES (512u << 10)
+/* Direct: the batch filled, the one formatted and one to spare, each just
+ * over the largest entry: every page of a batch is touched, and a new
+ * page costs a fault (~2,000 of them had been a fifth of the
+ * deep-callchain bench's kernel time, 512 of them the four batches'). */
+#define DIRECT_SLOTS 3
+#define DIRECT_BATCH_BYTES (SCRIPT_POOL_ENTRY_MAX + (64u << 10))
 #define OUT_BYTES (512u << 10) /* a batch's text to start with; it grows */
 
-_Static_assert(SCRIPT_POOL_ENTRY_MAX <= BATCH_BYTES, "an empty batch takes any entry");
+_Static_assert(SCRIPT_POOL_ENTRY_MAX <= BATCH_BYTES && SCRIPT_POOL_ENTRY_MAX <= DIRECT_BATCH_BYTES,
+	       "an empty batch takes any entry");
 
 struct slot {
 	unsigned char *in;
@@ -56,6 +63,7 @@ struct script_pool {
 	void *ctx;
 	int fd;
 	unsigned nworkers, nslots;
+	size_t batch_bytes;
 	struct slot *slots;
 	struct worker *workers;
 	pthread_t writer;
@@ -308,7 +316,8 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, int po
 	p->positioned = positioned && workers >= 2 && positioned_file(fd, &p->end);
 	if (workers == 1 && (p->direct = malloc(sizeof(*p->direct))))
 		out_init(p->direct, fd);
-	p->nslots = p->nworkers * SLOTS_PER_WORKER;
+	p->nslots = p->direct ? DIRECT_SLOTS : p->nworkers * SLOTS_PER_WORKER;
+	p->batch_bytes = p->direct ? DIRECT_BATCH_BYTES : BATCH_BYTES;
 	p->slots = calloc(p->nslots, sizeof(*p->slots));
 	p->workers = calloc(p->nworkers, sizeof(*p->workers));
 	if (!p->slots || !p->workers) {
@@ -318,7 +327,7 @@ int script_pool_start(struct script_pool **out, unsigned workers, int fd, int po
 		return -1;
 	}
 	for (unsigned i = 0; i < p->nslots; i++) { /* zeroed: free_pool() frees what was made */
-		if (!(p->slots[i].in = malloc(BATCH_BYTES)) ||
+		if (!(p->slots[i].in = malloc(p->batch_bytes)) ||
 		    (!p->direct && out_init_growing(&p->slots[i].out, OUT_BYTES))) {
 			free_pool(p);
 			return -1;
@@ -364,7 +373,7 @@ unsigned char *script_pool_next_batch(struct script_pool *p, size_t used, size_t
 	while (p->filled - p->written >= p->nslots)
 		pthread_cond_wait(&p->changed, &p->lock);
 	pthread_mutex_unlock(&p->lock);
-	*cap = BATCH_BYTES;
+	*cap = p->batch_bytes;
 	return p->slots[p->filled % p->nslots].in;
 }
 
