@@ -159,9 +159,11 @@ static int open_slot(struct peo_group *g, size_t slot, struct peo_attr *attrs,
 		fds[m] = list ? peo_event_open(peo_event_list_get(list, first + m), &a, pid,
 					       g->slot_cpu[slot], leader_fd, flags)
 			      : peo_sys_open(&a, pid, g->slot_cpu[slot], leader_fd, flags);
-		if (fds[m] == -ESRCH && t && t->kind == PEO_TARGET_ALL_THREADS) {
+		if (fds[m] == -ESRCH && t &&
+		    (t->kind == PEO_TARGET_ALL_THREADS || t->kind == PEO_TARGET_PID)) {
 			/* The thread exited since /proc listed it: perf drops it
-			 * too.  The slot stays closed and reads as zero. */
+			 * too (for -p, not for a -t thread named).  The slot
+			 * stays closed and reads as zero. */
 			for (size_t k = 0; k < m; k++) {
 				close(fds[k]);
 				fds[k] = -1;

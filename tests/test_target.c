@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "test_util.h"
 
 #define SELF_CALLS 1000     /* the test's main thread */
@@ -414,10 +415,69 @@ static void all_threads_count_each_thread(void **state)
 	count_ours(PEO_TARGET_ALL_THREADS, MAIN_TOO, state);
 }
 
+/* The thread whose open answers ESRCH, as a thread that exited after
+ * /proc listed it (test_target's own hook of the system call). */
+static pid_t vanished;
+
+static int open_but_vanished(struct peo_attr *attr, pid_t pid, int cpu, int group_fd,
+			     unsigned long flags)
+{
+	long fd;
+
+	if (pid == vanished)
+		return -ESRCH;
+	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+	return fd >= 0 ? (int)fd : -errno;
+}
+
+/* A -p process's thread gone before its open is left out, as perf leaves
+ * it out; a -t thread named is not (the open fails, as perf's). */
+static void pid_target_drops_a_vanished_thread(void **state)
+{
+	PEO_OPTS(peo_counter_opts, co, .enabled = 1);
+	struct peo_event_list *list;
+	struct peo_target *t;
+	struct peo_group *g = NULL;
+	struct worker w;
+	char ids[32];
+	long i;
+
+	(void)state;
+	worker_start(&w);
+	vanished = w.tid;
+	peo_open_hook = open_but_vanished;
+	assert_int_equal(peo_event_parse(&list, "task-clock", NULL), 1);
+	snprintf(ids, sizeof(ids), "%d", (int)getpid());
+	{
+		PEO_OPTS(peo_target_opts, o, .kind = PEO_TARGET_PID, .pids = ids);
+
+		t = peo_test_target(&o);
+	}
+	assert_int_equal(peo_group_open_events(&g, list, 0, 1, t, &co), 0);
+	i = thread_index(t, w.tid);
+	assert_true(i >= 0);
+	assert_int_equal(peo_group_fd(g, (size_t)i, 0), -ESRCH);
+	assert_true(peo_group_fd(g, (size_t)thread_index(t, getpid()), 0) >= 0);
+	peo_group_close(g);
+	peo_target_free(t);
+	snprintf(ids, sizeof(ids), "%d", (int)w.tid);
+	{
+		PEO_OPTS(peo_target_opts, o, .kind = PEO_TARGET_TID, .pids = ids);
+
+		t = peo_test_target(&o);
+	}
+	assert_int_equal(peo_group_open_events(&g, list, 0, 1, t, &co), -ESRCH);
+	peo_target_free(t);
+	peo_open_hook = NULL;
+	peo_event_list_free(list);
+	worker_finish(&w, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(pid_list_reads_like_perf),
+		PEO_TEST(pid_target_drops_a_vanished_thread),
 		PEO_TEST(per_cpu_task_target_has_each_online_cpu),
 		PEO_TEST(pid_list_errors_name_the_item),
 		PEO_TEST(tid_list_names_threads),

@@ -395,6 +395,18 @@ static int by_value_desc(const void *x, const void *y)
 	return (a->tid > b->tid) - (a->tid < b->tid);
 }
 
+/* Whether @ls is the line of a thread that exited before its counter was
+ * opened (--per-thread -p): perf leaves such threads out. */
+static int thread_gone(const struct stat_session *s, enum stat_aggr aggr,
+		       const struct line_stats *ls)
+{
+	const struct stat_event *e = &s->events[ls->event];
+
+	return aggr == STAT_AGGR_THREAD && e->group &&
+	       peo_group_slot_count(e->group) == s->nthreads &&
+	       peo_group_fd(e->group, ls->index, e->member) == -ESRCH;
+}
+
 /*
  * Build and print every line; @interval_ts < 0 outside -I.  @all_threads:
  * --per-thread -a, where perf prints only the threads with a count (the
@@ -413,7 +425,8 @@ static void print_all(const struct stat_output_opts *oo, const struct stat_sessi
 		struct peo_count c = interval_ts >= 0 ? delta(&ls[l].last, &ls[l].prev) : ls[l].last;
 
 		fill_line(&lines[l], s, aggr, &ls[l], &c, runs);
-		lines[l].hidden = all_threads && lines[l].value == 0;
+		lines[l].hidden = (all_threads && lines[l].value == 0) ||
+				  thread_gone(s, aggr, &ls[l]);
 	}
 	/* --per-thread: each event's threads, busiest first, as perf sorts them */
 	for (size_t first = 0; aggr == STAT_AGGR_THREAD && first < nlines; first += per)

@@ -207,8 +207,8 @@ PEO_API size_t peo_group_slot_count(const struct peo_group *group);
  * peo_group_fd() - the fd of event @member in slot @slot, for the caller's
  * own ioctls or mmap; owned by the group.
  * Return: the fd, -EINVAL when @slot or @member is out of range, or
- * -ESRCH for a slot of PEO_TARGET_ALL_THREADS whose thread exited before
- * it was opened.
+ * -ESRCH for a slot of PEO_TARGET_ALL_THREADS or PEO_TARGET_PID whose
+ * thread exited before it was opened (it counts nothing).
  */
 PEO_API int peo_group_fd(const struct peo_group *group, size_t slot, size_t member);
 
