@@ -22,6 +22,7 @@ run "$build/bench/bench_output"
 run bash bench/record_vs_perf.sh "$build/peo" "$build/tests/workload"
 run bash bench/script_vs_perf.sh "$build/peo" "$build/tests/workload" "$build/tests/rings_synth"
 run bash bench/symbols_vs_perf.sh "$build/peo" "$build/tests/workload"
+run bash bench/srcline_vs_perf.sh "$build/peo" "$build/tests/workload"
 run bash bench/unwind_vs_perf.sh "$build/peo" "$build/tests/workload"
 
 echo "## peo against its baselines ($(uname -r), $(nproc) CPUs, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo))"
