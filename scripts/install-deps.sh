@@ -31,6 +31,10 @@ else
 	have_pkg libdw-dev || need+=(libdw-dev)
 	have_pkg libelf-dev || need+=(libelf-dev)
 	have_pkg libiberty-dev || need+=(libiberty-dev)
+	# debug files from a debuginfod server when DEBUGINFOD_URLS says one
+	# (libdw loads libdebuginfod); the server, for tests/sym_debuginfod.sh
+	have_pkg libdebuginfod1 || need+=(libdebuginfod1)
+	have_cmd debuginfod || need+=(debuginfod)
 	have_pkg libclang-rt-14-dev || need+=(libclang-rt-14-dev)
 	have_pkg linux-libc-dev || need+=(linux-libc-dev)
 	have_cmd python3 || need+=(python3) # the compare scripts parse perf's output
