@@ -336,6 +336,15 @@ static void test_stripped_with_debug_file(void **state)
 	/* stripped, no debug file: leaf is in no table the binary has */
 	assert_int_equal(sym_binary_load(&how, &b), 0);
 	assert_null(by_name(&b, "leaf"));
+	assert_null(b.note);
+	sym_binary_fini(&b);
+	/* a debug file that is no ELF: ignored, with a note naming it */
+	sh("echo 'no ELF here' > %s/usr/lib/debug/.build-id/%.2s/%s.debug", dir, id, id + 2);
+	assert_int_equal(sym_binary_load(&how, &b), 0);
+	assert_null(by_name(&b, "leaf"));
+	assert_non_null(b.note);
+	assert_non_null(strstr(b.note, "is no ELF file; it is ignored"));
+	assert_non_null(strstr(b.note, id + 2));
 	sym_binary_fini(&b);
 	sh("objcopy --only-keep-debug '%s' %s/usr/lib/debug/.build-id/%.2s/%s.debug", path, dir, id,
 	   id + 2);

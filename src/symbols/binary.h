@@ -44,6 +44,7 @@ struct sym_binary {
 	size_t build_id_len; /* 0: the file has none */
 	char *symbols_from;  /* the file the table was read from (a debug file, or the binary) */
 	char *file;          /* the binary read (for its code and CFI), or NULL: a copy gone since */
+	char *note;          /* a debug file of its build id that was ignored, said why; or NULL */
 };
 
 /* How to find a binary. */

@@ -126,6 +126,8 @@ const struct sym_binary *sym_dso_binary(struct peo_symbols *s, struct sym_dso *d
 
 		if (err)
 			sym_note_locked(s, NULL);
+		else if (d->bin.note)
+			sym_note_locked(s, d->bin.note);
 		atomic_store_explicit(&d->state, err ? -1 : 1, memory_order_release);
 	}
 	pthread_mutex_unlock(&s->lock);

@@ -51,6 +51,7 @@ void sym_binary_fini(struct sym_binary *b)
 	free(b->seg);
 	free(b->symbols_from);
 	free(b->file);
+	free(b->note);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -114,6 +115,16 @@ static char *cache_copy(const uint8_t *id, size_t len, const char *what)
 	return path;
 }
 
+/* Whether regular file @fd starts as an ELF file does. */
+static int is_elf(int fd)
+{
+	unsigned char magic[SELFMAG];
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	       pread(fd, magic, SELFMAG, 0) == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
+}
+
 /* libdwfl's search for the debug file (by build id, by .gnu_debuglink),
  * then perf's build-id cache. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
@@ -131,7 +142,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	    !(path = cache_copy(id, (size_t)len, "debug")))
 		return fd;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0 || !is_elf(fd)) { /* no ELF: passed over, as libdwfl's own search does */
+		if (fd >= 0)
+			close(fd);
 		free(path);
 		return -1;
 	}
@@ -576,11 +589,43 @@ static int read_plt(struct reader *r, struct sym_binary *out)
 }
 
 /* Where the symbols came from: the debug file libdwfl read, or the binary. */
+/* A sentence for a debug file of @out's build id that is there but is no
+ * ELF file (libdwfl passes over it without a word), or NULL. */
+static char *ignored_debug_file(const struct reader *r, const struct sym_binary *out)
+{
+	char idhex[2 * 20 + 1], *paths[2] = { NULL, NULL }, *note = NULL;
+
+	if (!out->build_id_len)
+		return NULL;
+	hex(idhex, out->build_id, out->build_id_len);
+	if (asprintf(&paths[0], "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+		     r->how->symfs ? r->how->symfs : "", idhex, idhex + 2) < 0)
+		paths[0] = NULL;
+	paths[1] = cache_copy(out->build_id, out->build_id_len, "debug");
+	for (int i = 0; i < 2 && !note; i++) {
+		int fd = paths[i] ? open(paths[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+		struct stat st;
+
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && !is_elf(fd) &&
+		    asprintf(&note, "%s: the debug file of %s is no ELF file; it is ignored, and "
+			     "only the binary's own symbols name its frames", paths[i], r->file) < 0)
+			note = NULL;
+		close(fd);
+	}
+	free(paths[0]);
+	free(paths[1]);
+	return note;
+}
+
 static int note_source(struct reader *r, struct sym_binary *out)
 {
 	const char *main_file = NULL, *debug_file = NULL;
 
 	dwfl_module_info(r->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+	if (!debug_file)
+		out->note = ignored_debug_file(r, out);
 	out->symbols_from = strdup(debug_file ? debug_file : main_file ? main_file : r->file);
 	/* a memfd's path (our own vdso's copy) is closed after the read */
 	if (strncmp(r->file, "/proc/self/fd/", 14))
