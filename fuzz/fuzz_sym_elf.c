@@ -7,9 +7,13 @@
  * it starts, each segment's offsets map to addresses.  Then read again as
  * a vmlinux (by sections, as peo script -k reads one), placed as the
  * kernel's symbols (symbols/vmlinux.c) relocated by its _text: refused
- * with -EINVAL or -ENOENT (no .text symbols), or each part sorted.
+ * with -EINVAL or -ENOENT (no .text symbols), or each part sorted.  A
+ * binary read is also mapped into a process model and its DWARF asked
+ * (peo_processes_srclines, _inlines, a data lookup) at its symbols and
+ * segments: answers or nothing, never a crash.
  *
- * Seeds: a small static binary and a small PIE (symbols, PLT, build id).
+ * Seeds: a small static binary and a small PIE (symbols, PLT, build id),
+ * and srcline_sample built -O2 -g (DWARF 5: lines, an inlined function).
  * Build and run: make fuzz.
  */
 #define _GNU_SOURCE 1
@@ -23,6 +27,7 @@
 #include "peo/peo.h"
 #include "symbols/binary.h"
 #include "symbols/kernel.h"
+#include "symbols/processes.h"
 
 #include "fuzz_check.h"
 
@@ -74,6 +79,57 @@ static void as_vmlinux(void)
 	sym_kernel_fini(&k);
 }
 
+/* What the DWARF says at @addr of the file mapped at @base: places with
+ * files or none, names, no crash. */
+static void ask_at(struct peo_processes *p, uint64_t addr)
+{
+	struct peo_srcline pl[8];
+	const char *names[8];
+	struct peo_frame fr = { .sz = sizeof(fr) };
+	int n = peo_processes_srclines(p, 1, addr, pl, 8), k;
+
+	CHECK(n >= 0 || n == -ENOMEM || n == -ENOTSUP);
+	for (int i = 0; i < n; i++)
+		CHECK(!pl[i].file || strlen(pl[i].file) < 1u << 20);
+	k = peo_processes_inlines(p, 1, addr, names, 8);
+	CHECK(k >= 0 || k == -ENOMEM || k == -ENOTSUP);
+	for (int i = 0; i < k; i++)
+		CHECK(names[i]);
+	CHECK(peo_processes_lookup(p, 1, PEO_RECORD_MISC_USER, addr, PEO_LOOKUP_DATA, &fr) >= 0);
+}
+
+/* The file mapped whole at 0x400000 of process 1, its DWARF asked at
+ * its symbols' starts and its segments' starts and middles. */
+static void as_mapped(const struct sym_binary *b, size_t size)
+{
+	PEO_OPTS(peo_symbols_opts, so, .symfs = symfs);
+	struct peo_symbols *syms;
+	struct peo_processes *p;
+	const uint64_t base = 0x400000;
+
+	if (peo_symbols_new(&syms, &so))
+		return;
+	if (peo_processes_new(&p, syms, NULL)) {
+		peo_symbols_free(syms);
+		return;
+	}
+	if (!sym_processes_map(p, 1, base, size + 4096, 0, "/bin", 0, 1, NULL, 0)) {
+		for (size_t i = 0; i < b->syms.n && i < 64; i++) {
+			uint64_t off = b->syms.v[i].start; /* its offset, where segments are the identity */
+
+			for (size_t s = 0; s < b->nseg; s++)
+				if (off >= b->seg[s].vaddr && off - b->seg[s].vaddr < b->seg[s].size)
+					ask_at(p, base + b->seg[s].offset + (off - b->seg[s].vaddr));
+		}
+		for (size_t s = 0; s < b->nseg; s++) {
+			ask_at(p, base + b->seg[s].offset);
+			ask_at(p, base + b->seg[s].offset + b->seg[s].size / 2);
+		}
+	}
+	peo_processes_free(p);
+	peo_symbols_free(syms);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sym_load how = { .path = "/bin", .demangle = 1 };
@@ -100,6 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		CHECK(!b.seg[i].size || sym_binary_vaddr(&b, b.seg[i].offset, &v));
 	}
+	as_mapped(&b, size);
 	sym_binary_fini(&b);
 	as_vmlinux();
 	return 0;

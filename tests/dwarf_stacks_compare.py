@@ -114,7 +114,7 @@ def classify(peo, perf):
     if (split(perf[-1])[0] == PERF_END and peo[:len(perf) - 1] == perf[:-1]
             and len(peo) >= len(perf)):
         return "perf_end"
-    if len(peo) != len(perf) or peo[0] != perf[0]:
+    if len(peo) != len(perf) or split(peo[0])[0] != split(perf[0])[0]:
         return "other"
     kind = "same"
     for i, (line_a, line_b) in enumerate(zip(peo, perf)):
