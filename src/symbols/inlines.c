@@ -51,13 +51,16 @@ struct bin {
 
 /* The functions inlined at vaddr of dso: names[first, first + n), and
  * the source lines there: lines[first + i] in the i-th (innermost first),
- * lines[first + n] in the function they were inlined into. */
+ * lines[first + n] in the function they were inlined into.  The line
+ * table's row (lines[first]) is read only when a line is asked for: the
+ * names alone need no line table. */
 struct inl {
 	const struct sym_dso *dso;
 	uint64_t vaddr;
 	uint32_t first, n;
-	uint16_t nlines; /* n + 1, or 0: no line known */
-	uint16_t used;
+	uint16_t slots;  /* names and lines kept: n + 1, or 0 when nothing is known */
+	uint16_t nlines; /* once row_done: slots, or 0 when no line is known */
+	uint8_t used, row_done;
 };
 
 struct sym_inlines {
@@ -273,34 +276,26 @@ static void line_at(struct sym_inlines *in, Dwfl_Module *mod, Dwarf_Die *cu, Dwa
 }
 
 /* The inlined functions at @vaddr of @dwfl's binary, innermost first, into
- * @in's names, each with the place in it, then the place in the function
- * they were inlined into; how many inlined in *@n, how many places in
- * *@nlines. */
+ * @in's names, each with the place in it (the innermost's, the line
+ * table's row, left for fill_row()), then the place in the function they
+ * were inlined into; how many inlined in *@n. */
 static void find_inlines(struct peo_processes *p, struct sym_inlines *in, Dwfl *dwfl,
-			 uint64_t vaddr, uint32_t *n, uint16_t *nlines)
+			 uint64_t vaddr, uint32_t *n)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, vaddr);
 	Dwarf_Die *cu, *scopes = NULL, *nest = NULL;
 	Dwarf_Addr bias;
-	const char *file;
-	uint32_t line;
+	const char *file = NULL;
+	uint32_t line = 0;
 	int ns, nn;
 
 	*n = 0;
-	*nlines = 0;
 	if (!mod)
 		return;
-	cu = unit_of(mod, vaddr, &bias);
-	line_at(in, mod, cu, bias, vaddr, &file, &line);
-	if (!cu) {
-		if (file && !add(in, NULL, file, line))
-			*nlines = 1;
+	if (!(cu = unit_of(mod, vaddr, &bias))) {
+		add(in, NULL, NULL, 0); /* the row's place only */
 		return;
 	}
-	/* a unit that covers it but has no row for it: an unnamed file, as
-	 * addr2line says (libdw may answer a unit that does not cover it) */
-	if (!file && dwarf_haspc(cu, vaddr - bias) > 0)
-		file = intern(in, strdup(""));
 	ns = dwarf_getscopes(cu, vaddr - bias, &scopes);
 	/* the dies as nested in the code: an inline's caller, not its origin */
 	nn = ns > 0 ? dwarf_getscopes_die(&scopes[0], &nest) : 0;
@@ -314,10 +309,32 @@ static void find_inlines(struct peo_processes *p, struct sym_inlines *in, Dwfl *
 		(*n)++;
 		call_site(in, &nest[i], &file, &line);
 	}
-	if ((file || *n) && !add(in, NULL, file, line))
-		*nlines = (uint16_t)(*n + 1);
+	add(in, NULL, file, line);
 	free(scopes);
 	free(nest);
+}
+
+/* @e's innermost place, the line table's row for its address, read from
+ * @dwfl; then how many of its places are known. */
+static void fill_row(struct sym_inlines *in, struct inl *e, Dwfl *dwfl)
+{
+	Dwfl_Module *mod = e->slots && dwfl ? dwfl_addrmodule(dwfl, e->vaddr) : NULL;
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu;
+	const char *file;
+	uint32_t line;
+
+	e->row_done = 1;
+	if (!mod)
+		return;
+	cu = unit_of(mod, e->vaddr, &bias);
+	line_at(in, mod, cu, bias, e->vaddr, &file, &line);
+	/* a unit that covers it but has no row for it: an unnamed file, as
+	 * addr2line says (libdw may answer a unit that does not cover it) */
+	if (!file && cu && dwarf_haspc(cu, e->vaddr - bias) > 0)
+		file = intern(in, strdup(""));
+	in->lines[e->first] = (struct peo_srcline){ file, line, 0 };
+	e->nlines = e->n ? e->slots : file ? 1 : 0;
 }
 
 static size_t slot(const struct sym_dso *d, uint64_t vaddr, size_t cap)
@@ -352,21 +369,24 @@ static struct inl *entry_of(struct peo_processes *p, struct sym_inlines *in,
 	for (i = slot(d, vaddr, in->cap); in->tab[i].used; i = (i + 1) & (in->cap - 1))
 		if (in->tab[i].dso == d && in->tab[i].vaddr == vaddr)
 			return &in->tab[i];
-	in->tab[i] = (struct inl){ d, vaddr, (uint32_t)in->nnames, 0, 0, 1 };
+	in->tab[i] = (struct inl){ .dso = d, .vaddr = vaddr, .first = (uint32_t)in->nnames,
+				   .used = 1 };
 	in->n++;
 	if ((dwfl = dwfl_of(p, in, d, b)))
-		find_inlines(p, in, dwfl, vaddr, &in->tab[i].n, &in->tab[i].nlines);
+		find_inlines(p, in, dwfl, vaddr, &in->tab[i].n);
+	in->tab[i].slots = (uint16_t)(in->nnames - in->tab[i].first);
 	return &in->tab[i];
 }
 
-/* The entry of @addr of process @pid (NULL: nothing known there, or out of
- * memory, then -ENOMEM in *@err). */
-static const struct inl *entry_at(struct peo_processes *p, uint32_t pid, uint64_t addr, int *err)
+/* The entry of @addr of process @pid, its row read when @rows (NULL:
+ * nothing known there, or out of memory, then -ENOMEM in *@err). */
+static const struct inl *entry_at(struct peo_processes *p, uint32_t pid, uint64_t addr, int rows,
+				  int *err)
 {
 	const struct sym_map *m = sym_maps_find(&p->maps, pid, addr);
 	const struct sym_binary *b;
 	struct sym_inlines *in;
-	const struct inl *e;
+	struct inl *e;
 	uint64_t vaddr;
 
 	*err = 0;
@@ -379,6 +399,8 @@ static const struct inl *entry_at(struct peo_processes *p, uint32_t pid, uint64_
 		*err = peo_fail(ENOMEM, "out of memory for inlined functions");
 		return NULL;
 	}
+	if (rows && !e->row_done)
+		fill_row(in, e, dwfl_of(p, in, m->dso, b));
 	return e;
 }
 
@@ -392,7 +414,7 @@ int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr, 
 	if (!p || (!names && max))
 		return peo_fail(EINVAL, "peo_processes_inlines: argument '%s' is NULL",
 				p ? "names" : "p");
-	if (!(e = entry_at(p, pid, addr, &err)))
+	if (!(e = entry_at(p, pid, addr, 0, &err)))
 		return err;
 	n = e->n < max ? e->n : max;
 	for (size_t i = 0; i < n; i++)
@@ -410,7 +432,7 @@ int peo_processes_srclines(struct peo_processes *p, uint32_t pid, uint64_t addr,
 	if (!p || (!lines && max))
 		return peo_fail(EINVAL, "peo_processes_srclines: argument '%s' is NULL",
 				p ? "lines" : "p");
-	if (!(e = entry_at(p, pid, addr, &err)))
+	if (!(e = entry_at(p, pid, addr, 1, &err)))
 		return err;
 	n = e->nlines < max ? e->nlines : max;
 	if (n)
