@@ -10,7 +10,7 @@
 # workers, writing).
 set -uo pipefail
 build=${1:-build-tsan} jobs=${2:-2}
-tests=(test_threads test_perfdata test_script_out test_ring_stress)
+tests=(test_threads test_perfdata test_script_out test_ring_stress test_sym_kernel)
 echo "=== tsan: configure and build ($build)"
 cmake -S . -B "$build" -DPEO_TESTS=ON -DPEO_TSAN=ON -DCMAKE_C_COMPILER=clang \
 	-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug >/dev/null || exit 1

@@ -240,6 +240,7 @@ struct peo_kallsyms_line {
 	uint64_t addr;        /* 0 where the reader may not see addresses */
 	char type;            /* nm's letter: t/T text, w/W weak, d/D data... */
 	const char *name;
+	size_t name_len;
 	const char *module;   /* its module's name without the brackets, or NULL */
 	unsigned long lineno; /* from 1 */
 };

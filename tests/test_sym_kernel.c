@@ -6,11 +6,13 @@
  * /proc/kallsyms, and a reader without the right to see addresses; a
  * vmlinux named through peo_symbols (this test's own file: relocated by
  * the recording's kernel map; another build id than the recorded; not
- * ELF; stripped).
+ * ELF; stripped); the kernel and this file read ahead by
+ * peo_symbols_preload() while another thread looks them up.
  * tests/sym_kernel_compare.sh checks the same code against perf script.
  */
 #include <errno.h>
 #include <grp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 
 #include "test_util.h"
 
+#include "symbols/binary.h"
 #include "symbols/kernel.h"
 
 #include <peo/peo.h>
@@ -216,6 +219,25 @@ static void test_malformed(void **state)
 		snprintf(want, sizeof(want), "%s:3:", path);
 		assert_error_contains(want);
 		assert_null(k.parts);
+	}
+	/* a line longer than any kallsyms writes, in the middle of a file
+	 * read in several pieces and as its last line */
+	for (int last = 0; last < 2; last++) {
+		FILE *f;
+
+		snprintf(want, sizeof(want), "%s/long", dir);
+		assert_non_null(f = fopen(want, "w"));
+		for (unsigned i = 0; i < 30000; i++)
+			fprintf(f, "%016llx t f%u\n", 0xffffffff81000000ull + 16 * i, i);
+		fprintf(f, "ffffffff82000000 t ");
+		for (int i = 0; i < 5000; i++)
+			fputc('x', f);
+		fputc('\n', f);
+		for (unsigned i = 0; !last && i < 30000; i++)
+			fprintf(f, "%016llx t g%u\n", 0xffffffff83000000ull + 16 * i, i);
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(sym_kernel_load(want, &k), -EINVAL);
+		assert_error_contains(":30001: not a kallsyms line");
 	}
 	assert_int_equal(sym_kernel_load("/nonexistent/kallsyms", &k), -ENOENT);
 	assert_error_contains("/nonexistent/kallsyms");
@@ -496,6 +518,90 @@ static void test_vmlinux_relocated(void **state)
 	free_processes(p);
 }
 
+struct preload_run {
+	struct peo_symbols *s;
+	unsigned what;
+	int err;
+};
+
+static void *preload_thread(void *arg)
+{
+	struct preload_run *r = arg;
+
+	r->err = peo_symbols_preload(r->s, r->what);
+	return NULL;
+}
+
+/* peo_symbols_preload(): the kernel read ahead, before the recording's
+ * kernel map is fed, which the first lookup still applies (no note); this
+ * file's own symbols read ahead by its build id on another thread while
+ * this one looks up the kernel and this file, each lookup the same as
+ * without the preload.  Bad arguments refused. */
+static void test_preload(void **state)
+{
+	PEO_OPTS(peo_symbols_opts, so, .kallsyms = write_file("preload", synthetic));
+	struct peo_record map = { .sz = sizeof(map) };
+	struct sym_load how = { .path = own_file(), .demangle = 1 };
+	struct sym_binary own;
+	struct preload_run run = { .what = PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES };
+	struct peo_processes *p;
+	struct peo_frame f = { .sz = sizeof(f) };
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(peo_symbols_new(&run.s, &so), 0);
+	assert_int_equal(peo_symbols_preload(NULL, PEO_PRELOAD_KERNEL), -EINVAL);
+	assert_int_equal(peo_symbols_preload(run.s, 0), -EINVAL);
+	assert_error_contains("PEO_PRELOAD_KERNEL, PEO_PRELOAD_BINARIES or both");
+	assert_int_equal(peo_symbols_preload(run.s, 1u << 7), -EINVAL);
+	assert_int_equal(peo_symbols_preload(run.s, PEO_PRELOAD_KERNEL), 0);
+
+	map.header.type = PEO_RECORD_MMAP;
+	map.header.misc = PEO_RECORD_MISC_KERNEL;
+	map.u.mmap = (struct peo_rec_mmap){ .pid = (uint32_t)-1, .addr = 0xffffffff81000100ull,
+					    .len = 0x1000, .filename = "[kernel.kallsyms]_text" };
+	assert_int_equal(peo_processes_new(&p, run.s, NULL), 0);
+	assert_int_equal(peo_processes_add_record(p, &map), 0);
+	/* the map starts past _text: an address before it is no kernel's */
+	assert_true(peo_processes_lookup(p, 0, PEO_RECORD_MISC_KERNEL, 0xffffffff81000050ull, 0, &f) >= 0);
+	assert_null(f.sym);
+	assert_true(peo_processes_lookup(p, 0, PEO_RECORD_MISC_KERNEL, 0xffffffff81000111ull, 0, &f) >= 0);
+	assert_string_equal(f.sym, "foo");
+	assert_int_equal(f.symoff, 1);
+	assert_int_equal(peo_symbols_notes(run.s, NULL, 0), 0);
+	peo_processes_free(p);
+	peo_symbols_free(run.s);
+
+	/* both at once, beside lookups of what is being read */
+	if (sym_binary_load(&how, &own))
+		PEO_SKIP("this test's own file cannot be read for symbols: %s", peo_last_error());
+	if (!own.build_id_len) {
+		sym_binary_fini(&own);
+		PEO_SKIP("this test's own file has no build id to preload it by");
+	}
+	assert_int_equal(peo_symbols_new(&run.s, &so), 0);
+	assert_int_equal(peo_symbols_add_build_id(run.s, own_file(), own.build_id, own.build_id_len), 0);
+	sym_binary_fini(&own);
+	assert_int_equal(peo_processes_new(&p, run.s, NULL), 0);
+	assert_int_equal(peo_processes_add_live(p, getpid()), 0);
+	assert_int_equal(pthread_create(&t, NULL, preload_thread, &run), 0);
+	for (int i = 0; i < 200; i++) {
+		assert_true(peo_processes_lookup(p, (uint32_t)getpid(), PEO_RECORD_MISC_USER,
+						 (uintptr_t)vmlinux_probe, 0, &f) >= 0);
+		assert_non_null(f.sym);
+		assert_string_equal(f.sym, "vmlinux_probe");
+		assert_int_equal(f.symoff, 0);
+		assert_true(peo_processes_lookup(p, 0, PEO_RECORD_MISC_KERNEL, 0xffffffff81000111ull, 0,
+						 &f) >= 0);
+		assert_string_equal(f.sym, "foo");
+	}
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(run.err, 0);
+	assert_int_equal(peo_symbols_notes(run.s, NULL, 0), 0);
+	peo_processes_free(p);
+	peo_symbols_free(run.s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -509,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_vmlinux_other_build_id),
 		cmocka_unit_test(test_vmlinux_unusable),
 		cmocka_unit_test(test_vmlinux_relocated),
+		cmocka_unit_test(test_preload),
 	};
 	int rc = PEO_TEST_MAIN_SETUP("sym_kernel", tests, make_dir);
 

@@ -119,6 +119,28 @@ PEO_API size_t peo_symbols_notes(struct peo_symbols *s, const char **out, size_t
 PEO_API int peo_symbols_add_build_id(struct peo_symbols *s, const char *path, const uint8_t *id,
 				     size_t len);
 
+/* What peo_symbols_preload() reads. */
+enum peo_preload {
+	PEO_PRELOAD_KERNEL = 1 << 0,   /* the kernel's symbols (kallsyms) */
+	PEO_PRELOAD_BINARIES = 1 << 1, /* those of each binary given a build id */
+};
+
+/**
+ * peo_symbols_preload() - read now the tables that lookups would read
+ * first: the kernel's symbols (kallsyms; the recording's kernel maps and a
+ * vmlinux are still applied at the first kernel lookup) and those of each
+ * binary given a build id (peo_symbols_add_build_id(): a recording's
+ * table lists the binaries its samples hit).  Meant for a thread of its
+ * own (or two: one for the kernel, one for the binaries), started once
+ * the build ids are added: lookups on other threads go on meanwhile, and
+ * one that needs a table being read waits for that table alone.  A table
+ * that cannot be read leaves its note, as a lookup would.
+ * @s:    the symbols.
+ * @what: PEO_PRELOAD_KERNEL, PEO_PRELOAD_BINARIES, or both.
+ * Returns 0, -EINVAL (NULL @s, or no known bit in @what), -ENOMEM.
+ */
+PEO_API int peo_symbols_preload(struct peo_symbols *s, unsigned what);
+
 /* Options of peo_processes_new(). */
 struct peo_processes_opts {
 	size_t sz;

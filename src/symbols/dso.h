@@ -1,8 +1,9 @@
 /*
  * symbols/dso.h - the binaries a peo_symbols knows, by the name the maps
- * give them, each read once, when an address first falls in it, by
- * whichever thread gets there first (the others wait for it); and the
- * kernel's symbols, read the same way.
+ * give them, each read once, when an address first falls in it (or by
+ * peo_symbols_preload()), by whichever thread gets there first (the
+ * others wait for that binary alone); and the kernel's symbols, read the
+ * same way.
  */
 #ifndef PEO_SYMBOLS_DSO_H
 #define PEO_SYMBOLS_DSO_H
@@ -25,6 +26,7 @@ enum sym_dso_kind {
 
 struct sym_dso {
 	char *name;            /* as the maps name it */
+	pthread_mutex_t load;  /* held while it is read: another thread needing it waits */
 	enum sym_dso_kind kind;
 	uint8_t build_id[20];  /* as recorded (MMAP2, BUILD_ID), when build_id_len */
 	size_t build_id_len;
@@ -42,7 +44,10 @@ struct sym_krange {
 struct peo_symbols {
 	struct peo_symbols_opts opts;
 	char *symfs, *kallsyms, *vmlinux; /* the opts' strings, copied */
-	pthread_mutex_t lock;       /* the table below, each binary's first read, the notes */
+	pthread_mutex_t lock;       /* the table below, the kernel's maps, the notes */
+	pthread_mutex_t kernel_load; /* held while kallsyms is read (before s->lock) */
+	int kernel_read;            /* under kernel_load: 1 read into kernel, -1 failed */
+	char *kernel_why;           /* under kernel_load: why it failed */
 	struct sym_dso **buckets;
 	size_t nbuckets, n;
 	_Atomic int kernel_state;   /* as sym_dso.state */

@@ -58,6 +58,7 @@ static struct sym_dso *find_or_add(struct peo_symbols *s, const char *name, cons
 		peo_fail(ENOMEM, "out of memory for binary %s", name);
 		return NULL;
 	}
+	pthread_mutex_init(&d->load, NULL);
 	d->kind = sym_maps_identity(name, 0) ? SYM_DSO_ANON
 		  : !strcmp(name, "[vdso]") ? SYM_DSO_VDSO
 		  : !strncmp(name, "/tmp/perf-", 10) && strstr(name, ".map") ? SYM_DSO_JIT
@@ -107,31 +108,38 @@ void sym_note_locked(struct peo_symbols *s, const char *sentence)
 const struct sym_binary *sym_dso_binary(struct peo_symbols *s, struct sym_dso *d)
 {
 	int state = atomic_load_explicit(&d->state, memory_order_acquire);
+	uint8_t id[sizeof(d->build_id)];
+	struct sym_load how = { .path = d->name, .symfs = s->symfs, .build_id = id,
+				.demangle = !s->opts.no_demangle };
+	int err;
 
 	if (state)
 		return state > 0 ? &d->bin : NULL;
 	if (d->kind == SYM_DSO_ANON || d->kind == SYM_DSO_SPECIAL)
 		return NULL;
-	pthread_mutex_lock(&s->lock);
-	if (!d->state) {
-		struct sym_load how = { .path = d->name, .symfs = s->symfs,
-					.build_id = d->build_id_len ? d->build_id : NULL,
-					.build_id_len = d->build_id_len,
-					.demangle = !s->opts.no_demangle };
-		int err = d->kind == SYM_DSO_JIT ? sym_jitmap_load(d->name, &d->bin)
-						 : sym_binary_load(&how, &d->bin);
-
-		if (err && d->kind == SYM_DSO_VDSO) /* no cache copy: ours, if it is the same */
-			err = sym_vdso_load(&how, &d->bin);
-
-		if (err)
-			sym_note_locked(s, NULL);
-		else if (d->bin.note)
-			sym_note_locked(s, d->bin.note);
-		atomic_store_explicit(&d->state, err ? -1 : 1, memory_order_release);
+	pthread_mutex_lock(&d->load); /* the lookups of other binaries go on meanwhile */
+	if (d->state) {
+		pthread_mutex_unlock(&d->load);
+		return d->state > 0 ? &d->bin : NULL;
 	}
+	pthread_mutex_lock(&s->lock); /* a build id may be added meanwhile */
+	how.build_id_len = d->build_id_len;
+	memcpy(id, d->build_id, sizeof(id));
 	pthread_mutex_unlock(&s->lock);
-	return d->state > 0 ? &d->bin : NULL;
+	if (!how.build_id_len)
+		how.build_id = NULL;
+	err = d->kind == SYM_DSO_JIT ? sym_jitmap_load(d->name, &d->bin) : sym_binary_load(&how, &d->bin);
+	if (err && d->kind == SYM_DSO_VDSO) /* no cache copy: ours, if it is the same */
+		err = sym_vdso_load(&how, &d->bin);
+	pthread_mutex_lock(&s->lock);
+	if (err)
+		sym_note_locked(s, NULL);
+	else if (d->bin.note)
+		sym_note_locked(s, d->bin.note);
+	pthread_mutex_unlock(&s->lock);
+	atomic_store_explicit(&d->state, err ? -1 : 1, memory_order_release);
+	pthread_mutex_unlock(&d->load);
+	return err ? NULL : &d->bin;
 }
 
 /* The part a kernel map's @filename names: "[kernel.kallsyms]" for the
@@ -155,6 +163,15 @@ static char *part_of(const char *filename)
 	part[ko - base + 1] = ']';
 	part[ko - base + 2] = '\0';
 	return part;
+}
+
+static int is_kernel_part(const char *filename)
+{
+	char *part = part_of(filename);
+	int is = part != NULL;
+
+	free(part);
+	return is;
 }
 
 /* Apply the recording's ranges to the kernel read (under s->lock). */
@@ -242,11 +259,12 @@ static char *cached_kallsyms(struct peo_symbols *s)
 	size_t len;
 	char hex[41], *path;
 
-	if (s->kallsyms || !home || !(id = sym_symbols_kernel_build_id(s, &len)))
-		return NULL;
-	for (size_t i = 0; i < len; i++)
+	pthread_mutex_lock(&s->lock);
+	id = s->kallsyms || !home ? NULL : sym_symbols_kernel_build_id(s, &len);
+	for (size_t i = 0; id && i < len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
-	if (asprintf(&path, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex) < 0)
+	pthread_mutex_unlock(&s->lock);
+	if (!id || asprintf(&path, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex) < 0)
 		return NULL;
 	if (access(path, R_OK)) {
 		free(path);
@@ -255,28 +273,75 @@ static char *cached_kallsyms(struct peo_symbols *s)
 	return path;
 }
 
+/* kallsyms read into s->kernel, once (under s->kernel_load): all that
+ * needs no record, so peo_symbols_preload() can do it ahead. */
+static void read_kallsyms(struct peo_symbols *s)
+{
+	char *cached;
+	int err;
+
+	if (s->kernel_read)
+		return;
+	cached = cached_kallsyms(s);
+	err = sym_kernel_load(cached ? cached : s->kallsyms, &s->kernel);
+	free(cached);
+	s->kernel_why = err ? strdup(peo_last_error()) : NULL;
+	s->kernel_read = err ? -1 : 1;
+}
+
 const struct sym_kernel *sym_symbols_kernel(struct peo_symbols *s)
 {
 	if (atomic_load_explicit(&s->kernel_state, memory_order_acquire))
 		return &s->kernel;
+	pthread_mutex_lock(&s->kernel_load);
+	read_kallsyms(s);
 	pthread_mutex_lock(&s->lock);
-	if (!s->kernel_state) {
-		char *cached = cached_kallsyms(s);
-		int err = sym_kernel_load(cached ? cached : s->kallsyms, &s->kernel), vmlinux;
-		char *why = err ? strdup(peo_last_error()) : NULL;
+	if (!s->kernel_state) { /* the recording's maps, known by the first lookup */
+		int vmlinux = sym_symbols_vmlinux(s), err = s->kernel_read < 0;
 
-		free(cached);
-		vmlinux = sym_symbols_vmlinux(s);
 		if (err && !vmlinux)
-			sym_note_locked(s, why);
+			sym_note_locked(s, s->kernel_why);
 		else if (s->kernel.hidden && !vmlinux)
 			sym_note_locked(s, s->kernel.hidden);
 		else
 			apply_kranges(s);
-		free(why);
 		atomic_store_explicit(&s->kernel_state, err && !vmlinux ? -1 : 1,
 				      memory_order_release);
 	}
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->kernel_load);
 	return &s->kernel;
+}
+
+int peo_symbols_preload(struct peo_symbols *s, unsigned what)
+{
+	const unsigned known = PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES;
+	struct sym_dso **todo = NULL;
+	size_t n = 0;
+
+	if (!s)
+		return peo_fail(EINVAL, "peo_symbols_preload: argument 's' is NULL");
+	if (!(what & known) || (what & ~known))
+		return peo_fail(EINVAL, "peo_symbols_preload: 'what' is 0x%x: give "
+				"PEO_PRELOAD_KERNEL, PEO_PRELOAD_BINARIES or both", what);
+	if (what & PEO_PRELOAD_KERNEL) {
+		pthread_mutex_lock(&s->kernel_load);
+		read_kallsyms(s);
+		pthread_mutex_unlock(&s->kernel_load);
+	}
+	if (!(what & PEO_PRELOAD_BINARIES))
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	if (s->n && (todo = malloc(s->n * sizeof(*todo))))
+		for (size_t i = 0; i < s->nbuckets; i++)
+			for (struct sym_dso *d = s->buckets[i]; d; d = d->next)
+				if (d->build_id_len && !is_kernel_part(d->name))
+					todo[n++] = d; /* the kernel's and modules' are kallsyms' */
+	pthread_mutex_unlock(&s->lock);
+	if (s->n && !todo)
+		return peo_fail(ENOMEM, "out of memory for the list of binaries to read");
+	for (size_t i = 0; i < n; i++)
+		sym_dso_binary(s, todo[i]); /* one that cannot be read leaves its note */
+	free(todo);
+	return 0;
 }

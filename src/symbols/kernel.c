@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "symbols/kernel.h"
 
@@ -99,7 +100,7 @@ static void note_bounds(struct kload *ld, const struct peo_kallsyms_line *l)
 {
 	uint64_t *at = NULL;
 
-	if (l->module || !strchr("TtWwA", l->type))
+	if (l->module || l->name[0] != '_' || !strchr("TtWwA", l->type))
 		return;
 	if (!strcmp(l->name, "_text"))
 		at = &ld->text;
@@ -124,7 +125,9 @@ static int add_line(const struct peo_kallsyms_line *l, void *arg)
 	part = l->module ? module_part(ld, l->module) : &ld->k->parts[0];
 	if (!part)
 		return peo_fail(ENOMEM, "out of memory for the kernel's modules");
-	return sym_table_add(&part->syms, l->addr, 0, l->name, type_bind(l->type), 0);
+	if (!part->syms.n || l->addr < part->start) /* its lowest, until finish_parts() */
+		part->start = l->addr;
+	return sym_table_add_len(&part->syms, l->addr, 0, l->name, l->name_len, type_bind(l->type), 0);
 }
 
 /* One sentence: what hid the addresses, and how to see them. */
@@ -220,16 +223,6 @@ void sym_kernel_sort_parts(struct sym_kernel *k)
 		qsort(k->parts + 1, k->nparts - 1, sizeof(*k->parts), by_start);
 }
 
-static uint64_t min_start(const struct sym_table *t)
-{
-	uint64_t m = UINT64_MAX;
-
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].start < m)
-			m = t->v[i].start;
-	return m;
-}
-
 static void part_fini(struct sym_kpart *p)
 {
 	free(p->name);
@@ -256,14 +249,12 @@ static int finish_parts(struct sym_kernel *k, const struct kload *ld, const char
 {
 	struct sym_kpart *mods = k->parts + 1;
 	size_t nmods = k->nparts - 1, kept = 0;
-	uint64_t kernel_first = min_start(&k->parts[0].syms);
+	uint64_t kernel_first = k->parts[0].syms.n ? k->parts[0].start : UINT64_MAX;
 	int none, err = 0;
 	char *list;
 
 	/* a module's last symbol ends at the next module's first (in address
 	 * order, the kernel's excepted); so sort the modules by their first */
-	for (size_t i = 0; i < nmods; i++)
-		mods[i].start = min_start(&mods[i].syms);
 	qsort(mods, nmods, sizeof(*mods), by_start);
 	for (size_t i = 0; i < nmods && !err; i++) {
 		uint64_t next = i + 1 < nmods ? mods[i + 1].start : 0;
@@ -302,6 +293,20 @@ static int finish_parts(struct sym_kernel *k, const struct kload *ld, const char
 	return 0;
 }
 
+/* Room for the kernel's symbols from @path, made at once (not grown and
+ * copied as they come): sized by the file (about 44 bytes a line, 24 of
+ * them the name), or for /proc/kallsyms (no size) by a large kernel's
+ * 128k lines. */
+static int reserve_kernel(struct sym_table *t, const char *path)
+{
+	struct stat st;
+	size_t bytes = 128 * 44 * 1024;
+
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < 1l << 30)
+		bytes = (size_t)st.st_size;
+	return sym_table_reserve(t, bytes / 40, bytes * 6 / 10);
+}
+
 int sym_kernel_load(const char *kallsyms, struct sym_kernel *out)
 {
 	const char *path = kallsyms ? kallsyms : live_kallsyms;
@@ -316,7 +321,9 @@ int sym_kernel_load(const char *kallsyms, struct sym_kernel *out)
 		return peo_fail(ENOMEM, "out of memory for the kernel's symbols");
 	}
 	out->nparts = 1;
-	err = peo_kallsyms_read(path, add_line, &ld);
+	err = reserve_kernel(&out->parts[0].syms, path);
+	if (!err)
+		err = peo_kallsyms_read(path, add_line, &ld);
 	if (!err && !ld.with_addr) {
 		sym_kernel_fini(out);
 		err = say_hidden(out, path);

@@ -25,6 +25,7 @@ int peo_symbols_new(struct peo_symbols **out, const struct peo_symbols_opts *opt
 		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts));
 	s->opts.sz = sizeof(s->opts);
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->kernel_load, NULL);
 	if ((s->opts.symfs && !(s->symfs = strdup(s->opts.symfs))) ||
 	    (s->opts.kallsyms && !(s->kallsyms = strdup(s->opts.kallsyms))) ||
 	    (s->opts.vmlinux && !(s->vmlinux = strdup(s->opts.vmlinux)))) {
@@ -47,12 +48,13 @@ void peo_symbols_free(struct peo_symbols *s)
 			next = d->next;
 			if (d->state > 0)
 				sym_binary_fini(&d->bin);
+			pthread_mutex_destroy(&d->load);
 			free(d->name);
 			free(d);
 		}
 	free(s->buckets);
-	if (s->kernel_state > 0)
-		sym_kernel_fini(&s->kernel);
+	sym_kernel_fini(&s->kernel); /* read, perhaps by peo_symbols_preload() alone, or empty */
+	free(s->kernel_why);
 	for (size_t i = 0; i < s->nkranges; i++)
 		free(s->kranges[i].part);
 	free(s->kranges);
@@ -64,6 +66,7 @@ void peo_symbols_free(struct peo_symbols *s)
 	free(s->kallsyms);
 	free(s->vmlinux);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->kernel_load);
 	free(s);
 }
 

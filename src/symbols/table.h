@@ -35,12 +35,25 @@ struct sym_table {
 };
 
 /*
+ * Make room for @n more symbols and @names more bytes of names (sized
+ * ahead, a large table is not copied as it grows).  Returns 0 or -ENOMEM
+ * (with a sentence).
+ */
+PEO_HIDDEN int sym_table_reserve(struct sym_table *t, size_t n, size_t names);
+
+/*
  * Add a symbol at @start of @size bytes (0: unknown, ended by the next
  * one at finish), named @name (copied), of binding @bind and @flags.
  * Returns 0 or -ENOMEM (with a sentence).
  */
 PEO_HIDDEN int sym_table_add(struct sym_table *t, uint64_t start, uint64_t size, const char *name,
 			     enum sym_bind bind, unsigned flags);
+
+/* sym_table_add() of a name whose length (@name_len, its NUL not
+ * counted) the caller knows. */
+PEO_HIDDEN int sym_table_add_len(struct sym_table *t, uint64_t start, uint64_t size,
+				 const char *name, size_t name_len, enum sym_bind bind,
+				 unsigned flags);
 
 /*
  * Sort, end each symbol without a size at the next one's start (an alias

@@ -267,11 +267,19 @@ static size_t json_column(struct script_run *run, const char *name, char *buf, s
 	return (size_t)(put_json_string(buf, name, len) - buf);
 }
 
+/* Every line names its ip's function and binary. */
+static int json_names_symbols(struct script_run *run)
+{
+	(void)run;
+	return 1;
+}
+
 const struct script_output script_json_output = {
 	.record = json_record,
 	.shows = json_shows,
 	.sample_needs = json_sample_needs,
 	.column = json_column,
+	.names_symbols = json_names_symbols,
 	.keeps_state = 1, /* comm, and what each address is */
 	.max_workers = 6,
 	/* JSON, three times the text's bytes, keeps the writer thread: workers

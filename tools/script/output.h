@@ -58,6 +58,10 @@ struct script_output {
 	 * @from on: 0, or -1 with the reason in run->why.  Asked again as a
 	 * pipe's events grow. */
 	int (*check_events)(struct script_run *run, size_t from);
+	/* Whether its lines name functions or binaries: the run then reads
+	 * the kernel's and the recorded binaries' symbols ahead, on a thread
+	 * of their own (peo_symbols_preload()).  NULL: they do not. */
+	int (*names_symbols)(struct script_run *run);
 	/* The workers keep the threads' names and maps (w->threads, w->maps):
 	 * every worker is handed every COMM, FORK, MMAP and MMAP2 record. */
 	int keeps_state;

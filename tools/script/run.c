@@ -4,9 +4,11 @@
  * ended, finish the outputs.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "commands.h"
 #include "script/run.h"
 
 int script_name_width(struct script_run *run)
@@ -107,6 +109,36 @@ static int symbols_start(struct script_run *run)
 	return 0;
 }
 
+struct preloader {
+	pthread_t thread;
+	struct peo_symbols *syms;
+	unsigned what;
+};
+
+static void *preload(void *arg)
+{
+	struct preloader *p = arg;
+
+	peo_symbols_preload(p->syms, p->what); /* what it cannot read, a lookup says in a note */
+	return NULL;
+}
+
+/* Read the symbols @o's lines name ahead, while the records start: the
+ * kernel's 120k symbols on one thread, the binaries' on another, so the
+ * first lines wait for the longer alone.  Returns whether @o names any. */
+static int preload_start(struct script_run *run, const struct script_output *o,
+			 struct preloader p[2])
+{
+	if (!o || !o->names_symbols || !o->names_symbols(run))
+		return 0;
+	p[0] = (struct preloader){ .syms = run->syms, .what = PEO_PRELOAD_KERNEL };
+	p[1] = (struct preloader){ .syms = run->syms, .what = PEO_PRELOAD_BINARIES };
+	for (int i = 0; i < 2; i++)
+		if (thread_start(&p[i].thread, preload, &p[i]))
+			p[i].what = 0; /* not started: lookups read it */
+	return 1;
+}
+
 /* What hid symbols, a sentence each, once. */
 static void say_symbol_notes(struct script_run *run)
 {
@@ -122,7 +154,8 @@ static void say_symbol_notes(struct script_run *run)
 int script_run(struct script_run *run)
 {
 	const struct script_output *taker = NULL;
-	int order = run->a.order, err, failed = 0;
+	int order = run->a.order, err, failed = 0, preloading;
+	struct preloader preloaders[2];
 
 	for (unsigned i = 0; i < run->noutputs; i++) {
 		if (run->outputs[i]->file_order)
@@ -149,8 +182,12 @@ int script_run(struct script_run *run)
 		if (run->outputs[i]->start)
 			run->outputs[i]->start(run);
 	fflush(stdout); /* what stdio printed goes before the records */
+	preloading = preload_start(run, taker, preloaders);
 	if (taker)
 		failed = say_end(run, script_deliver(run, taker));
+	for (int i = 0; preloading && i < 2; i++)
+		if (preloaders[i].what)
+			pthread_join(preloaders[i].thread, NULL);
 	for (unsigned i = 0; i < run->noutputs; i++)
 		if (run->outputs[i]->finish && run->outputs[i]->finish(run))
 			failed = -1;
