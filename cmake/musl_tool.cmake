@@ -31,6 +31,12 @@ if(PEO_LIBDW_FOUND)
        ${PEO_STATIC_lzma} ${PEO_STATIC_bz2})
   list(APPEND musl_extra_sources ${PROJECT_SOURCE_DIR}/compat/musl_glibc_shim.c)
 endif()
+# libdeflate: its header and static archive (plain C, links under musl).
+if(PEO_LIBDW_FOUND AND PEO_DEFLATE_INCLUDE AND PEO_DEFLATE_STATIC_LIB)
+  file(COPY ${PEO_DEFLATE_INCLUDE}/libdeflate.h DESTINATION ${musl_dir}/include)
+  list(APPEND musl_flags -DPEO_HAVE_DEFLATE)
+  list(PREPEND musl_libs ${PEO_DEFLATE_STATIC_LIB})
+endif()
 if(PEO_IBERTY_INCLUDE AND PEO_IBERTY_LIB)
   file(COPY ${PEO_IBERTY_INCLUDE}/demangle.h ${PEO_IBERTY_INCLUDE}/libiberty.h ${PEO_IBERTY_INCLUDE}/ansidecl.h
        DESTINATION ${musl_dir}/include/libiberty)

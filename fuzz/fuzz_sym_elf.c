@@ -10,14 +10,17 @@
  * with -EINVAL or -ENOENT (no .text symbols), or each part sorted.  A
  * binary read is also mapped into a process model and its DWARF asked
  * (peo_processes_srclines, _inlines, a data lookup) at its symbols and
- * segments: answers or nothing, never a crash.
+ * segments: answers or nothing, never a crash.  Its compressed sections
+ * are inflated into a copy: none made, or an ELF file.
  *
  * Seeds: a small static binary and a small PIE (symbols, PLT, build id),
- * and srcline_sample built -O2 -g (DWARF 5: lines, an inlined function).
+ * and srcline_sample built -O2 -g (DWARF 5: lines, an inlined function),
+ * also with its DWARF zlib-compressed.
  * Build and run: make fuzz.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 
 #include "peo/peo.h"
 #include "symbols/binary.h"
+#include "symbols/inflated.h"
 #include "symbols/kernel.h"
 #include "symbols/processes.h"
 
@@ -130,6 +134,22 @@ static void as_mapped(const struct sym_binary *b, size_t size)
 	peo_symbols_free(syms);
 }
 
+/* The file's compressed sections inflated into a copy (symbols/inflated.c):
+ * none, or an ELF file. */
+static void inflated(void)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC), copy;
+	char magic[4];
+
+	CHECK(fd >= 0);
+	copy = sym_inflated_copy(fd);
+	close(fd);
+	if (copy < 0)
+		return;
+	CHECK(pread(copy, magic, 4, 0) == 4 && !memcmp(magic, "\177ELF", 4));
+	close(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sym_load how = { .path = "/bin", .demangle = 1 };
@@ -144,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(f);
 	CHECK(fwrite(data, 1, size, f) == size);
 	CHECK(fclose(f) == 0);
+	inflated();
 	err = sym_binary_load(&how, &b);
 	if (err) {
 		CHECK_SAYS(err == -EINVAL || err == -ENOMEM, "%d: %s", err, peo_last_error());

@@ -31,6 +31,8 @@ else
 	have_pkg libdw-dev || need+=(libdw-dev)
 	have_pkg libelf-dev || need+=(libelf-dev)
 	have_pkg libiberty-dev || need+=(libiberty-dev)
+	# compressed DWARF in debug files, inflated fast (libdw falls back to zlib)
+	have_pkg libdeflate-dev || need+=(libdeflate-dev)
 	# debug files from a debuginfod server when DEBUGINFOD_URLS says one
 	# (libdw loads libdebuginfod); the server, for tests/sym_debuginfod.sh
 	have_pkg libdebuginfod1 || need+=(libdebuginfod1)

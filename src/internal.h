@@ -209,6 +209,11 @@ PEO_HIDDEN const char *peo_suggest_text(struct peo_suggest *s, char *out, size_t
 PEO_HIDDEN const char *peo_default_pmu_dir(void);
 /* Read a small text file whole, trailing newline removed; malloc'd or NULL with errno. */
 PEO_HIDDEN char *peo_read_text_file(const char *path);
+/* Populate the whole pages of @len bytes at @p (malloc'd, about to be
+ * written) in one call instead of a page fault each (prefault.c), when
+ * @len is PEO_PREFAULT_MIN or more. */
+#define PEO_PREFAULT_MIN (256u << 10)
+PEO_HIDDEN void peo_prefault(void *p, size_t len);
 /* Sorted names of the entries of @dir (not "." or ".."); returns count or -errno. */
 PEO_HIDDEN int peo_list_dir(const char *dir, char ***names);
 /* The same in the directory's own order when @sorted is 0 (perf's glob order). */

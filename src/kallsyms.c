@@ -124,6 +124,7 @@ int peo_kallsyms_read(const char *path, peo_kallsyms_fn fn, void *arg)
 		close(fd);
 		return peo_fail(ENOMEM, "out of memory reading %s", path);
 	}
+	peo_prefault(buf, cap);
 	for (;;) {
 		ssize_t got = read(fd, buf + len, cap - len);
 

@@ -12,6 +12,7 @@
  * one skip without it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "symbols/binary.h"
+#include "symbols/inflated.h"
 #include "test_util.h"
 
 /* The sample program $@var names (CTest sets it), else the one built next
@@ -638,6 +640,60 @@ static void test_vaddr(void **state)
 	sym_binary_fini(&b);
 }
 
+/* A debug file's zlib-compressed DWARF (objcopy --compress-debug-sections)
+ * inflated into a copy in memory (symbols/inflated.c): each debug section
+ * of the copy is the uncompressed program's, byte for byte; a file with
+ * nothing compressed, and one that is no ELF, get no copy. */
+static void test_inflated_copy(void **state)
+{
+	static const char *const sections[] = { ".debug_info", ".debug_abbrev", ".debug_line",
+						 ".debug_str" };
+	const char *path = sample("PEO_SYM_SAMPLE");
+	char dir[256], file[300], buf[1 << 16];
+	int fd, copy, out;
+	ssize_t n;
+	off_t at = 0;
+
+	(void)state;
+	if (!path)
+		PEO_SKIP("the sample program was not built");
+	if (!sym_inflated_available())
+		PEO_SKIP("peo was built without libdeflate or elfutils: libdw inflates debug "
+			 "sections itself");
+	if (!have_tool("objcopy"))
+		PEO_SKIP("objcopy (binutils) is not installed");
+	scratch(dir, sizeof(dir));
+	sh("objcopy --compress-debug-sections=zlib '%s' '%s/z'", path, dir);
+	sh("readelf -SW '%s/z' | grep -q '\\.debug_info .* C '", dir); /* compressed indeed */
+	snprintf(file, sizeof(file), "%s/z", dir);
+	assert_true((fd = open(file, O_RDONLY)) >= 0);
+	copy = sym_inflated_copy(fd);
+	close(fd);
+	assert_true(copy >= 0);
+	snprintf(file, sizeof(file), "%s/copy", dir);
+	assert_true((out = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0);
+	while ((n = pread(copy, buf, sizeof(buf), at)) > 0) {
+		assert_int_equal(write(out, buf, (size_t)n), n);
+		at += n;
+	}
+	close(out);
+	close(copy);
+	sh("! readelf -SW '%s/copy' | grep -q '\\.debug.* C '", dir); /* none left compressed */
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		sh("objcopy --dump-section %s='%s/want' '%s' '%s/junk'", sections[i], dir, path, dir);
+		sh("objcopy --dump-section %s='%s/got' '%s/copy' '%s/junk'", sections[i], dir, dir, dir);
+		sh("cmp '%s/want' '%s/got'", dir, dir);
+	}
+	/* nothing to inflate; not ELF */
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	assert_int_equal(sym_inflated_copy(fd), -1);
+	close(fd);
+	assert_true((fd = open("/proc/self/status", O_RDONLY)) >= 0);
+	assert_int_equal(sym_inflated_copy(fd), -1);
+	close(fd);
+	sh("rm -rf '%s'", dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -654,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_vaddr),
+		cmocka_unit_test(test_inflated_copy),
 	};
 
 	return PEO_TEST_MAIN("sym_elf", tests);

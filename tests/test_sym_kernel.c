@@ -543,7 +543,8 @@ static void test_preload(void **state)
 	struct peo_record map = { .sz = sizeof(map) };
 	struct sym_load how = { .path = own_file(), .demangle = 1 };
 	struct sym_binary own;
-	struct preload_run run = { .what = PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES };
+	struct preload_run run = { .what = PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES |
+					   PEO_PRELOAD_DWARF };
 	struct peo_processes *p;
 	struct peo_frame f = { .sz = sizeof(f) };
 	pthread_t t;
@@ -552,8 +553,9 @@ static void test_preload(void **state)
 	assert_int_equal(peo_symbols_new(&run.s, &so), 0);
 	assert_int_equal(peo_symbols_preload(NULL, PEO_PRELOAD_KERNEL), -EINVAL);
 	assert_int_equal(peo_symbols_preload(run.s, 0), -EINVAL);
-	assert_error_contains("PEO_PRELOAD_KERNEL, PEO_PRELOAD_BINARIES or both");
+	assert_error_contains("PEO_PRELOAD_BINARIES (with PEO_PRELOAD_DWARF) or both");
 	assert_int_equal(peo_symbols_preload(run.s, 1u << 7), -EINVAL);
+	assert_int_equal(peo_symbols_preload(run.s, PEO_PRELOAD_KERNEL | PEO_PRELOAD_DWARF), -EINVAL);
 	assert_int_equal(peo_symbols_preload(run.s, PEO_PRELOAD_KERNEL), 0);
 
 	map.header.type = PEO_RECORD_MMAP;

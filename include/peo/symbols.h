@@ -123,6 +123,10 @@ PEO_API int peo_symbols_add_build_id(struct peo_symbols *s, const char *path, co
 enum peo_preload {
 	PEO_PRELOAD_KERNEL = 1 << 0,   /* the kernel's symbols (kallsyms) */
 	PEO_PRELOAD_BINARIES = 1 << 1, /* those of each binary given a build id */
+	/* With PEO_PRELOAD_BINARIES: each one's debug file made ready for its
+	 * DWARF (inlined functions, source lines), its compressed sections
+	 * inflated. */
+	PEO_PRELOAD_DWARF = 1 << 2,
 };
 
 /**
@@ -136,8 +140,10 @@ enum peo_preload {
  * one that needs a table being read waits for that table alone.  A table
  * that cannot be read leaves its note, as a lookup would.
  * @s:    the symbols.
- * @what: PEO_PRELOAD_KERNEL, PEO_PRELOAD_BINARIES, or both.
- * Returns 0, -EINVAL (NULL @s, or no known bit in @what), -ENOMEM.
+ * @what: PEO_PRELOAD_KERNEL, PEO_PRELOAD_BINARIES (with PEO_PRELOAD_DWARF),
+ *        or both.
+ * Returns 0, -EINVAL (NULL @s, no known bit in @what, or PEO_PRELOAD_DWARF
+ * without PEO_PRELOAD_BINARIES), -ENOMEM.
  */
 PEO_API int peo_symbols_preload(struct peo_symbols *s, unsigned what);
 

@@ -31,6 +31,8 @@ struct sym_dso {
 	uint8_t build_id[20];  /* as recorded (MMAP2, BUILD_ID), when build_id_len */
 	size_t build_id_len;
 	_Atomic int state;     /* 0 not read yet, 1 read (bin), -1 could not be (note kept) */
+	int inflated;          /* under load: its debug file for DWARF (sym_dso_debug_fd()),
+				* open: inflated, or as it is; -1 none, -2 not tried yet */
 	struct sym_binary bin;
 	struct sym_dso *next;  /* in its hash chain */
 };
@@ -69,6 +71,13 @@ PEO_HIDDEN struct sym_dso *sym_dso_get(struct peo_symbols *s, const char *name,
 /* @d's symbols, read on first use; NULL when they cannot be (the reason
  * among the notes, once). */
 PEO_HIDDEN const struct sym_binary *sym_dso_binary(struct peo_symbols *s, struct sym_dso *d);
+
+/* For libdwfl's search of @d's DWARF: the separate debug file its symbols
+ * came from, its compressed sections inflated (sym_inflated_copy(), made
+ * once and shared by every Dwfl reading @d), else the file as it is: an
+ * fd of its own, *@name its path (malloc'd).  -1 when @d's symbols came
+ * from no separate file (libdwfl then searches as it does). */
+PEO_HIDDEN int sym_dso_debug_fd(struct sym_dso *d, char **name);
 
 /* The kernel's symbols, read on first use (never NULL: empty when hidden). */
 PEO_HIDDEN const struct sym_kernel *sym_symbols_kernel(struct peo_symbols *s);

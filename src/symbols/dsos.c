@@ -4,6 +4,7 @@
  * wait), the kernel's symbols likewise, and the notes of what hid symbols.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "symbols/dso.h"
+#include "symbols/inflated.h"
 #include "symbols/maps.h"
 
 static uint64_t hash_name(const char *name)
@@ -59,6 +61,7 @@ static struct sym_dso *find_or_add(struct peo_symbols *s, const char *name, cons
 		return NULL;
 	}
 	pthread_mutex_init(&d->load, NULL);
+	d->inflated = -2;
 	d->kind = sym_maps_identity(name, 0) ? SYM_DSO_ANON
 		  : !strcmp(name, "[vdso]") ? SYM_DSO_VDSO
 		  : !strncmp(name, "/tmp/perf-", 10) && strstr(name, ".map") ? SYM_DSO_JIT
@@ -140,6 +143,48 @@ const struct sym_binary *sym_dso_binary(struct peo_symbols *s, struct sym_dso *d
 	atomic_store_explicit(&d->state, err ? -1 : 1, memory_order_release);
 	pthread_mutex_unlock(&d->load);
 	return err ? NULL : &d->bin;
+}
+
+/* Whether @d's symbols came from a separate debug file: the one its DWARF is read from. */
+static int has_debug_file(struct sym_dso *d)
+{
+	const struct sym_binary *b = &d->bin;
+
+	return atomic_load_explicit(&d->state, memory_order_acquire) > 0 && b->symbols_from &&
+	       (!b->file || strcmp(b->symbols_from, b->file));
+}
+
+/* d->inflated made, once (under d->load). */
+static void prepare_debug_file(struct sym_dso *d)
+{
+	int fd;
+
+	if (d->inflated != -2)
+		return;
+	fd = open(d->bin.symbols_from, O_RDONLY | O_CLOEXEC);
+	d->inflated = fd < 0 ? -1 : sym_inflated_copy(fd);
+	if (d->inflated < 0)
+		d->inflated = fd; /* nothing to inflate (or no libdeflate): the file itself */
+	else
+		close(fd);
+}
+
+int sym_dso_debug_fd(struct sym_dso *d, char **name)
+{
+	int copy = -1;
+
+	if (!has_debug_file(d))
+		return -1; /* libdwfl's own search, for the binary's own DWARF */
+	pthread_mutex_lock(&d->load);
+	prepare_debug_file(d);
+	if (d->inflated >= 0)
+		copy = fcntl(d->inflated, F_DUPFD_CLOEXEC, 0);
+	pthread_mutex_unlock(&d->load);
+	if (copy >= 0 && !(*name = strdup(d->bin.symbols_from))) {
+		close(copy);
+		copy = -1;
+	}
+	return copy;
 }
 
 /* The part a kernel map's @filename names: "[kernel.kallsyms]" for the
@@ -315,15 +360,17 @@ const struct sym_kernel *sym_symbols_kernel(struct peo_symbols *s)
 
 int peo_symbols_preload(struct peo_symbols *s, unsigned what)
 {
-	const unsigned known = PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES;
+	const unsigned known = PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES | PEO_PRELOAD_DWARF;
 	struct sym_dso **todo = NULL;
 	size_t n = 0;
 
 	if (!s)
 		return peo_fail(EINVAL, "peo_symbols_preload: argument 's' is NULL");
-	if (!(what & known) || (what & ~known))
+	if (!(what & known) || (what & ~known) ||
+	    (what & (PEO_PRELOAD_BINARIES | PEO_PRELOAD_DWARF)) == PEO_PRELOAD_DWARF)
 		return peo_fail(EINVAL, "peo_symbols_preload: 'what' is 0x%x: give "
-				"PEO_PRELOAD_KERNEL, PEO_PRELOAD_BINARIES or both", what);
+				"PEO_PRELOAD_KERNEL, PEO_PRELOAD_BINARIES (with PEO_PRELOAD_DWARF) "
+				"or both", what);
 	if (what & PEO_PRELOAD_KERNEL) {
 		pthread_mutex_lock(&s->kernel_load);
 		read_kallsyms(s);
@@ -340,8 +387,14 @@ int peo_symbols_preload(struct peo_symbols *s, unsigned what)
 	pthread_mutex_unlock(&s->lock);
 	if (s->n && !todo)
 		return peo_fail(ENOMEM, "out of memory for the list of binaries to read");
-	for (size_t i = 0; i < n; i++)
-		sym_dso_binary(s, todo[i]); /* one that cannot be read leaves its note */
+	for (size_t i = 0; i < n; i++) {
+		/* one that cannot be read leaves its note */
+		if (sym_dso_binary(s, todo[i]) && (what & PEO_PRELOAD_DWARF) && has_debug_file(todo[i])) {
+			pthread_mutex_lock(&todo[i]->load);
+			prepare_debug_file(todo[i]);
+			pthread_mutex_unlock(&todo[i]->load);
+		}
+	}
 	free(todo);
 	return 0;
 }

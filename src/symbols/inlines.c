@@ -175,10 +175,16 @@ static Dwfl *dwfl_of(struct peo_processes *p, struct sym_inlines *in, const stru
 	}
 	if (cb && (dwfl = dwfl_begin(cb))) {
 		dwfl_report_begin(dwfl);
-		if (!dwfl_report_elf(dwfl, d->name, b->file, -1, 0, false)) {
+		Dwfl_Module *mod = dwfl_report_elf(dwfl, d->name, b->file, -1, 0, false);
+		void **userdata;
+
+		if (!mod) {
 			dwfl_end(dwfl);
 			dwfl = NULL;
 		} else {
+			/* the binary, for its debug file's inflated copy (sym_dso_debug_fd()) */
+			if (dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+				*userdata = (void *)(uintptr_t)d; /* its cache, under its lock */
 			dwfl_report_end(dwfl, NULL, NULL);
 		}
 	} else {

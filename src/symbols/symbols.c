@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols/dso.h"
 
@@ -48,6 +49,8 @@ void peo_symbols_free(struct peo_symbols *s)
 			next = d->next;
 			if (d->state > 0)
 				sym_binary_fini(&d->bin);
+			if (d->inflated >= 0)
+				close(d->inflated);
 			pthread_mutex_destroy(&d->load);
 			free(d->name);
 			free(d);

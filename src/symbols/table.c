@@ -5,27 +5,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "symbols/table.h"
 
 #define PAGE 4096u
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL and fault instead */
-#endif
-
-/* Fault in the whole pages of a large table's new room at once: the
- * kernel's 120k symbols (7 MB) took 1,800 page faults, a fifth of their
- * load, each a trap of several microseconds in a VM. */
-static void prefault(void *p, size_t len)
-{
-	uintptr_t from = ((uintptr_t)p + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
-	uintptr_t to = ((uintptr_t)p + len) & ~(uintptr_t)(PAGE - 1);
-
-	if (len >= (1u << 20) && to > from)
-		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-}
 
 int sym_table_reserve(struct sym_table *t, size_t n, size_t names)
 {
@@ -39,7 +22,7 @@ int sym_table_reserve(struct sym_table *t, size_t n, size_t names)
 			return peo_fail(ENOMEM, "out of memory for %zu symbols", cap);
 		t->v = v;
 		t->cap = cap;
-		prefault(t->v + t->n, (cap - t->n) * sizeof(*v));
+		peo_prefault(t->v + t->n, (cap - t->n) * sizeof(*v)); /* the kernel's 120k: 1,800 faults */
 	}
 	if (t->names_cap - t->names_len < names) {
 		size_t cap = t->names_cap ? t->names_cap * 2 : 4096;
@@ -51,7 +34,7 @@ int sym_table_reserve(struct sym_table *t, size_t n, size_t names)
 			return peo_fail(ENOMEM, "out of memory for %zu bytes of symbol names", cap);
 		t->names = more;
 		t->names_cap = cap;
-		prefault(t->names + t->names_len, cap - t->names_len);
+		peo_prefault(t->names + t->names_len, cap - t->names_len);
 	}
 	return 0;
 }
@@ -164,6 +147,21 @@ int sym_table_finish_before(struct sym_table *t, uint64_t next)
 int sym_table_finish(struct sym_table *t)
 {
 	return sym_table_finish_before(t, 0);
+}
+
+void sym_table_relocate(struct sym_table *t, uint64_t reloc)
+{
+	int wrapped = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		struct sym_entry *e = &t->v[i];
+
+		e->start += reloc;
+		e->end = e->end + reloc < e->start ? UINT64_MAX : e->end + reloc;
+		wrapped |= i && e->start < e[-1].start;
+	}
+	if (wrapped) /* a damaged file's symbols moved past the address space's end */
+		qsort(t->v, t->n, sizeof(*t->v), by_start);
 }
 
 size_t sym_starting_at_or_below(const void *v, size_t n, size_t size, size_t offset, uint64_t addr)

@@ -75,6 +75,12 @@ PEO_HIDDEN int sym_table_finish(struct sym_table *t);
  */
 PEO_HIDDEN int sym_table_finish_before(struct sym_table *t, uint64_t next);
 
+/* Move every symbol of a finished table by @reloc (modulo 2^64, as a
+ * kernel moved by KASLR); one that wraps past the end of the address
+ * space (only a damaged file's) keeps the table sorted, its end at most
+ * the space's end. */
+PEO_HIDDEN void sym_table_relocate(struct sym_table *t, uint64_t reloc);
+
 /* How many of the @n items of @size bytes at @v, sorted by the uint64_t
  * start address at @offset in each, start at or below @addr. */
 PEO_HIDDEN size_t sym_starting_at_or_below(const void *v, size_t n, size_t size, size_t offset,

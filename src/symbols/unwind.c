@@ -353,6 +353,20 @@ static void refresh(struct peo_processes *p, struct sym_unwind *u, struct sym_up
 	up->nplaced = (size_t)k;
 }
 
+/* The debug file a binary's symbols came from, inflated when its DWARF is
+ * compressed, when the module's userdata is its binary (inlines.c sets
+ * it); else libdwfl's search. */
+static int find_inflated_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				   Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+				   GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	int fd = *userdata ? sym_dso_debug_fd(*userdata, debuginfo_file_name) : -1;
+
+	return fd >= 0 ? fd
+		       : dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						      debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
 const void *sym_unwind_callbacks(struct peo_processes *p)
 {
 	struct sym_unwind *u = &p->unwind;
@@ -363,7 +377,7 @@ const void *sym_unwind_callbacks(struct peo_processes *p)
 	if (!(cb = calloc(1, sizeof(*cb))))
 		goto nomem;
 	cb->find_elf = dwfl_build_id_find_elf;
-	cb->find_debuginfo = dwfl_standard_find_debuginfo;
+	cb->find_debuginfo = find_inflated_debuginfo;
 	cb->section_address = dwfl_offline_section_address;
 	cb->debuginfo_path = &u->debuginfo_path;
 	/* with a symfs, debug files are looked for under it only, as perf does */

@@ -14,15 +14,6 @@
 
 #include "symbols/kernel.h"
 
-/* Move @t's symbols by @reloc (modulo 2^64, as kernel addresses wrap). */
-static void relocate(struct sym_table *t, uint64_t reloc)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		t->v[i].start += reloc;
-		t->v[i].end += reloc;
-	}
-}
-
 int sym_kernel_use_vmlinux(struct sym_kernel *k, struct sym_binary *b, uint64_t reloc,
 			   const char *path)
 {
@@ -61,7 +52,7 @@ int sym_kernel_use_vmlinux(struct sym_kernel *k, struct sym_binary *b, uint64_t 
 		sym_table_fini(&p->syms);
 		p->syms = sec->syms;
 		memset(&sec->syms, 0, sizeof(sec->syms));
-		relocate(&p->syms, reloc);
+		sym_table_relocate(&p->syms, reloc);
 		p->start = sec->addr + reloc;
 		p->end = sec->size > UINT64_MAX - p->start ? UINT64_MAX : p->start + sec->size;
 	}

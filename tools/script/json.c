@@ -268,10 +268,10 @@ static size_t json_column(struct script_run *run, const char *name, char *buf, s
 }
 
 /* Every line names its ip's function and binary. */
-static int json_names_symbols(struct script_run *run)
+static unsigned json_preload(struct script_run *run)
 {
-	(void)run;
-	return 1;
+	return PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES |
+	       script_preload_dwarf(run, ((run->a.fields | run->a.fields_add) & F_SRCLINE) != 0);
 }
 
 const struct script_output script_json_output = {
@@ -279,7 +279,7 @@ const struct script_output script_json_output = {
 	.shows = json_shows,
 	.sample_needs = json_sample_needs,
 	.column = json_column,
-	.names_symbols = json_names_symbols,
+	.preload = json_preload,
 	.keeps_state = 1, /* comm, and what each address is */
 	.max_workers = 6,
 	/* JSON, three times the text's bytes, keeps the writer thread: workers

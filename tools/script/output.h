@@ -58,10 +58,11 @@ struct script_output {
 	 * @from on: 0, or -1 with the reason in run->why.  Asked again as a
 	 * pipe's events grow. */
 	int (*check_events)(struct script_run *run, size_t from);
-	/* Whether its lines name functions or binaries: the run then reads
-	 * the kernel's and the recorded binaries' symbols ahead, on a thread
-	 * of their own (peo_symbols_preload()).  NULL: they do not. */
-	int (*names_symbols)(struct script_run *run);
+	/* What its lines need of the symbols, read ahead on threads of their
+	 * own while the records start (PEO_PRELOAD_*: the kernel's, the
+	 * recorded binaries', their DWARF; peo_symbols_preload()).  0 or
+	 * NULL: they name no function. */
+	unsigned (*preload)(struct script_run *run);
 	/* The workers keep the threads' names and maps (w->threads, w->maps):
 	 * every worker is handed every COMM, FORK, MMAP and MMAP2 record. */
 	int keeps_state;
@@ -74,6 +75,11 @@ struct script_output {
 	/* Reads the records in the file's order, whatever --ordered says. */
 	int file_order;
 };
+
+/* The DWARF a run's lines read, as PEO_PRELOAD_DWARF: inlined frames
+ * of unwound stacks (--call-graph dwarf, unless --no-inline) or srcline
+ * (@srcline). */
+unsigned script_preload_dwarf(struct script_run *run, int srcline);
 
 extern const struct script_output script_text_output, script_json_output, script_header_output,
 	script_stats_output;

@@ -123,18 +123,29 @@ static void *preload(void *arg)
 	return NULL;
 }
 
-/* Read the symbols @o's lines name ahead, while the records start: the
- * kernel's 120k symbols on one thread, the binaries' on another, so the
- * first lines wait for the longer alone.  Returns whether @o names any. */
+unsigned script_preload_dwarf(struct script_run *run, int srcline)
+{
+	for (size_t i = 0; !srcline && !run->a.no_inline && i < peo_perfdata_attr_count(run->f); i++)
+		if (peo_perfdata_attr(run->f, i)->sample_type & PEO_SAMPLE_STACK_USER)
+			return PEO_PRELOAD_DWARF;
+	return srcline ? PEO_PRELOAD_DWARF : 0;
+}
+
+/* Read the symbols @o's lines need ahead, while the records start: the
+ * kernel's 120k symbols on one thread, the binaries' (and their DWARF) on
+ * another, so the first lines wait for the longer alone.  Returns whether
+ * @o needs any. */
 static int preload_start(struct script_run *run, const struct script_output *o,
 			 struct preloader p[2])
 {
-	if (!o || !o->names_symbols || !o->names_symbols(run))
+	unsigned what = o && o->preload ? o->preload(run) : 0;
+
+	if (!what)
 		return 0;
-	p[0] = (struct preloader){ .syms = run->syms, .what = PEO_PRELOAD_KERNEL };
-	p[1] = (struct preloader){ .syms = run->syms, .what = PEO_PRELOAD_BINARIES };
+	p[0] = (struct preloader){ .syms = run->syms, .what = what & PEO_PRELOAD_KERNEL };
+	p[1] = (struct preloader){ .syms = run->syms, .what = what & ~(unsigned)PEO_PRELOAD_KERNEL };
 	for (int i = 0; i < 2; i++)
-		if (thread_start(&p[i].thread, preload, &p[i]))
+		if (p[i].what && thread_start(&p[i].thread, preload, &p[i]))
 			p[i].what = 0; /* not started: lookups read it */
 	return 1;
 }

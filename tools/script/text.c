@@ -548,13 +548,16 @@ static size_t text_column(struct script_run *run, const char *name, char *buf, s
  * index @from on do not carry: perf refuses to print those, and so does
  * this (the sentence in run->why) rather than leave the column out.
  */
-static int text_names_symbols(struct script_run *run)
+static unsigned text_preload(struct script_run *run)
 {
+	unsigned fl = 0;
+
 	for (size_t i = 0; i < peo_perfdata_attr_count(run->f); i++)
-		if (fields_for(&run->a, peo_perfdata_attr(run->f, i)) &
-		    (F_SYM | F_SYMOFF | F_DSO | F_SRCLINE | F_ADDR))
-			return 1;
-	return 0;
+		fl |= fields_for(&run->a, peo_perfdata_attr(run->f, i));
+	if (!(fl & (F_SYM | F_SYMOFF | F_DSO | F_SRCLINE | F_ADDR)))
+		return 0;
+	return PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES |
+	       script_preload_dwarf(run, (fl & F_SRCLINE) != 0);
 }
 
 static int text_check_events(struct script_run *run, size_t from)
@@ -595,7 +598,7 @@ const struct script_output script_text_output = {
 	.sample_needs = fields_for,
 	.column = text_column,
 	.check_events = text_check_events,
-	.names_symbols = text_names_symbols,
+	.preload = text_preload,
 	.keeps_state = 1,
 	.worker_size = sizeof(struct text_worker),
 	.max_workers = 4,
