@@ -38,7 +38,7 @@ LAYERS = [
     ("common", "the error sentence, option structs and their sizes, /proc, /sys, ELF "
                "and kallsyms readers, spelling suggestions: helpers any layer may call",
      ["src/internal.h", "src/sized.h", "src/error.c", "src/opts.c", "src/sysfs.c",
-      "src/suggest.c", "src/elf_symbols.c", "src/kallsyms.c"]),
+      "src/suggest.c", "src/elf_symbols.c", "src/kallsyms.c", "src/prefault.c"]),
     ("syscall", "the ABI: the system call and each ioctl, attr fields and sizes, "
                 "the names of the generic events",
      ["src/sys.c", "src/attr_fields.c", "src/attr_host.c", "src/describe.c",
