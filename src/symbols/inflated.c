@@ -40,6 +40,7 @@ int sym_inflated_copy(int fd)
 /* A compressed section and where its bytes go in the copy. */
 struct inflating {
 	size_t ndx;        /* its index */
+	uint64_t offset, size; /* where it lies in the file, compressed */
 	const char *from;  /* its zlib stream */
 	size_t from_len;
 	GElf_Chdr ch;      /* its size and alignment inflated */
@@ -81,6 +82,8 @@ static long plan(Elf *in, size_t size, struct inflating *v, size_t max, uint64_t
 		    c->ch.ch_size / 1032 > raw->d_size - head)
 			return -1;
 		c->ndx = elf_ndxscn(scn);
+		c->offset = sh.sh_offset;
+		c->size = sh.sh_size;
 		c->from = (const char *)raw->d_buf + head;
 		c->from_len = raw->d_size - head;
 		align = c->ch.ch_addralign ? c->ch.ch_addralign : 1;
@@ -89,6 +92,48 @@ static long plan(Elf *in, size_t size, struct inflating *v, size_t max, uint64_t
 		n++;
 	}
 	return n;
+}
+
+static int by_offset(const void *pa, const void *pb)
+{
+	const struct inflating *a = pa, *b = pb;
+
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* The file's @size bytes at @raw into @map but the compressed sections'
+ * (@v, @n of them; nine tenths of a debug file), which are left holes:
+ * never touched, no memory. */
+static void copy_around(char *map, const char *raw, size_t size, struct inflating *v, long n)
+{
+	uint64_t from = 0;
+
+	qsort(v, (size_t)n, sizeof(*v), by_offset);
+	for (long i = 0; i <= n; i++) {
+		uint64_t to = i < n ? v[i].offset : size;
+
+		if (to > size)
+			to = size;
+		if (to > from)
+			memcpy(map + from, raw + from, to - from);
+		if (i < n && v[i].offset + v[i].size > from)
+			from = v[i].offset + v[i].size > size ? size : v[i].offset + v[i].size;
+	}
+}
+
+/* The ELF header and the program and section header tables as the file
+ * has them, whatever a (damaged) compressed section claimed to cover. */
+static void copy_headers(char *map, const char *raw, size_t size, const GElf_Ehdr *eh)
+{
+	const uint64_t table[][2] = {
+		{ 0, eh->e_ident[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr) },
+		{ eh->e_phoff, (uint64_t)eh->e_phnum * eh->e_phentsize },
+		{ eh->e_shoff, (uint64_t)eh->e_shnum * eh->e_shentsize },
+	};
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i][0] <= size && table[i][1] <= size - table[i][0])
+			memcpy(map + table[i][0], raw + table[i][0], table[i][1]);
 }
 
 /* Section @c's header in the copy at @map: its inflated place, size and
@@ -140,8 +185,10 @@ static int write_copy(Elf *in, int out)
 	    (map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, out, 0)) == MAP_FAILED ||
 	    !(inflater = libdeflate_alloc_decompressor()))
 		goto out;
-	peo_prefault(map, total); /* its pages made at once: libc's 14 MB */
-	memcpy(map, raw, size);
+	copy_around(map, raw, size, v, n);
+	copy_headers(map, raw, size, &eh);
+	/* the inflated sections' pages at once (they start past the file's bytes) */
+	peo_prefault(map + ((size + 63) & ~(size_t)63), total - ((size + 63) & ~(uint64_t)63));
 	for (long i = 0; i < n; i++) {
 		size_t got;
 
