@@ -65,6 +65,8 @@ LAYERS = [
     ("symbols", "addresses of processes turned into functions: the process "
                 "model, binaries' and the kernel's symbol tables",
      ["src/symbols/*"]),
+    ("profile", "samples aggregated by stack (peo report, flame graphs, pprof)",
+     ["src/profile/*"]),
     ("command", "the peo command, on the public API alone",
      ["tools/*"]),
 ]

@@ -61,6 +61,9 @@ if [ $recorded -eq 0 ]; then
 		sh -c '"$1" script -i "$2" --show-mmap-events | grep "MMAP2.*r-xp.*workload"' sh "$peo" "$tmp/peo.data"
 	step "3. What the file holds: its records counted by type, as perf report --stats counts them"
 	show "peo script -i peo.data --stats" "$peo" script -i "$tmp/peo.data" --stats
+	step "3b. Where the time went: the samples by command, binary and function, as perf report prints them"
+	show "peo report -i peo.data -q | head -5" \
+		sh -c '"$1" report -i "$2" -q | head -5' sh "$peo" "$tmp/peo.data"
 	step "4. perf reads peo's file too: its symbols, by perf report"
 	if command -v perf >/dev/null 2>&1; then
 		show "perf report -i peo.data --sort dso,sym --stdio | head -4" \

@@ -18,6 +18,7 @@ int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
 /* list_arg.c: add @more to the comma-separated *@list (NULL at first; the

@@ -20,6 +20,7 @@ static const struct {
 	{ "attr", cmd_attr, "print the perf_event_attr of event strings, as perf -vv does" },
 	{ "record", cmd_record, "sample a command, processes or CPUs into a perf.data" },
 	{ "script", cmd_script, "print the records of a perf.data file as text or JSON Lines" },
+	{ "report", cmd_report, "where the samples of a perf.data file went, by function" },
 	{ "check", cmd_check, "validate a perf.data file; the offset of the first problem" },
 };
 

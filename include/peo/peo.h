@@ -13,5 +13,6 @@
 #include "record.h"
 #include "perfdata.h"
 #include "symbols.h"
+#include "profile.h"
 
 #endif /* PEO_PEO_H */

@@ -227,6 +227,11 @@ struct peo_frame {
 enum peo_frame_flags {
 	PEO_FRAME_KERNEL = 1u << 0, /* a kernel address */
 	PEO_FRAME_PLT = 1u << 1,    /* a PLT entry: sym is "name@plt" */
+	/* A function inlined at the address (sym is its name, from
+	 * peo_processes_inlines()): never set by a lookup, but by a caller
+	 * that lists inlined functions as frames of their own (peo report,
+	 * in a peo_profile). */
+	PEO_FRAME_INLINED = 1u << 2,
 };
 
 /* peo_processes_lookup()'s flags. */

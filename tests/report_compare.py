@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""report_compare.py PEO_OUT PERF_OUT - peo report --stdio against perf
+report --stdio (perf's closing tip dropped): the header lines and every
+row the same, but for rows perf 6.1 prints wrongly, each counted by kind:
+  unknown  an address in no map, its [k]/[.] taken from another frame
+           (perf keeps the level of the sample's ip, or of an earlier
+           sample's frame), so it moves among the ties;
+  inlined  a dwarf-unwound frame perf names by its DWARF name "(inlined)"
+           where the ELF symbol (an alias) names the function (peo names
+           it by the symbol, as peo script does);
+  split    one function perf reports on two rows (two maps of one binary)
+           whose percentages add up to peo's one row.
+Prints "same=N unknown=N inlined=N split=N other=N"; exits 1 when other>0
+or a header line differs."""
+import re
+import sys
+
+ROW = re.compile(r"^ +([0-9.]+)%(?: +([0-9.]+)%)?  (.*)$")
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    # perf ends with "#", "# (Tip: ...)", "#": not peo's to print
+    for i, line in enumerate(lines):
+        if line.startswith("# (Tip:"):
+            lines = lines[:i - 1]
+            break
+    head = [l for l in lines if not ROW.match(l)]
+    rows = [l for l in lines if ROW.match(l)]
+    return head, rows
+
+
+def pcts(row):
+    m = ROW.match(row)
+    return (m.group(1), m.group(2))
+
+
+def keys(row):
+    return ROW.match(row).group(3).rstrip()
+
+
+def main():
+    peo_head, peo_rows = read(sys.argv[1])
+    perf_head, perf_rows = read(sys.argv[2])
+    status = 0
+    # perf's "(inlined)" names are wider or narrower than the symbols peo
+    # names: the symbol column's header then differs in width alone
+    widths_may_differ = any(r.endswith(" (inlined)") for r in perf_rows)
+    norm = (lambda l: re.sub(r"[ .]+$", "", l.rstrip())) if widths_may_differ else str.rstrip
+    if [norm(l) for l in peo_head if l.strip()] != [norm(l) for l in perf_head if l.strip()]:
+        print("header lines differ:")
+        for a, b in zip(peo_head, perf_head):
+            if a != b:
+                print("  peo:  %r\n  perf: %r" % (a, b))
+        status = 1
+    count = {"same": 0, "unknown": 0, "inlined": 0, "split": 0, "other": 0}
+    perf_left = {}
+    for r in perf_rows:
+        perf_left[r] = perf_left.get(r, 0) + 1
+    peo_left = []
+    for r in peo_rows:
+        if perf_left.get(r):
+            perf_left[r] -= 1
+            count["same"] += 1
+        else:
+            peo_left.append(r)
+    perf_rest = [r for r, n in perf_left.items() for _ in range(n)]
+    # the same key on two perf rows that add up to one of peo's
+    by_key = {}
+    for r in perf_rest:
+        by_key.setdefault(keys(r), []).append(r)
+    for r in list(peo_left):
+        twins = by_key.get(keys(r), [])
+        if len(twins) >= 2:
+            total = sum(float(pcts(t)[0]) for t in twins)
+            if abs(total - float(pcts(r)[0])) <= 0.02 * len(twins):
+                count["split"] += 1
+                peo_left.remove(r)
+                for t in twins:
+                    perf_rest.remove(t)
+    for r in list(peo_left):
+        if "[unknown]" in r or re.search(r"\] (0x[0-9a-f]+|0+)$", r):
+            count["unknown"] += 1
+            peo_left.remove(r)
+    perf_rest = [r for r in perf_rest if not ("[unknown]" in r or re.search(r"\] (0x[0-9a-f]+|0+)$", r))]
+    # perf's "(inlined)" outer functions: each stands for one of peo's rows
+    # (the same columns before the symbol: percentages, comm, binary)
+    inl = [r for r in perf_rest if r.endswith(" (inlined)")]
+    for r in inl:
+        perf_rest.remove(r)
+        count["inlined"] += 1
+        for p in peo_left:
+            if p[:p.rfind("[")] == r[:r.rfind("[")]:
+                peo_left.remove(p)
+                break
+    count["other"] = len(peo_left) + len(perf_rest)
+    for r in peo_left[:10]:
+        print("peo only:  " + r)
+    for r in perf_rest[:10]:
+        print("perf only: " + r)
+    print(" ".join("%s=%d" % (k, v) for k, v in count.items()))
+    if count["other"]:
+        status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

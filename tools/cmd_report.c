@@ -1,0 +1,141 @@
+/*
+ * cmd_report.c - peo report: where the samples of a perf.data file went,
+ * by command, binary and function (perf report's default keys), printed
+ * as perf report --stdio prints them.  This file reads the options;
+ * report/collect.c reads the file, report/table.c prints.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report/report.h"
+
+static const struct {
+	const char *name;
+	enum report_key key;
+} key_names[] = {
+	{ "comm", KEY_COMM }, { "pid", KEY_PID }, { "dso", KEY_DSO }, { "sym", KEY_SYM },
+	{ "symbol", KEY_SYM }, { "cpu", KEY_CPU },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [--children|--no-children]\n"
+		"                  [-g none] [--percent-limit N] [-q]\n"
+		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
+		"  -i, --input FILE       the perf.data to read (default perf.data)\n"
+		"  --stdio                the text report (the only one: also without it)\n"
+		"  -s, --sort KEYS        comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
+		"  --children             each row also with the samples whose callchain\n"
+		"                         holds it (perf's default with callchains)\n"
+		"  --no-children          each row with its own samples only\n"
+		"  -g none                no call graph under the rows (peo prints none yet)\n"
+		"  --percent-limit N      rows of at least N%% only\n"
+		"  -q, --quiet            the rows alone\n"
+		"  --symfs DIR, --kallsyms FILE, -k/--vmlinux FILE: as peo script's\n");
+}
+
+/* -s's comma-separated keys into @a.  0, or -1 after saying which is wrong. */
+static int parse_keys(struct report_args *a, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	if (!copy) {
+		fprintf(stderr, "peo report: out of memory\n");
+		return -1;
+	}
+	a->nkeys = 0;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < sizeof(key_names) / sizeof(key_names[0]) && strcmp(key_names[i].name, w))
+			i++;
+		if (i == sizeof(key_names) / sizeof(key_names[0]) || a->nkeys == REPORT_MAX_KEYS) {
+			fprintf(stderr, "peo report: -s %s: %s; the keys are comm, pid, dso, sym, "
+				"cpu (at most %d)\n", list,
+				a->nkeys == REPORT_MAX_KEYS ? "too many keys" : "an unknown key",
+				REPORT_MAX_KEYS);
+			free(copy);
+			return -1;
+		}
+		a->keys[a->nkeys++] = key_names[i].key;
+	}
+	free(copy);
+	if (!a->nkeys) {
+		fprintf(stderr, "peo report: -s '%s': no key; the keys are comm, pid, dso, sym, cpu\n",
+			list);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS };
+	static const struct option longs[] = {
+		{ "input", required_argument, NULL, 'i' }, { "stdio", no_argument, NULL, O_STDIO },
+		{ "sort", required_argument, NULL, 's' },
+		{ "children", no_argument, NULL, O_CHILDREN },
+		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
+		{ "quiet", no_argument, NULL, 'q' }, { "symfs", required_argument, NULL, O_SYMFS },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux", required_argument, NULL, 'k' }, { "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct report_args a = { .input = "perf.data", .children = -1,
+				 .keys = { KEY_COMM, KEY_DSO, KEY_SYM }, .nkeys = 3 };
+	struct report_data d;
+	char *end;
+	int c, status;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:s:g:qk:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'i': a.input = optarg; break;
+		case O_STDIO: break;
+		case 's':
+			if (parse_keys(&a, optarg))
+				return 2;
+			break;
+		case O_CHILDREN: a.children = 1; break;
+		case O_NO_CHILDREN: a.children = 0; break;
+		case 'g':
+			a.call_graph = strncmp(optarg, "none", 4) != 0;
+			break;
+		case O_PERCENT_LIMIT:
+			a.percent_limit = strtod(optarg, &end);
+			if (end == optarg || *end || a.percent_limit < 0 || a.percent_limit > 100) {
+				fprintf(stderr, "peo report: --percent-limit %s: not a percentage from 0 "
+					"to 100\n", optarg);
+				return 2;
+			}
+			break;
+		case 'q': a.quiet = 1; break;
+		case O_SYMFS: a.symfs = optarg; break;
+		case O_KALLSYMS: a.kallsyms = optarg; break;
+		case 'k': a.vmlinux = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "peo report: '%s': an argument no option takes\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	if (report_collect(&a, &d)) {
+		report_data_free(&d);
+		return 1;
+	}
+	if (a.call_graph && d.has_callchains)
+		fprintf(stderr, "peo report: note: call graphs under the rows are not printed yet; "
+			"the rows are as -g none prints them\n");
+	status = report_print(&a, &d) ? 1 : 0;
+	report_data_free(&d);
+	return status;
+}

@@ -1,0 +1,187 @@
+/*
+ * report/collect.c - a recording's samples into a peo_profile: the
+ * records read in time order, the processes' names and maps kept, each
+ * sample's frames named as perf report names them (its callchain, the
+ * user part unwound when it was recorded with --call-graph dwarf; else
+ * its ip alone).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+#define MAX_FRAMES 512 /* perf's largest callchain (kernel.perf_event_max_stack) is 127; room */
+#define MAX_UNWOUND 127
+
+/* The cpumode of a callchain's frames after context marker @ctx. */
+static uint16_t cpumode_of(int64_t ctx)
+{
+	switch (ctx) {
+	case PEO_CONTEXT_KERNEL: return PEO_RECORD_MISC_KERNEL;
+	case PEO_CONTEXT_GUEST_KERNEL: return PEO_RECORD_MISC_GUEST_KERNEL;
+	case PEO_CONTEXT_GUEST_USER: return PEO_RECORD_MISC_GUEST_USER;
+	default: return PEO_RECORD_MISC_USER;
+	}
+}
+
+/* Frame @ip of @r's process in @mode, looked up at @at (a caller's return
+ * address minus one, for an unwound one). */
+static void look_up(struct report_data *d, const struct peo_record *r, uint16_t mode, uint64_t ip,
+		    uint64_t at, struct peo_frame *fr)
+{
+	*fr = (struct peo_frame){ .sz = sizeof(*fr) };
+	if (peo_processes_lookup(d->procs, r->sample_id.pid, mode, at, 0, fr) < 0)
+		*fr = (struct peo_frame){ .sz = sizeof(*fr), .dso_offset = ip };
+	fr->addr = ip;
+	if (mode == PEO_RECORD_MISC_KERNEL || mode == PEO_RECORD_MISC_GUEST_KERNEL)
+		fr->flags |= PEO_FRAME_KERNEL;
+}
+
+/* Unwound frame @ip (looked up at @at) after the @n of @fr: the functions
+ * inlined there first (as perf's callchains list them), then its own
+ * (but when @is_ip: the sample's ip, there already).  The new count. */
+static size_t add_unwound(struct report_data *d, const struct peo_record *r, uint64_t ip,
+			  uint64_t at, struct peo_frame *fr, size_t n, int is_ip)
+{
+	const char *names[16];
+	struct peo_frame outer;
+	int k = 0;
+
+	look_up(d, r, PEO_RECORD_MISC_USER, ip, at, &outer);
+	if (outer.sym)
+		k = peo_processes_inlines(d->procs, r->sample_id.pid, at, names, 16);
+	for (int j = 0; j < k && n < MAX_FRAMES; j++) {
+		fr[n] = outer;
+		fr[n].sym = names[j];
+		fr[n++].flags |= PEO_FRAME_INLINED;
+	}
+	if (!is_ip && n < MAX_FRAMES)
+		fr[n++] = outer;
+	return n;
+}
+
+/* @r's frames into @fr (innermost first); how many. */
+static size_t frames_of(struct report_data *d, const struct peo_record *r, struct peo_frame *fr)
+{
+	const struct peo_attr *a = r->attr;
+	struct peo_callchain_iter it = { .sz = sizeof(it) };
+	uint64_t ip, ips[MAX_UNWOUND];
+	int64_t ctx;
+	size_t n = 0;
+	int nu = 0;
+
+	if (!a || !(a->sample_type & PEO_SAMPLE_CALLCHAIN)) {
+		look_up(d, r, r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK, r->u.sample.ip,
+			r->u.sample.ip, &fr[0]);
+		return 1;
+	}
+	if ((a->sample_type & PEO_SAMPLE_STACK_USER) && (a->sample_type & PEO_SAMPLE_REGS_USER))
+		nu = peo_processes_unwind(d->procs, r, ips, MAX_UNWOUND);
+	/* the ip as its own row has it (the sample's cpumode), then its callers;
+	 * the callchain's first entry is the ip again */
+	look_up(d, r, r->header.misc & PEO_RECORD_MISC_CPUMODE_MASK, r->u.sample.ip,
+		r->u.sample.ip, &fr[n++]);
+	peo_callchain_begin(&it, r);
+	for (int first = 1; n < MAX_FRAMES && peo_callchain_next(&it, &ip, &ctx); first = 0) {
+		uint16_t mode = cpumode_of(ctx);
+
+		if (nu > 0 && mode == PEO_RECORD_MISC_USER)
+			break; /* the unwound frames stand for it */
+		if (first && ip == r->u.sample.ip)
+			continue;
+		look_up(d, r, mode, ip, ip, &fr[n++]);
+	}
+	for (int i = 0; i < nu && n < MAX_FRAMES; i++)
+		n = add_unwound(d, r, ips[i], i ? ips[i] - 1 : ips[i], fr, n, !i && n == 1 &&
+				ips[0] == r->u.sample.ip);
+	return n;
+}
+
+static int symbols_start(const struct report_args *a, struct report_data *d)
+{
+	PEO_OPTS(peo_symbols_opts, so, .symfs = a->symfs, .kallsyms = a->kallsyms,
+		 .vmlinux = a->vmlinux);
+	const struct peo_build_id *ids;
+	size_t n;
+
+	if (peo_symbols_new(&d->syms, &so) || peo_processes_new(&d->procs, d->syms, NULL) ||
+	    peo_profile_new(&d->profile, NULL))
+		return -1;
+	if (!peo_perfdata_build_ids(d->f, &ids, &n))
+		for (size_t i = 0; i < n; i++)
+			if (ids[i].size && ids[i].filename &&
+			    peo_symbols_add_build_id(d->syms, ids[i].filename, ids[i].id, ids[i].size) ==
+				    -ENOMEM)
+				return -1;
+	for (size_t i = 0; i < peo_perfdata_attr_count(d->f); i++)
+		if (peo_perfdata_attr(d->f, i)->sample_type & PEO_SAMPLE_CALLCHAIN)
+			d->has_callchains = 1;
+	return 0;
+}
+
+static int add_sample(struct report_data *d, const struct peo_record *r, struct peo_frame *fr)
+{
+	const struct peo_sample *s = &r->u.sample;
+	uint64_t st = r->attr ? r->attr->sample_type : 0;
+	int ev = peo_perfdata_event_of(d->f, r->attr);
+	struct peo_profile_sample ps = {
+		.sz = sizeof(ps), .event = ev < 0 ? 0 : (uint32_t)ev,
+		.pid = (st & PEO_SAMPLE_TID) ? s->pid : (uint32_t)-1,
+		.tid = (st & PEO_SAMPLE_TID) ? s->tid : (uint32_t)-1,
+		.cpu = (st & PEO_SAMPLE_CPU) ? s->cpu : (uint32_t)-1,
+		.comm = (st & PEO_SAMPLE_TID) ? peo_processes_comm(d->procs, s->tid) : NULL,
+		.frames = fr, .period = (st & PEO_SAMPLE_PERIOD) ? s->period : 1,
+	};
+
+	if (!(st & PEO_SAMPLE_PERIOD) && r->attr && !r->attr->freq)
+		ps.period = r->attr->sample_period; /* a fixed period, not recorded per sample */
+	ps.nframes = frames_of(d, r, fr);
+	return peo_profile_add(d->profile, &ps);
+}
+
+int report_collect(const struct report_args *a, struct report_data *d)
+{
+	PEO_OPTS(peo_perfdata_opts, po, .ordered = PEO_PERFDATA_ORDER_AS_PERF);
+	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
+	struct peo_frame *fr = malloc(MAX_FRAMES * sizeof(*fr));
+	int got, err = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (!fr || peo_perfdata_open(&d->f, a->input, &po) || symbols_start(a, d)) {
+		fprintf(stderr, "peo report: %s\n", fr ? peo_last_error() : "out of memory");
+		free(fr);
+		return -1;
+	}
+	while (!err && (got = peo_perfdata_next(d->f, &rec)) > 0) {
+		const struct peo_record *r = &rec.rec;
+
+		switch (r->header.type) {
+		case PEO_RECORD_SAMPLE:
+			err = add_sample(d, r, fr);
+			break;
+		case PEO_RECORD_LOST_SAMPLES:
+			d->lost_samples += r->u.lost_samples.lost;
+			break;
+		default:
+			err = peo_processes_add_record(d->procs, r);
+		}
+	}
+	free(fr);
+	if (err || got < 0) {
+		fprintf(stderr, "peo report: %s: %s\n", a->input, peo_last_error());
+		return -1;
+	}
+	return 0;
+}
+
+void report_data_free(struct report_data *d)
+{
+	peo_profile_free(d->profile);
+	peo_processes_free(d->procs);
+	peo_symbols_free(d->syms);
+	if (d->f)
+		peo_perfdata_close(d->f);
+	memset(d, 0, sizeof(*d));
+}

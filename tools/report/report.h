@@ -1,0 +1,49 @@
+/*
+ * report/report.h - peo report: a recording's samples aggregated by stack
+ * (the library's peo_profile, report/collect.c), then grouped into rows
+ * by the sort keys and printed as perf report --stdio prints them
+ * (report/table.c).
+ */
+#ifndef PEO_TOOLS_REPORT_H
+#define PEO_TOOLS_REPORT_H
+
+#include <stdint.h>
+
+#include <peo/peo.h>
+
+/* The sort keys (perf's names). */
+enum report_key { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_CPU };
+
+#define REPORT_MAX_KEYS 8
+
+struct report_args {
+	const char *input;
+	enum report_key keys[REPORT_MAX_KEYS];
+	int nkeys;
+	int children;        /* 1: --children, 0: --no-children, -1: perf's default */
+	double percent_limit;
+	int quiet;           /* -q: the rows alone */
+	int call_graph;      /* -g given other than none: the trees are not printed yet */
+	const char *symfs, *kallsyms, *vmlinux;
+};
+
+/* A recording read: its samples' stacks, per event. */
+struct report_data {
+	struct peo_perfdata *f;
+	struct peo_symbols *syms;
+	struct peo_processes *procs;
+	struct peo_profile *profile;
+	uint64_t lost_samples;  /* LOST_SAMPLES records' */
+	int has_callchains;     /* some event samples its callchain */
+};
+
+/* Read @a->input into @d.  0, or -1 after saying why on stderr. */
+int report_collect(const struct report_args *a, struct report_data *d);
+
+/* Free what report_collect() made. */
+void report_data_free(struct report_data *d);
+
+/* Print the report of @d as perf report --stdio.  0, or -1 (out of memory, said). */
+int report_print(const struct report_args *a, struct report_data *d);
+
+#endif

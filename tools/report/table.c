@@ -1,0 +1,364 @@
+/*
+ * report/table.c - the profile's stacks grouped into rows by the sort
+ * keys, per event, and printed as perf 6.1's report --stdio prints them:
+ * the header comments, the columns as wide as their widest entry (of all
+ * rows, the hidden ones too), rows by overhead (with --children: by the
+ * period of the samples whose stack holds the row, then by their own),
+ * ties by the keys' values.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* A row: its keys' values and its periods. */
+struct row {
+	const char *comm, *dso, *sym;
+	uint32_t tid, cpu;
+	uint64_t addr;   /* the address, where no symbol names it */
+	char level;      /* perf's [k] or [.] */
+	int inlined;     /* sym is a function inlined there */
+	uint64_t self, children;
+	size_t last_stack; /* the stack it was last counted in as a child, + 1 */
+};
+
+struct rows {
+	struct row *v;
+	size_t n, cap;
+	size_t *slots; /* hash: index + 1 */
+	size_t nslots;
+	const struct report_args *a;
+};
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return path[0] == '[' || !slash ? path : slash + 1;
+}
+
+/* Frame @f of a stack's samples as a row's keys (the others zero). */
+static struct row row_of(const struct report_args *a, const struct peo_profile_stack *st,
+			 const struct peo_frame *f)
+{
+	struct row r = { 0 };
+
+	for (int k = 0; k < a->nkeys; k++)
+		switch (a->keys[k]) {
+		case KEY_COMM:
+			r.comm = st->comm ? st->comm : ":-1";
+			break;
+		case KEY_PID:
+			r.tid = st->tid;
+			r.comm = st->comm ? st->comm : ":-1";
+			break;
+		case KEY_DSO:
+			r.dso = f->dso ? base_name(f->dso) : NULL; /* [unknown] */
+			break;
+		case KEY_SYM:
+			r.sym = f->sym;
+			r.addr = f->sym ? 0 : f->addr;
+			r.level = (f->flags & PEO_FRAME_KERNEL) ? 'k' : '.';
+			r.inlined = (f->flags & PEO_FRAME_INLINED) != 0;
+			break;
+		case KEY_CPU:
+			r.cpu = st->cpu;
+			break;
+		}
+	return r;
+}
+
+static int strcmp0(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+/* Rows with the same keys are one; else their order as perf sorts ties. */
+static int cmp_keys(const struct report_args *a, const struct row *x, const struct row *y)
+{
+	int c = 0;
+
+	for (int k = 0; k < a->nkeys && !c; k++)
+		switch (a->keys[k]) {
+		case KEY_COMM:
+			c = strcmp0(x->comm, y->comm);
+			break;
+		case KEY_PID:
+			c = x->tid != y->tid ? (x->tid < y->tid ? -1 : 1) : strcmp0(x->comm, y->comm);
+			break;
+		case KEY_DSO: /* [unknown] after every binary, as perf sorts a missing one */
+			c = x->dso == y->dso ? 0 : !x->dso ? 1 : !y->dso ? -1 : strcmp(x->dso, y->dso);
+			break;
+		case KEY_SYM:
+			c = (x->sym != NULL) - (y->sym != NULL);
+			if (!c)
+				c = x->sym ? strcmp(x->sym, y->sym)
+					   : x->addr != y->addr ? (x->addr < y->addr ? -1 : 1) : 0;
+			if (!c)
+				c = (x->level > y->level) - (x->level < y->level);
+			if (!c)
+				c = x->inlined - y->inlined;
+			break;
+		case KEY_CPU:
+			c = x->cpu != y->cpu ? ((int32_t)x->cpu < (int32_t)y->cpu ? -1 : 1) : 0;
+			break;
+		}
+	return c;
+}
+
+static uint64_t row_hash(const struct report_args *a, const struct row *r)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (int k = 0; k < a->nkeys; k++) {
+		const char *s = a->keys[k] == KEY_DSO ? r->dso : a->keys[k] == KEY_SYM ? r->sym
+			      : a->keys[k] == KEY_CPU ? NULL : r->comm;
+
+		for (; s && *s; s++)
+			h = (h ^ (unsigned char)*s) * 1099511628211ull;
+		h = (h ^ r->tid ^ (uint64_t)r->cpu << 32 ^ r->addr ^ (uint64_t)r->level ^
+		     (uint64_t)r->inlined << 8) * 1099511628211ull;
+	}
+	return h;
+}
+
+/* The row of @key's keys, made when new; NULL out of memory. */
+static struct row *find_row(struct rows *t, const struct row *key)
+{
+	size_t at;
+
+	if ((t->n + 1) * 2 > t->nslots) {
+		size_t want = t->nslots ? t->nslots * 2 : 1024;
+		size_t *s = calloc(want, sizeof(*s));
+
+		if (!s)
+			return NULL;
+		for (size_t i = 0; i < t->n; i++) {
+			for (at = row_hash(t->a, &t->v[i]) & (want - 1); s[at]; at = (at + 1) & (want - 1))
+				;
+			s[at] = i + 1;
+		}
+		free(t->slots);
+		t->slots = s;
+		t->nslots = want;
+	}
+	for (at = row_hash(t->a, key) & (t->nslots - 1); t->slots[at]; at = (at + 1) & (t->nslots - 1))
+		if (!cmp_keys(t->a, &t->v[t->slots[at] - 1], key))
+			return &t->v[t->slots[at] - 1];
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct row *more = realloc(t->v, cap * sizeof(*more));
+
+		if (!more)
+			return NULL;
+		t->v = more;
+		t->cap = cap;
+	}
+	t->v[t->n] = *key;
+	t->slots[at] = ++t->n;
+	return &t->v[t->n - 1];
+}
+
+/* Event @event's rows from @p's stacks into @t.  0, or -1 out of memory. */
+static int make_rows(const struct report_args *a, int children, const struct peo_profile *p,
+		     uint32_t event, struct rows *t)
+{
+	struct peo_profile_stack st;
+
+	for (size_t i = 0; i < peo_profile_stacks(p); i++) {
+		peo_profile_stack(p, i, &st);
+		char level = '.';
+
+		if (st.event != event)
+			continue;
+		for (size_t f = 0; f < (children ? st.nframes : 1); f++) {
+			struct row key = row_of(a, &st, st.frames[f]), *r;
+
+			/* perf leaves an address in no map the level of the
+			 * sample's own ip (its cpumode) */
+			if (!st.frames[f]->dso && f)
+				key.level = level;
+			if (!f)
+				level = key.level;
+			if (!(r = find_row(t, &key)))
+				return -1;
+			if (!f)
+				r->self += st.period;
+			if (children && r->last_stack != i + 1) { /* once a stack, however deep */
+				r->children += st.period;
+				r->last_stack = i + 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static const struct report_args *sort_args;
+static int sort_children;
+
+static int by_overhead(const void *pa, const void *pb)
+{
+	const struct row *x = pa, *y = pb;
+
+	if (sort_children && x->children != y->children)
+		return x->children > y->children ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return cmp_keys(sort_args, x, y);
+}
+
+static const char *const header_of[] = {
+	[KEY_COMM] = "Command", [KEY_PID] = "Pid:Command", [KEY_DSO] = "Shared Object",
+	[KEY_SYM] = "Symbol", [KEY_CPU] = "CPU",
+};
+
+/* Column @k of @r, as perf prints it, into @buf. */
+static void cell(enum report_key k, const struct row *r, char *buf, size_t cap)
+{
+	switch (k) {
+	case KEY_COMM:
+		snprintf(buf, cap, "%s", r->comm);
+		break;
+	case KEY_PID:
+		snprintf(buf, cap, "%7d:%s", (int)r->tid, r->comm);
+		break;
+	case KEY_DSO:
+		snprintf(buf, cap, "%s", r->dso ? r->dso : "[unknown]");
+		break;
+	case KEY_SYM:
+		if (r->sym)
+			snprintf(buf, cap, "[%c] %s%s", r->level, r->sym, r->inlined ? " (inlined)" : "");
+		else
+			snprintf(buf, cap, "[%c] %#.16llx", r->level, (unsigned long long)r->addr);
+		break;
+	case KEY_CPU:
+		snprintf(buf, cap, "%*.*d", 3, 3, (int)r->cpu);
+		break;
+	}
+}
+
+/* perf's count with a unit: "614 ", "1K", "2M". */
+static void with_unit(uint64_t n, char *buf, size_t cap)
+{
+	char unit = ' ';
+
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'K';
+	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'M';
+	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'G';
+	}
+	snprintf(buf, cap, "%llu%c", (unsigned long long)n, unit);
+}
+
+static void print_header(const struct report_args *a, int children, const int *width)
+{
+	printf("#%s", children ? " Children      Self" : " Overhead");
+	for (int k = 0; k < a->nkeys; k++)
+		if (a->keys[k] == KEY_PID) /* perf right-aligns it, a space after */
+			printf("  %*s ", width[k] - 1, header_of[a->keys[k]]);
+		else
+			printf("  %-*s", width[k], header_of[a->keys[k]]);
+	printf("\n#%s", children ? " ........  ........" : " ........");
+	for (int k = 0; k < a->nkeys; k++) {
+		printf("  ");
+		for (int i = 0; i < width[k]; i++)
+			putchar('.');
+	}
+	printf("\n#\n");
+}
+
+static void print_row(const struct report_args *a, int children, const int *width,
+		      const struct row *r, uint64_t total)
+{
+	char buf[4096];
+
+	if (children)
+		printf("  %7.2f%%  %7.2f%%", 100.0 * (double)r->children / (double)total,
+		       100.0 * (double)r->self / (double)total);
+	else
+		printf("  %7.2f%%", 100.0 * (double)r->self / (double)total);
+	for (int k = 0; k < a->nkeys; k++) {
+		int last = k == a->nkeys - 1;
+
+		cell(a->keys[k], r, buf, sizeof(buf));
+		/* perf pads every column but a symbol in the last */
+		printf("  %-*s", last && a->keys[k] == KEY_SYM ? 0 : width[k], buf);
+	}
+	putchar('\n');
+}
+
+/* Event @ev's block: its sample count and period, its rows. */
+static int print_event(const struct report_args *a, int children, struct report_data *d,
+		       uint32_t ev)
+{
+	struct rows t = { .a = a };
+	int width[REPORT_MAX_KEYS];
+	uint64_t period, samples = peo_profile_samples(d->profile, ev, &period);
+	const char *name = peo_perfdata_event_name(d->f, ev);
+	char count[32], buf[4096];
+
+	if (!samples)
+		return 0;
+	if (!period)
+		period = 1; /* samples of no weight: 0.00% each, not a division by zero */
+	if (make_rows(a, children, d->profile, ev, &t)) {
+		free(t.v);
+		free(t.slots);
+		fprintf(stderr, "peo report: out of memory for the report's rows\n");
+		return -1;
+	}
+	for (int k = 0; k < a->nkeys; k++) {
+		width[k] = (int)strlen(header_of[a->keys[k]]);
+		if (a->keys[k] == KEY_CPU)
+			continue; /* perf's is 3 wide, whatever the values ("-001") */
+		for (size_t i = 0; i < t.n; i++) {
+			cell(a->keys[k], &t.v[i], buf, sizeof(buf));
+			if ((int)strlen(buf) > width[k])
+				width[k] = (int)strlen(buf);
+		}
+	}
+	sort_args = a;
+	sort_children = children;
+	qsort(t.v, t.n, sizeof(*t.v), by_overhead);
+	if (!a->quiet) {
+		with_unit(samples, count, sizeof(count));
+		printf("# Samples: %s of event '%s'\n# Event count (approx.): %llu\n#\n", count,
+		       name ? name : "?", (unsigned long long)period);
+		print_header(a, children, width);
+	}
+	for (size_t i = 0; i < t.n; i++) {
+		double pct = 100.0 * (double)(children ? t.v[i].children : t.v[i].self) /
+			     (double)period;
+
+		if (pct < a->percent_limit)
+			continue;
+		print_row(a, children, width, &t.v[i], period);
+	}
+	printf("\n\n"); /* -q too, as perf */
+	free(t.v);
+	free(t.slots);
+	return 0;
+}
+
+int report_print(const struct report_args *a, struct report_data *d)
+{
+	/* perf's default: children where callchains were recorded */
+	int children = a->children && d->has_callchains; /* perf's default; none without callchains */
+
+	if (!a->quiet)
+		printf("# To display the perf.data header info, please use --header/--header-only "
+		       "options.\n#\n#\n# Total Lost Samples: %llu\n#\n",
+		       (unsigned long long)d->lost_samples);
+	for (size_t ev = 0; ev < peo_perfdata_attr_count(d->f); ev++)
+		if (print_event(a, children, d, (uint32_t)ev))
+			return -1;
+	return 0;
+}
