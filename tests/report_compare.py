@@ -7,7 +7,8 @@ row the same, but for rows perf 6.1 prints wrongly, each counted by kind:
            sample's frame), so it moves among the ties;
   inlined  a dwarf-unwound frame perf names by its DWARF name "(inlined)"
            where the ELF symbol (an alias) names the function (peo names
-           it by the symbol, as peo script does);
+           it by the symbol, as peo script does): counted on both sides,
+           rows of the same percentages and binary as such a perf row;
   split    one function perf reports on two rows (two maps of one binary)
            whose percentages add up to peo's one row.
 Prints "same=N unknown=N inlined=N split=N other=N"; exits 1 when other>0
@@ -85,15 +86,19 @@ def main():
             peo_left.remove(r)
     perf_rest = [r for r in perf_rest if not ("[unknown]" in r or re.search(r"\] (0x[0-9a-f]+|0+)$", r))]
     # perf's "(inlined)" outer functions: each stands for one of peo's rows
-    # (the same columns before the symbol: percentages, comm, binary)
-    inl = [r for r in perf_rest if r.endswith(" (inlined)")]
-    for r in inl:
+    # (the same columns before the symbol: percentages, comm, binary; a
+    # stack's frames share their percentages, so several may stand for
+    # several)
+    def prefix(r):
+        return r[:r.rfind("[")]
+    inl = set(prefix(r) for r in perf_rest if r.endswith(" (inlined)"))
+    peo_prefixes = set(prefix(r) for r in peo_rows)
+    for r in [r for r in perf_rest if r.endswith(" (inlined)") and prefix(r) in peo_prefixes]:
         perf_rest.remove(r)
         count["inlined"] += 1
-        for p in peo_left:
-            if p[:p.rfind("[")] == r[:r.rfind("[")]:
-                peo_left.remove(p)
-                break
+    for r in [r for r in peo_left if prefix(r) in inl]:
+        peo_left.remove(r)
+        count["inlined"] += 1
     count["other"] = len(peo_left) + len(perf_rest)
     for r in peo_left[:10]:
         print("peo only:  " + r)

@@ -26,10 +26,45 @@ static uint16_t cpumode_of(int64_t ctx)
 	}
 }
 
+static void look_up_now(struct report_data *d, const struct peo_record *r, uint16_t mode,
+			uint64_t ip, uint64_t at, struct peo_frame *fr);
+
+/* A frame looked up, kept until the processes' names and maps change: a
+ * deep stack's frames repeat from sample to sample (45 lookups a sample
+ * on the deep-callchain file, a few thousand distinct). */
+#define CACHE_SLOTS (1u << 16)
+
+struct report_cached {
+	uint64_t ip, at, gen;
+	uint32_t pid;
+	uint16_t mode;
+	int valid;
+	struct peo_frame fr;
+};
+
 /* Frame @ip of @r's process in @mode, looked up at @at (a caller's return
  * address minus one, for an unwound one). */
 static void look_up(struct report_data *d, const struct peo_record *r, uint16_t mode, uint64_t ip,
 		    uint64_t at, struct peo_frame *fr)
+{
+	uint32_t pid = mode == PEO_RECORD_MISC_KERNEL ? 0 : r->sample_id.pid;
+	struct report_cached *c = d->cache ? &d->cache[((ip ^ at << 7) * 0x9e3779b97f4a7c15ull +
+							pid) >> 48 & (CACHE_SLOTS - 1)] : NULL;
+
+	if (c && c->valid && c->ip == ip && c->at == at && c->pid == pid && c->mode == mode &&
+	    c->gen == d->state_gen) {
+		*fr = c->fr;
+		return;
+	}
+	look_up_now(d, r, mode, ip, at, fr);
+	if (c)
+		*c = (struct report_cached){ .ip = ip, .at = at, .gen = d->state_gen, .pid = pid,
+					     .mode = mode, .valid = 1, .fr = *fr };
+}
+
+/* look_up() without the cache. */
+static void look_up_now(struct report_data *d, const struct peo_record *r, uint16_t mode,
+			uint64_t ip, uint64_t at, struct peo_frame *fr)
 {
 	*fr = (struct peo_frame){ .sz = sizeof(*fr) };
 	if (peo_processes_lookup(d->procs, r->sample_id.pid, mode, at, 0, fr) < 0)
@@ -149,6 +184,7 @@ int report_collect(const struct report_args *a, struct report_data *d)
 	int got, err = 0;
 
 	memset(d, 0, sizeof(*d));
+	d->cache = calloc(CACHE_SLOTS, sizeof(*d->cache)); /* none: every frame looked up */
 	if (!fr || peo_perfdata_open(&d->f, a->input, &po) || symbols_start(a, d)) {
 		fprintf(stderr, "peo report: %s\n", fr ? peo_last_error() : "out of memory");
 		free(fr);
@@ -164,6 +200,14 @@ int report_collect(const struct report_args *a, struct report_data *d)
 		case PEO_RECORD_LOST_SAMPLES:
 			d->lost_samples += r->u.lost_samples.lost;
 			break;
+		case PEO_RECORD_COMM:
+		case PEO_RECORD_FORK:
+		case PEO_RECORD_EXIT:
+		case PEO_RECORD_MMAP:
+		case PEO_RECORD_MMAP2:
+			d->state_gen++; /* names and maps change: the cached frames are stale */
+			err = peo_processes_add_record(d->procs, r);
+			break;
 		default:
 			err = peo_processes_add_record(d->procs, r);
 		}
@@ -178,6 +222,7 @@ int report_collect(const struct report_args *a, struct report_data *d)
 
 void report_data_free(struct report_data *d)
 {
+	free(d->cache);
 	peo_profile_free(d->profile);
 	peo_processes_free(d->procs);
 	peo_symbols_free(d->syms);

@@ -35,6 +35,8 @@ struct report_data {
 	struct peo_profile *profile;
 	uint64_t lost_samples;  /* LOST_SAMPLES records' */
 	int has_callchains;     /* some event samples its callchain */
+	uint64_t state_gen;     /* state records so far: a cached frame of an older one is stale */
+	struct report_cached *cache; /* frames looked up, by address (collect.c) */
 };
 
 /* Read @a->input into @d.  0, or -1 after saying why on stderr. */
