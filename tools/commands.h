@@ -54,6 +54,18 @@ uint64_t freq_limit(uint64_t freq, int is_default);
  * write, the flush or the close failed (a full disk, /dev/full). */
 int output_finish(const char *tool, FILE *f, const char *name);
 
+/* preload.c: the symbols @what names (PEO_PRELOAD_*) read ahead on two
+ * threads, the kernel's on one, the binaries' on the other; joined (and
+ * forgotten) by preload_join().  A thread that cannot start leaves its
+ * tables to the lookups. */
+struct preloader {
+	pthread_t thread;
+	struct peo_symbols *syms;
+	unsigned what; /* 0: no thread */
+};
+void preload_start(struct preloader p[2], struct peo_symbols *syms, unsigned what);
+void preload_join(struct preloader p[2]);
+
 /* thread_start.c: pthread_create(@thread, NULL, @fn, @arg) with the
  * asynchronous signals blocked in the new thread, so they reach the main
  * one.  0, or -1 when no thread could be started. */

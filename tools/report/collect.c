@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "report/report.h"
 
 #define MAX_FRAMES 512 /* perf's largest callchain (kernel.perf_event_max_stack) is 127; room */
@@ -176,11 +177,21 @@ static int add_sample(struct report_data *d, const struct peo_record *r, struct 
 	return peo_profile_add(d->profile, &ps);
 }
 
+/* Whether some event records user stacks to unwind (--call-graph dwarf). */
+static int has_stacks(const struct report_data *d)
+{
+	for (size_t i = 0; i < peo_perfdata_attr_count(d->f); i++)
+		if (peo_perfdata_attr(d->f, i)->sample_type & PEO_SAMPLE_STACK_USER)
+			return 1;
+	return 0;
+}
+
 int report_collect(const struct report_args *a, struct report_data *d)
 {
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = PEO_PERFDATA_ORDER_AS_PERF);
 	struct peo_perfdata_record rec = { .sz = sizeof(rec) };
 	struct peo_frame *fr = malloc(MAX_FRAMES * sizeof(*fr));
+	struct preloader preloaders[2];
 	int got, err = 0;
 
 	memset(d, 0, sizeof(*d));
@@ -190,6 +201,10 @@ int report_collect(const struct report_args *a, struct report_data *d)
 		free(fr);
 		return -1;
 	}
+	/* the kernel's and the binaries' symbols (and the DWARF of their
+	 * inlined functions, for dwarf stacks) read while the records start */
+	preload_start(preloaders, d->syms, PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES |
+					       (has_stacks(d) ? PEO_PRELOAD_DWARF : 0));
 	while (!err && (got = peo_perfdata_next(d->f, &rec)) > 0) {
 		const struct peo_record *r = &rec.rec;
 
@@ -212,6 +227,7 @@ int report_collect(const struct report_args *a, struct report_data *d)
 			err = peo_processes_add_record(d->procs, r);
 		}
 	}
+	preload_join(preloaders);
 	free(fr);
 	if (err || got < 0) {
 		fprintf(stderr, "peo report: %s: %s\n", a->input, peo_last_error());

@@ -109,45 +109,12 @@ static int symbols_start(struct script_run *run)
 	return 0;
 }
 
-struct preloader {
-	pthread_t thread;
-	struct peo_symbols *syms;
-	unsigned what;
-};
-
-static void *preload(void *arg)
-{
-	struct preloader *p = arg;
-
-	peo_symbols_preload(p->syms, p->what); /* what it cannot read, a lookup says in a note */
-	return NULL;
-}
-
 unsigned script_preload_dwarf(struct script_run *run, int srcline)
 {
 	for (size_t i = 0; !srcline && !run->a.no_inline && i < peo_perfdata_attr_count(run->f); i++)
 		if (peo_perfdata_attr(run->f, i)->sample_type & PEO_SAMPLE_STACK_USER)
 			return PEO_PRELOAD_DWARF;
 	return srcline ? PEO_PRELOAD_DWARF : 0;
-}
-
-/* Read the symbols @o's lines need ahead, while the records start: the
- * kernel's 120k symbols on one thread, the binaries' (and their DWARF) on
- * another, so the first lines wait for the longer alone.  Returns whether
- * @o needs any. */
-static int preload_start(struct script_run *run, const struct script_output *o,
-			 struct preloader p[2])
-{
-	unsigned what = o && o->preload ? o->preload(run) : 0;
-
-	if (!what)
-		return 0;
-	p[0] = (struct preloader){ .syms = run->syms, .what = what & PEO_PRELOAD_KERNEL };
-	p[1] = (struct preloader){ .syms = run->syms, .what = what & ~(unsigned)PEO_PRELOAD_KERNEL };
-	for (int i = 0; i < 2; i++)
-		if (p[i].what && thread_start(&p[i].thread, preload, &p[i]))
-			p[i].what = 0; /* not started: lookups read it */
-	return 1;
 }
 
 /* What hid symbols, a sentence each, once. */
@@ -165,7 +132,7 @@ static void say_symbol_notes(struct script_run *run)
 int script_run(struct script_run *run)
 {
 	const struct script_output *taker = NULL;
-	int order = run->a.order, err, failed = 0, preloading;
+	int order = run->a.order, err, failed = 0;
 	struct preloader preloaders[2];
 
 	for (unsigned i = 0; i < run->noutputs; i++) {
@@ -193,12 +160,11 @@ int script_run(struct script_run *run)
 		if (run->outputs[i]->start)
 			run->outputs[i]->start(run);
 	fflush(stdout); /* what stdio printed goes before the records */
-	preloading = preload_start(run, taker, preloaders);
+	/* what the lines need of the symbols, read while the records start */
+	preload_start(preloaders, run->syms, taker && taker->preload ? taker->preload(run) : 0);
 	if (taker)
 		failed = say_end(run, script_deliver(run, taker));
-	for (int i = 0; preloading && i < 2; i++)
-		if (preloaders[i].what)
-			pthread_join(preloaders[i].thread, NULL);
+	preload_join(preloaders);
 	for (unsigned i = 0; i < run->noutputs; i++)
 		if (run->outputs[i]->finish && run->outputs[i]->finish(run))
 			failed = -1;
