@@ -57,5 +57,13 @@ elif grep -q "nosuchkey: an unknown key; the keys are comm, pid, dso, sym, cpu" 
 else
 	fail "-s nosuchkey: $(cat "$tmp/err")"
 fi
+# a file without samples: said so
+"$peo" record -o "$tmp/none.data" -e cpu-clock -c 1000000000 -- true >/dev/null 2>&1
+if "$peo" report -i "$tmp/none.data" >/dev/null 2>"$tmp/err" &&
+	grep -q "has no samples: nothing to report" "$tmp/err"; then
+	pass "no samples: said so"
+else
+	fail "no samples: $(cat "$tmp/err")"
+fi
 echo "report_compare: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

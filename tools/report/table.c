@@ -360,5 +360,8 @@ int report_print(const struct report_args *a, struct report_data *d)
 	for (size_t ev = 0; ev < peo_perfdata_attr_count(d->f); ev++)
 		if (print_event(a, children, d, (uint32_t)ev))
 			return -1;
+	if (!peo_profile_stacks(d->profile)) /* said, as perf says it, not an empty page */
+		fprintf(stderr, "peo report: %s has no samples: nothing to report (peo script "
+			"--stats counts the records it has)\n", a->input);
 	return 0;
 }
