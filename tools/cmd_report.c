@@ -72,6 +72,19 @@ static int parse_keys(struct report_args *a, const char *list)
 	return 0;
 }
 
+/* What hid symbols (a binary missing or changed, kernel addresses hidden),
+ * a sentence each, once, as peo script says them. */
+static void say_notes(struct peo_symbols *syms)
+{
+	const char *notes[16];
+	size_t n = peo_symbols_notes(syms, notes, 16);
+
+	for (size_t i = 0; i < n && i < 16; i++)
+		fprintf(stderr, "peo report: note: %s\n", notes[i]);
+	if (n > 16)
+		fprintf(stderr, "peo report: note: and %zu more of the kind\n", n - 16);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS };
@@ -136,6 +149,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "peo report: note: call graphs under the rows are not printed yet; "
 			"the rows are as -g none prints them\n");
 	status = report_print(&a, &d) ? 1 : 0;
+	say_notes(d.syms);
 	report_data_free(&d);
 	return status;
 }

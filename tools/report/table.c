@@ -58,7 +58,8 @@ static struct row row_of(const struct report_args *a, const struct peo_profile_s
 			break;
 		case KEY_SYM:
 			r.sym = f->sym;
-			r.addr = f->sym ? 0 : f->addr;
+			/* no symbol: the address in its binary (perf's map-relative one) */
+			r.addr = f->sym ? 0 : f->dso ? f->dso_offset : f->addr;
 			r.level = (f->flags & PEO_FRAME_KERNEL) ? 'k' : '.';
 			r.inlined = (f->flags & PEO_FRAME_INLINED) != 0;
 			break;
