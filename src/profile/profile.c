@@ -35,7 +35,9 @@ struct peo_profile {
 	uint32_t *stack_slots;     /* hash of stacks: index + 1, 0 empty */
 	size_t stack_cap;
 	char **comms;              /* copies, each once */
-	size_t ncomms;
+	size_t ncomms, comms_cap;
+	uint32_t *comm_slots;      /* hash of comms: index + 1, 0 empty */
+	size_t comm_cap;
 	struct totals *events;
 	size_t nevents;
 };
@@ -126,26 +128,52 @@ static const struct peo_frame *intern_frame(struct peo_profile *p, const struct 
 	return copy;
 }
 
-/* @comm copied once (NULL stays NULL); *@ok 0 out of memory. */
+static uint64_t comm_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t comm_hash_of(const struct peo_profile *p, size_t i)
+{
+	return comm_hash(p->comms[i]);
+}
+
+/* @comm copied once (NULL stays NULL), found by hash: a recording of
+ * thousands of threads names thousands.  *@ok 0 out of memory. */
 static const char *intern_comm(struct peo_profile *p, const char *comm, int *ok)
 {
-	char **more;
+	size_t at;
 
 	*ok = 1;
 	if (!comm)
 		return NULL;
-	for (size_t i = p->ncomms; i-- > 0;) /* few names, the last ones most asked */
-		if (!strcmp(p->comms[i], comm))
-			return p->comms[i];
-	if (!(more = realloc(p->comms, (p->ncomms + 1) * sizeof(*more))) ||
-	    !(more[p->ncomms] = strdup(comm))) {
-		if (more)
-			p->comms = more;
-		*ok = 0;
-		return NULL;
+	if ((p->ncomms + 1) * 2 > p->comm_cap &&
+	    rehash(&p->comm_slots, &p->comm_cap, p->ncomms, p, comm_hash_of))
+		goto nomem;
+	for (at = comm_hash(comm) & (p->comm_cap - 1); p->comm_slots[at];
+	     at = (at + 1) & (p->comm_cap - 1))
+		if (!strcmp(p->comms[p->comm_slots[at] - 1], comm))
+			return p->comms[p->comm_slots[at] - 1];
+	if (p->ncomms == p->comms_cap) {
+		size_t cap = p->comms_cap ? p->comms_cap * 2 : 64;
+		char **more = realloc(p->comms, cap * sizeof(*more));
+
+		if (!more)
+			goto nomem;
+		p->comms = more;
+		p->comms_cap = cap;
 	}
-	p->comms = more;
-	return p->comms[p->ncomms++];
+	if (!(p->comms[p->ncomms] = strdup(comm)))
+		goto nomem;
+	p->comm_slots[at] = (uint32_t)++p->ncomms;
+	return p->comms[p->ncomms - 1];
+nomem:
+	*ok = 0;
+	return NULL;
 }
 
 int peo_profile_new(struct peo_profile **out, const struct peo_profile_opts *opts)
@@ -176,6 +204,7 @@ void peo_profile_free(struct peo_profile *p)
 	for (size_t i = 0; i < p->ncomms; i++)
 		free(p->comms[i]);
 	free(p->comms);
+	free(p->comm_slots);
 	free(p->events);
 	free(p);
 }
