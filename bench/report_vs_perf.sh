@@ -18,6 +18,7 @@ command -v perf >/dev/null || { echo "report_vs_perf: skipped: perf is not insta
 export PERF_CONFIG=/dev/null LC_ALL=C
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+export PEO_DEBUG_CACHE=$tmp/debug-cache # peo's own, not the user's
 . "$here/common.sh" # median, timed_run
 f=$tmp/deep.data
 perf record -q -F 10000 -g -e cpu-clock -o "$f" -- "$W" -r 40 -b "$burn_ms" >/dev/null 2>&1 ||

@@ -24,6 +24,7 @@ command -v perf >/dev/null || { echo "script_vs_perf: skipped: perf is not insta
 export PERF_CONFIG=/dev/null LC_ALL=C
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+export PEO_DEBUG_CACHE=$tmp/debug-cache # peo's own, not the user's
 f=$tmp/big.data
 perf record -q -m 512 -o "$f" -g -e syscalls:sys_enter_getppid -c 1 -- "$W" -n "$calls" >/dev/null 2>&1 ||
 	{ echo "script_vs_perf: skipped: perf record of the getppid tracepoint fails here"; exit 0; }

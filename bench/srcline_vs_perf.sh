@@ -17,6 +17,7 @@ command -v perf >/dev/null || { echo "srcline_vs_perf: skipped: perf is not inst
 export PERF_CONFIG=/dev/null LC_ALL=C
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+export PEO_DEBUG_CACHE=$tmp/debug-cache # peo's own, not the user's
 . "$(dirname "$0")/common.sh" # median, timed_run
 f=$tmp/deep.data
 perf record -q -F 1000 -g -e cpu-clock -o "$f" -- "$W" -r 30 -b "$burn_ms" >/dev/null 2>&1 ||

@@ -142,7 +142,7 @@ static void inflated(void)
 	char magic[4];
 
 	CHECK(fd >= 0);
-	copy = sym_inflated_copy(fd);
+	copy = sym_inflated_copy(fd, NULL);
 	close(fd);
 	if (copy < 0)
 		return;

@@ -667,7 +667,7 @@ static void test_inflated_copy(void **state)
 	sh("readelf -SW '%s/z' | grep -q '\\.debug_info .* C '", dir); /* compressed indeed */
 	snprintf(file, sizeof(file), "%s/z", dir);
 	assert_true((fd = open(file, O_RDONLY)) >= 0);
-	copy = sym_inflated_copy(fd);
+	copy = sym_inflated_copy(fd, NULL);
 	close(fd);
 	assert_true(copy >= 0);
 	snprintf(file, sizeof(file), "%s/copy", dir);
@@ -686,10 +686,83 @@ static void test_inflated_copy(void **state)
 	}
 	/* nothing to inflate; not ELF */
 	assert_true((fd = open(path, O_RDONLY)) >= 0);
-	assert_int_equal(sym_inflated_copy(fd), -1);
+	assert_int_equal(sym_inflated_copy(fd, NULL), -1);
 	close(fd);
 	assert_true((fd = open("/proc/self/status", O_RDONLY)) >= 0);
-	assert_int_equal(sym_inflated_copy(fd), -1);
+	assert_int_equal(sym_inflated_copy(fd, NULL), -1);
+	close(fd);
+	sh("rm -rf '%s'", dir);
+}
+
+/* The same file: @a and @b are one inode. */
+static int same_inode(int a, int b)
+{
+	struct stat sa, sb;
+
+	return !fstat(a, &sa) && !fstat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* With a cache directory (symbols/inflated.c): the first copy is written
+ * there under the file's build id (directories made), the next run reads
+ * that very file, one of the wrong size (a copy cut short) is replaced,
+ * and a cache that cannot be written still gives a copy in memory. */
+static void test_inflated_cache(void **state)
+{
+	const char *path = sample("PEO_SYM_SAMPLE");
+	char dir[256], z[300], cache[300], cached[400], hex[41];
+	uint8_t id[20];
+	size_t id_len;
+	struct stat st, first;
+	int fd, a, b, c, d;
+
+	(void)state;
+	if (!path)
+		PEO_SKIP("the sample program was not built");
+	if (!sym_inflated_available())
+		PEO_SKIP("peo was built without libdeflate or elfutils: nothing is inflated");
+	if (!have_tool("objcopy"))
+		PEO_SKIP("objcopy (binutils) is not installed");
+	scratch(dir, sizeof(dir));
+	sh("objcopy --compress-debug-sections=zlib '%s' '%s/z'", path, dir);
+	snprintf(z, sizeof(z), "%s/z", dir);
+	if (peo_elf_build_id(z, id, &id_len))
+		PEO_SKIP("the sample program has no build id (linked without --build-id)");
+	for (size_t i = 0; i < id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	snprintf(cache, sizeof(cache), "%s/cache/made/here", dir);
+	snprintf(cached, sizeof(cached), "%s/%.2s/%s.debug", cache, hex, hex + 2);
+	assert_true((fd = open(z, O_RDONLY)) >= 0);
+
+	assert_true((a = sym_inflated_copy(fd, cache)) >= 0);
+	assert_int_equal(stat(cached, &first), 0);
+	assert_true((c = open(cached, O_RDONLY)) >= 0);
+	assert_true(same_inode(a, c)); /* the copy read is the one linked */
+	close(c);
+	sh("! readelf -SW '%s' | grep -q '\\.debug.* C '", cached);
+	sh("objcopy --dump-section .debug_info='%s/want' '%s' '%s/junk'", dir, path, dir);
+	sh("objcopy --dump-section .debug_info='%s/got' '%s' '%s/junk'", dir, cached, dir);
+	sh("cmp '%s/want' '%s/got'", dir, dir);
+
+	assert_true((b = sym_inflated_copy(fd, cache)) >= 0);
+	assert_true(same_inode(a, b)); /* read as it is, not written again */
+
+	assert_int_equal(truncate(cached, 100), 0);
+	assert_true((c = sym_inflated_copy(fd, cache)) >= 0);
+	assert_false(same_inode(a, c));
+	assert_int_equal(stat(cached, &st), 0);
+	assert_int_equal(st.st_size, first.st_size); /* whole again */
+	sh("objcopy --dump-section .debug_info='%s/got' '%s' '%s/junk'", dir, cached, dir);
+	sh("cmp '%s/want' '%s/got'", dir, dir);
+
+	/* a cache under a file: no directory can be made there */
+	snprintf(cache, sizeof(cache), "%s/z/cache", dir);
+	assert_true((d = sym_inflated_copy(fd, cache)) >= 0);
+	assert_int_equal(fstat(d, &st), 0);
+	assert_int_equal(st.st_size, first.st_size);
+	close(a);
+	close(b);
+	close(c);
+	close(d);
 	close(fd);
 	sh("rm -rf '%s'", dir);
 }
@@ -711,6 +784,7 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_vaddr),
 		cmocka_unit_test(test_inflated_copy),
+		cmocka_unit_test(test_inflated_cache),
 	};
 
 	return PEO_TEST_MAIN("sym_elf", tests);

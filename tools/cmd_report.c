@@ -142,7 +142,7 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	if (report_collect(&a, &d)) {
-		report_data_free(&d);
+		report_data_free(&d, 1);
 		return 1;
 	}
 	if (a.call_graph && d.has_callchains)
@@ -150,6 +150,6 @@ int cmd_report(int argc, char **argv)
 			"the rows are as -g none prints them\n");
 	status = report_print(&a, &d) ? 1 : 0;
 	say_notes(d.syms);
-	report_data_free(&d);
+	report_data_free(&d, 1);
 	return status;
 }

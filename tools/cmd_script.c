@@ -218,5 +218,6 @@ int cmd_script(int argc, char **argv)
 	run.outputs[run.noutputs++] = run.a.stats  ? &script_stats_output
 				      : run.a.json ? &script_json_output
 						   : &script_text_output;
+	run.exiting = 1;
 	return script_run(&run);
 }

@@ -10,6 +10,9 @@
 
 struct peo_attr;
 struct peo_event_list;
+struct peo_perfdata;
+struct peo_symbols;
+struct peo_symbols_opts;
 
 /* Each subcommand gets argv from its own name on; returns the exit status. */
 int cmd_features(int argc, char **argv);
@@ -54,6 +57,12 @@ uint64_t freq_limit(uint64_t freq, int is_default);
  * write, the flush or the close failed (a full disk, /dev/full). */
 int output_finish(const char *tool, FILE *f, const char *name);
 
+/* exit_keep.c: keep @p (a command's memory it is done with, freed only
+ * by the exit that follows) reachable till the exit instead of freeing it
+ * now: 1 when kept (or NULL), 0 when the caller must free it (the room
+ * for them is full). */
+int exit_keep(void *p);
+
 /* preload.c: the symbols @what names (PEO_PRELOAD_*) read ahead on two
  * threads, the kernel's on one, the binaries' on the other; joined (and
  * forgotten) by preload_join().  A thread that cannot start leaves its
@@ -65,6 +74,14 @@ struct preloader {
 };
 void preload_start(struct preloader p[2], struct peo_symbols *syms, unsigned what);
 void preload_join(struct preloader p[2]);
+
+/* recording_symbols.c: *@out, the symbols of recording @f: options @so
+ * (its debug_cache set here from the environment: $PEO_DEBUG_CACHE, "off"
+ * for none, else $XDG_CACHE_HOME/peo/debug, else ~/.cache/peo/debug) and
+ * every build id @f lists.  0, or -1 (peo_last_error(); *@out, if made,
+ * is the caller's to free). */
+int recording_symbols(struct peo_perfdata *f, struct peo_symbols_opts *so,
+		      struct peo_symbols **out);
 
 /* thread_start.c: pthread_create(@thread, NULL, @fn, @arg) with the
  * asynchronous signals blocked in the new thread, so they reach the main

@@ -70,6 +70,15 @@ struct peo_symbols_opts {
 	 * symfs), the first with the recorded build id (any when none was
 	 * given), quietly; else kallsyms. */
 	const char *vmlinux;
+	/* A directory where debug files whose DWARF is compressed (Debian's
+	 * -dbg packages: libc's 3.8 MB inflate to 10 MB, about 50 ms) are kept
+	 * inflated, named by build id (DIR/xx/rest.debug, made as needed), so
+	 * that later runs read them as they are.  A copy is linked there only
+	 * once whole; one of the wrong size is replaced.  NULL or "": none,
+	 * each peo_symbols inflates them in memory.  (peo's commands use
+	 * $PEO_DEBUG_CACHE, else $XDG_CACHE_HOME/peo/debug, else
+	 * ~/.cache/peo/debug; PEO_DEBUG_CACHE=off for none.) */
+	const char *debug_cache;
 };
 
 /**

@@ -147,13 +147,15 @@ static struct entry *entry_of(struct sym_cfi_cache *c, Dwfl *dwfl, uint64_t pc, 
 int sym_cfi_unwind(struct sym_cfi_cache **cp, Dwfl *dwfl, const struct sym_dwarf_regs *regs,
 		   const uint8_t *stack, uint64_t stack_size, uint64_t *ips, size_t max)
 {
-	uint64_t val[SYM_UNWIND_MAX_REGS], next[SYM_UNWIND_MAX_REGS], have = regs->have, pc = regs->pc;
+	/* this frame's registers and its caller's, swapped at each step */
+	uint64_t bufs[2][SYM_UNWIND_MAX_REGS], *val = bufs[0], *next = bufs[1], *t;
+	uint64_t have = regs->have, pc = regs->pc;
 	unsigned n = regs->n;
 	size_t got = 0;
 
 	if (!*cp && !(*cp = calloc(1, sizeof(**cp))))
 		return -1;
-	memcpy(val, regs->val, sizeof(val));
+	memcpy(val, regs->val, sizeof(bufs[0]));
 	while (got < max) {
 		struct entry *e;
 		uint64_t cfa, nhave = 0;
@@ -199,7 +201,9 @@ int sym_cfi_unwind(struct sym_cfi_cache **cp, Dwfl *dwfl, const struct sym_dwarf
 			break; /* the outermost frame */
 		if (!(nhave >> e->ra & 1) || !(pc = next[e->ra] & regs->ra_mask))
 			return -1;
-		memcpy(val, next, sizeof(val));
+		t = val;
+		val = next;
+		next = t;
 		have = nhave;
 	}
 	return (int)got;

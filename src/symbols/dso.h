@@ -33,6 +33,7 @@ struct sym_dso {
 	_Atomic int state;     /* 0 not read yet, 1 read (bin), -1 could not be (note kept) */
 	int inflated;          /* under load: its debug file for DWARF (sym_dso_debug_fd()),
 				* open: inflated, or as it is; -1 none, -2 not tried yet */
+	const char *debug_cache; /* where its inflated debug file is kept (the owner's opts) */
 	struct sym_binary bin;
 	struct sym_dso *next;  /* in its hash chain */
 };
@@ -45,7 +46,7 @@ struct sym_krange {
 
 struct peo_symbols {
 	struct peo_symbols_opts opts;
-	char *symfs, *kallsyms, *vmlinux; /* the opts' strings, copied */
+	char *symfs, *kallsyms, *vmlinux, *debug_cache; /* the opts' strings, copied */
 	pthread_mutex_t lock;       /* the table below, the kernel's maps, the notes */
 	pthread_mutex_t kernel_load; /* held while kallsyms is read (before s->lock) */
 	int kernel_read;            /* under kernel_load: 1 read into kernel, -1 failed */

@@ -62,6 +62,7 @@ static struct sym_dso *find_or_add(struct peo_symbols *s, const char *name, cons
 	}
 	pthread_mutex_init(&d->load, NULL);
 	d->inflated = -2;
+	d->debug_cache = s->debug_cache;
 	d->kind = sym_maps_identity(name, 0) ? SYM_DSO_ANON
 		  : !strcmp(name, "[vdso]") ? SYM_DSO_VDSO
 		  : !strncmp(name, "/tmp/perf-", 10) && strstr(name, ".map") ? SYM_DSO_JIT
@@ -162,7 +163,7 @@ static void prepare_debug_file(struct sym_dso *d)
 	if (d->inflated != -2)
 		return;
 	fd = open(d->bin.symbols_from, O_RDONLY | O_CLOEXEC);
-	d->inflated = fd < 0 ? -1 : sym_inflated_copy(fd);
+	d->inflated = fd < 0 ? -1 : sym_inflated_copy(fd, d->debug_cache);
 	if (d->inflated < 0)
 		d->inflated = fd; /* nothing to inflate (or no libdeflate): the file itself */
 	else

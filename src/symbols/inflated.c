@@ -7,13 +7,18 @@
  * inflates the same in a fifth of the time, straight into a copy of the
  * file in memory (a memfd: the file's bytes, the inflated sections after
  * them, their headers patched to point there), which libdwfl then reads
- * as if it were the debug file.
+ * as if it were the debug file.  Given a cache directory, the copy is a
+ * file there, named by the debug file's build id, that later runs read
+ * as it is: no inflation at all.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols/inflated.h"
@@ -24,9 +29,10 @@ int sym_inflated_available(void)
 	return 0;
 }
 
-int sym_inflated_copy(int fd)
+int sym_inflated_copy(int fd, const char *cache_dir)
 {
 	(void)fd;
+	(void)cache_dir;
 	return -1;
 }
 #else
@@ -163,49 +169,161 @@ static void patch_header(Elf *in, char *map, const GElf_Ehdr *eh, const struct i
 	}
 }
 
-/* The copy written into memory file @out: the file's bytes as they are,
- * each compressed section inflated after them (straight into the file's
- * pages: nothing copied twice), its header pointed there.  0, or -1. */
-static int write_copy(Elf *in, int out)
-{
+/* What a copy of a debug file takes: its bytes, its compressed sections. */
+struct copy_plan {
+	Elf *in;
+	const char *raw;
 	size_t size, nscn;
-	const char *raw = elf_rawfile(in, &size);
-	struct inflating *v = NULL;
-	struct libdeflate_decompressor *inflater = NULL;
-	uint64_t total;
 	GElf_Ehdr eh;
+	struct inflating *v;
 	long n;
-	char *map = MAP_FAILED;
+	uint64_t total; /* the copy's size */
+};
+
+/* @p made for the file @in: 0, or -1 when it has nothing this copy can
+ * inflate (nothing compressed, another compression, a damaged header). */
+static int plan_copy(Elf *in, struct copy_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->in = in;
+	if (!(p->raw = elf_rawfile(in, &p->size)) || !gelf_getehdr(in, &p->eh) ||
+	    elf_getshdrnum(in, &p->nscn) || !headers_patchable(in, &p->eh, p->size, p->nscn) ||
+	    !(p->v = calloc(p->nscn ? p->nscn : 1, sizeof(*p->v))) ||
+	    (p->n = plan(in, p->size, p->v, p->nscn, &p->total)) <= 0 || p->total > SIZE_MAX / 2 ||
+	    (off_t)p->total < 0) {
+		free(p->v);
+		p->v = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The copy written into @out (sized to it already): the file's bytes as
+ * they are, each compressed section inflated after them (straight into
+ * the file's pages: nothing copied twice), its header pointed there.  0,
+ * or -1. */
+static int write_copy(const struct copy_plan *p, int out)
+{
+	struct libdeflate_decompressor *inflater = NULL;
+	char *map = mmap(NULL, p->total, PROT_READ | PROT_WRITE, MAP_SHARED, out, 0);
 	int err = -1;
 
-	if (!raw || !gelf_getehdr(in, &eh) || elf_getshdrnum(in, &nscn) ||
-	    !headers_patchable(in, &eh, size, nscn) || !(v = calloc(nscn ? nscn : 1, sizeof(*v))) ||
-	    (n = plan(in, size, v, nscn, &total)) <= 0 || total > SIZE_MAX / 2 ||
-	    (off_t)total < 0 || ftruncate(out, (off_t)total) ||
-	    (map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, out, 0)) == MAP_FAILED ||
-	    !(inflater = libdeflate_alloc_decompressor()))
+	if (map == MAP_FAILED || !(inflater = libdeflate_alloc_decompressor()))
 		goto out;
-	copy_around(map, raw, size, v, n);
-	copy_headers(map, raw, size, &eh);
+	copy_around(map, p->raw, p->size, p->v, p->n);
+	copy_headers(map, p->raw, p->size, &p->eh);
 	/* the inflated sections' pages at once (they start past the file's bytes) */
-	peo_prefault(map + ((size + 63) & ~(size_t)63), total - ((size + 63) & ~(uint64_t)63));
-	for (long i = 0; i < n; i++) {
+	peo_prefault(map + ((p->size + 63) & ~(size_t)63),
+		     p->total - ((p->size + 63) & ~(uint64_t)63));
+	for (long i = 0; i < p->n; i++) {
+		const struct inflating *c = &p->v[i];
 		size_t got;
 
-		if (libdeflate_zlib_decompress(inflater, v[i].from, v[i].from_len, map + v[i].at,
-					       v[i].ch.ch_size, &got) != LIBDEFLATE_SUCCESS ||
-		    got != v[i].ch.ch_size)
+		if (libdeflate_zlib_decompress(inflater, c->from, c->from_len, map + c->at,
+					       c->ch.ch_size, &got) != LIBDEFLATE_SUCCESS ||
+		    got != c->ch.ch_size)
 			goto out;
-		patch_header(in, map, &eh, &v[i]);
+		patch_header(p->in, map, &p->eh, c);
 	}
 	err = 0;
 out:
 	if (inflater)
 		libdeflate_free_decompressor(inflater);
 	if (map != MAP_FAILED)
-		munmap(map, total);
-	free(v);
+		munmap(map, p->total);
 	return err;
+}
+
+/* The file's build id (its GNU build-id note) in hex into @hex: 1, or 0
+ * when it has none. */
+static int debug_build_id(Elf *in, char hex[41])
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(in, scn));) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		uint8_t id[20];
+		size_t len;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE &&
+		    !(sh.sh_flags & SHF_COMPRESSED) && (d = elf_rawdata(scn, NULL)) && d->d_buf &&
+		    peo_notes_build_id(d->d_buf, d->d_size, 0, id, &len)) {
+			for (size_t i = 0; i < len; i++)
+				snprintf(hex + 2 * i, 3, "%02x", id[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* @path's directories made as needed (0755, as ~/.cache's): 0, or -1. */
+static int make_parents(char *path)
+{
+	for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		int err;
+
+		*slash = 0;
+		err = mkdir(path, 0755) && errno != EEXIST;
+		*slash = '/';
+		if (err)
+			return -1;
+	}
+	return 0;
+}
+
+/* The cache's copy at @path when it is whole (a regular file of the
+ * plan's size: a copy is linked there only once written), else -1 (and a
+ * wrong one removed, for ours to take its place). */
+static int cached_copy(const char *path, const struct copy_plan *p)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size == p->total)
+		return fd;
+	close(fd);
+	unlink(path);
+	return -1;
+}
+
+/* A new copy in the cache at @path: written into an unnamed file of its
+ * directory, its blocks reserved first (a full disk fails here, not as a
+ * SIGBUS in the mapping), then linked under its name whole.  Its fd, or
+ * -1 (the caller makes one in memory). */
+static int new_cached_copy(char *path, const struct copy_plan *p)
+{
+	char *slash = strrchr(path, '/'), self[64];
+	int fd;
+
+	if (!slash || make_parents(path))
+		return -1;
+	*slash = 0;
+	fd = open(path, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	*slash = '/';
+	if (fd < 0)
+		return -1;
+	if (fallocate(fd, 0, 0, (off_t)p->total) || write_copy(p, fd)) {
+		close(fd);
+		return -1;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	/* another process's copy there first (EEXIST) is as good; none
+	 * linked (no /proc), this run still reads its own */
+	linkat(AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+	return fd;
+}
+
+/* A copy in memory (a memfd): its fd, or -1. */
+static int memory_copy(const struct copy_plan *p)
+{
+	int fd = memfd_create("peo-inflated-debug", MFD_CLOEXEC);
+
+	if (fd >= 0 && (ftruncate(fd, (off_t)p->total) || write_copy(p, fd))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
 int sym_inflated_available(void)
@@ -213,18 +331,25 @@ int sym_inflated_available(void)
 	return 1;
 }
 
-int sym_inflated_copy(int fd)
+int sym_inflated_copy(int fd, const char *cache_dir)
 {
+	struct copy_plan p;
 	Elf *in;
+	char hex[41], *path = NULL;
 	int copy = -1;
 
 	elf_version(EV_CURRENT);
 	if (!(in = elf_begin(fd, ELF_C_READ_MMAP, NULL)))
 		return -1;
-	if (elf_kind(in) == ELF_K_ELF &&
-	    (copy = memfd_create("peo-inflated-debug", MFD_CLOEXEC)) >= 0 && write_copy(in, copy)) {
-		close(copy);
-		copy = -1;
+	if (elf_kind(in) == ELF_K_ELF && !plan_copy(in, &p)) {
+		if (cache_dir && *cache_dir && debug_build_id(in, hex) &&
+		    asprintf(&path, "%s/%.2s/%s.debug", cache_dir, hex, hex + 2) >= 0 &&
+		    (copy = cached_copy(path, &p)) < 0)
+			copy = new_cached_copy(path, &p);
+		if (copy < 0)
+			copy = memory_copy(&p);
+		free(path);
+		free(p.v);
 	}
 	elf_end(in);
 	return copy;

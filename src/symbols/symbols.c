@@ -29,13 +29,15 @@ int peo_symbols_new(struct peo_symbols **out, const struct peo_symbols_opts *opt
 	pthread_mutex_init(&s->kernel_load, NULL);
 	if ((s->opts.symfs && !(s->symfs = strdup(s->opts.symfs))) ||
 	    (s->opts.kallsyms && !(s->kallsyms = strdup(s->opts.kallsyms))) ||
-	    (s->opts.vmlinux && !(s->vmlinux = strdup(s->opts.vmlinux)))) {
+	    (s->opts.vmlinux && !(s->vmlinux = strdup(s->opts.vmlinux))) ||
+	    (s->opts.debug_cache && !(s->debug_cache = strdup(s->opts.debug_cache)))) {
 		peo_symbols_free(s);
 		return peo_fail(ENOMEM, "out of memory for a peo_symbols");
 	}
 	s->opts.symfs = s->symfs;
 	s->opts.kallsyms = s->kallsyms;
 	s->opts.vmlinux = s->vmlinux;
+	s->opts.debug_cache = s->debug_cache;
 	*out = s;
 	return 0;
 }
@@ -68,6 +70,7 @@ void peo_symbols_free(struct peo_symbols *s)
 	free(s->symfs);
 	free(s->kallsyms);
 	free(s->vmlinux);
+	free(s->debug_cache);
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->kernel_load);
 	free(s);

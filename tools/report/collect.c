@@ -139,18 +139,10 @@ static int symbols_start(const struct report_args *a, struct report_data *d)
 {
 	PEO_OPTS(peo_symbols_opts, so, .symfs = a->symfs, .kallsyms = a->kallsyms,
 		 .vmlinux = a->vmlinux);
-	const struct peo_build_id *ids;
-	size_t n;
 
-	if (peo_symbols_new(&d->syms, &so) || peo_processes_new(&d->procs, d->syms, NULL) ||
+	if (recording_symbols(d->f, &so, &d->syms) || peo_processes_new(&d->procs, d->syms, NULL) ||
 	    peo_profile_new(&d->profile, NULL))
 		return -1;
-	if (!peo_perfdata_build_ids(d->f, &ids, &n))
-		for (size_t i = 0; i < n; i++)
-			if (ids[i].size && ids[i].filename &&
-			    peo_symbols_add_build_id(d->syms, ids[i].filename, ids[i].id, ids[i].size) ==
-				    -ENOMEM)
-				return -1;
 	for (size_t i = 0; i < peo_perfdata_attr_count(d->f); i++)
 		if (peo_perfdata_attr(d->f, i)->sample_type & PEO_SAMPLE_CALLCHAIN)
 			d->has_callchains = 1;
@@ -236,12 +228,14 @@ int report_collect(const struct report_args *a, struct report_data *d)
 	return 0;
 }
 
-void report_data_free(struct report_data *d)
+void report_data_free(struct report_data *d, int exiting)
 {
 	free(d->cache);
 	peo_profile_free(d->profile);
-	peo_processes_free(d->procs);
-	peo_symbols_free(d->syms);
+	if (!exiting || !exit_keep(d->procs))
+		peo_processes_free(d->procs);
+	if (!exiting || !exit_keep(d->syms))
+		peo_symbols_free(d->syms);
 	if (d->f)
 		peo_perfdata_close(d->f);
 	memset(d, 0, sizeof(*d));

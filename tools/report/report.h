@@ -42,8 +42,9 @@ struct report_data {
 /* Read @a->input into @d.  0, or -1 after saying why on stderr. */
 int report_collect(const struct report_args *a, struct report_data *d);
 
-/* Free what report_collect() made. */
-void report_data_free(struct report_data *d);
+/* Free what report_collect() made; with @exiting (the command exits
+ * next), its processes and symbols are left to the exit (exit_keep()). */
+void report_data_free(struct report_data *d, int exiting);
 
 /* Print the report of @d as perf report --stdio.  0, or -1 (out of memory, said). */
 int report_print(const struct report_args *a, struct report_data *d);

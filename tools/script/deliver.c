@@ -275,7 +275,7 @@ static enum script_end pool_end(enum script_pool_end end)
 static void deliver_free(struct deliver *d)
 {
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
-		script_worker_free(&d->workers[i], d->log.count);
+		script_worker_free(&d->workers[i], d->log.count, d->run->exiting);
 	free(d->workers);
 	script_log_free(&d->log);
 	free(d->solo);

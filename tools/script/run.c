@@ -89,23 +89,11 @@ static int symbols_start(struct script_run *run)
 {
 	PEO_OPTS(peo_symbols_opts, so, .symfs = run->a.symfs, .kallsyms = run->a.kallsyms,
 		 .vmlinux = run->a.vmlinux, .no_demangle = run->a.no_demangle);
-	const struct peo_build_id *ids;
-	size_t n;
-	int err;
 
-	if ((err = peo_symbols_new(&run->syms, &so))) {
+	if (recording_symbols(run->f, &so, &run->syms)) {
 		fprintf(stderr, "peo script: %s\n", peo_last_error());
 		return -1;
 	}
-	if (peo_perfdata_build_ids(run->f, &ids, &n))
-		return 0; /* none recorded: binaries are read as they are */
-	for (size_t i = 0; i < n; i++)
-		if (ids[i].size && ids[i].filename &&
-		    (err = peo_symbols_add_build_id(run->syms, ids[i].filename, ids[i].id, ids[i].size)) &&
-		    err == -ENOMEM) {
-			fprintf(stderr, "peo script: %s\n", peo_last_error());
-			return -1;
-		}
 	return 0;
 }
 
@@ -169,7 +157,8 @@ int script_run(struct script_run *run)
 		if (run->outputs[i]->finish && run->outputs[i]->finish(run))
 			failed = -1;
 	say_symbol_notes(run);
-	peo_symbols_free(run->syms);
+	if (!run->exiting || !exit_keep(run->syms))
+		peo_symbols_free(run->syms);
 	peo_perfdata_close(run->f);
 	return failed ? 1 : 0;
 }

@@ -33,6 +33,7 @@ struct script_run {
 	const struct script_output *outputs[2]; /* the header's, then the one for the records */
 	unsigned noutputs;
 	int name_width;   /* the longest event name (0: not measured yet) */
+	int exiting;      /* the command exits after the run: its tables are left to the exit */
 	int read_error;   /* SCRIPT_END_READ_FAILED's negative errno */
 	int write_errno;  /* SCRIPT_END_WRITE_FAILED's errno */
 	char why[1100];   /* SCRIPT_END_RECORD_FAILED's or SCRIPT_END_REFUSED's sentence */

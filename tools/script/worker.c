@@ -9,6 +9,7 @@
 #include "script/entry.h"
 #include "script/output.h"
 #include "script/run.h"
+#include "commands.h"
 #include "script/worker.h"
 
 /* @w now parses with @sp (dropping its old parser, freed by the last worker to let go). */
@@ -111,7 +112,7 @@ int script_worker_format(void *workers, unsigned worker, const unsigned char *by
 	return w->failed;
 }
 
-void script_worker_free(struct script_worker *w, uint64_t log_end)
+void script_worker_free(struct script_worker *w, uint64_t log_end, int exiting)
 {
 	const struct entry *e;
 	size_t n;
@@ -120,6 +121,7 @@ void script_worker_free(struct script_worker *w, uint64_t log_end)
 		if (e->kind == ENTRY_PARSER)
 			adopt_parser(w, e->u.parser);
 	adopt_parser(w, NULL);
-	peo_processes_free(w->procs);
+	if (!exiting || !exit_keep(w->procs))
+		peo_processes_free(w->procs);
 	free(w->own);
 }

@@ -50,7 +50,9 @@ struct script_worker {
 int script_worker_format(void *workers, unsigned worker, const unsigned char *bytes, size_t n,
 			 struct out *o);
 
-/* Let go of what @w holds, the parsers the log still has for it (below @log_end) too. */
-void script_worker_free(struct script_worker *w, uint64_t log_end);
+/* Let go of what @w holds, the parsers the log still has for it (below
+ * @log_end) too; with @exiting (the command exits next), its processes
+ * are left to the exit (exit_keep()). */
+void script_worker_free(struct script_worker *w, uint64_t log_end, int exiting);
 
 #endif
