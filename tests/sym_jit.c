@@ -2,7 +2,8 @@
  * sym_jit.c - a tiny JIT for tests/sym_jit_compare.sh: it writes a
  * counting loop into anonymous executable memory, names it in
  * /tmp/perf-PID.map as JITs do for perf, and runs it for about a second of
- * CPU time.  x86_64 and aarch64; elsewhere it exits 77.
+ * CPU time.  x86_64 and aarch64; elsewhere it exits 77.  Run as
+ * "sym_jit [NAME]": the function's name in the map (jitted_spin_loop).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ static const unsigned char code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 }; /* d
 static const uint32_t code[] = { 0xf1000400, 0x54ffffe1, 0xd65f03c0 }; /* subs x0; b.ne; ret */
 #endif
 
-int main(void)
+int main(int argc, char **argv)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
 	unsigned char *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
@@ -35,13 +36,15 @@ int main(void)
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
 	if (!(f = fopen(path, "w")))
 		return 1;
-	fprintf(f, "%lx %zx jitted_spin_loop\n", (unsigned long)(uintptr_t)(m + 64), sizeof(code));
+	fprintf(f, "%lx %zx %s\n", (unsigned long)(uintptr_t)(m + 64), sizeof(code),
+		argc > 1 ? argv[1] : "jitted_spin_loop");
 	fclose(f);
 	spin = (void (*)(long))(void *)(m + 64);
 	for (clock_t end = clock() + CLOCKS_PER_SEC; clock() < end;)
 		spin(1000000);
 	return 0;
 #else
+	(void)argc, (void)argv;
 	fprintf(stderr, "sym_jit: no code written for this architecture\n");
 	return 77;
 #endif

@@ -25,7 +25,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [--children|--no-children]\n"
 		"                  [-g none] [--percent-limit N] [-q]\n"
-		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
+		"                  [--folded] [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data)\n"
 		"  --stdio                the text report (the only one: also without it)\n"
 		"  -s, --sort KEYS        comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
@@ -35,6 +35,8 @@ static void usage(FILE *out)
 		"  -g none                no call graph under the rows (peo prints none yet)\n"
 		"  --percent-limit N      rows of at least N%% only\n"
 		"  -q, --quiet            the rows alone\n"
+		"  --folded               the stacks as folded lines (comm;outer;...;leaf\n"
+		"                         weight), flame graphs' input, instead of rows\n"
 		"  --symfs DIR, --kallsyms FILE, -k/--vmlinux FILE: as peo script's\n");
 }
 
@@ -87,7 +89,8 @@ static void say_notes(struct peo_symbols *syms)
 
 int cmd_report(int argc, char **argv)
 {
-	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS };
+	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS,
+	       O_FOLDED };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' }, { "stdio", no_argument, NULL, O_STDIO },
 		{ "sort", required_argument, NULL, 's' },
@@ -97,7 +100,8 @@ int cmd_report(int argc, char **argv)
 		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
 		{ "quiet", no_argument, NULL, 'q' }, { "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
-		{ "vmlinux", required_argument, NULL, 'k' }, { "help", no_argument, NULL, 'h' },
+		{ "vmlinux", required_argument, NULL, 'k' }, { "folded", no_argument, NULL, O_FOLDED },
+		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct report_args a = { .input = "perf.data", .children = -1,
@@ -111,6 +115,7 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'i': a.input = optarg; break;
 		case O_STDIO: break;
+		case O_FOLDED: a.folded = 1; break;
 		case 's':
 			if (parse_keys(&a, optarg))
 				return 2;
@@ -144,6 +149,12 @@ int cmd_report(int argc, char **argv)
 	if (report_collect(&a, &d)) {
 		report_data_free(&d, 1);
 		return 1;
+	}
+	if (a.folded) {
+		status = report_folded(&d, stdout) ? 1 : 0;
+		say_notes(d.syms);
+		report_data_free(&d, 1);
+		return status;
 	}
 	if (a.call_graph && d.has_callchains)
 		fprintf(stderr, "peo report: note: call graphs under the rows are not printed yet; "

@@ -8,6 +8,7 @@
 #define PEO_TOOLS_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <peo/peo.h>
 
@@ -24,6 +25,7 @@ struct report_args {
 	double percent_limit;
 	int quiet;           /* -q: the rows alone */
 	int call_graph;      /* -g given other than none: the trees are not printed yet */
+	int folded;          /* --folded: the stacks as folded lines, no table */
 	const char *symfs, *kallsyms, *vmlinux;
 };
 
@@ -48,5 +50,11 @@ void report_data_free(struct report_data *d, int exiting);
 
 /* Print the report of @d as perf report --stdio.  0, or -1 (out of memory, said). */
 int report_print(const struct report_args *a, struct report_data *d);
+
+/* Print @d's stacks as folded lines ("comm;outer;...;leaf weight") on
+ * @out, as FlameGraph's stackcollapse-perf.pl makes them of perf script's
+ * output (report/folded.c).  0, or -1 (out of memory or a write failed,
+ * said). */
+int report_folded(struct report_data *d, FILE *out);
 
 #endif
