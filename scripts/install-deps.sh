@@ -44,6 +44,8 @@ else
 	have_cmd valgrind || need+=(valgrind) # make check-valgrind
 	have_cmd groff || need+=(groff-base) # tests/man_pages.sh renders docs/man
 	have_cmd man || need+=(man-db)
+	# tests/flamegraph_browser.sh opens peo's flame graphs in a real browser
+	have_cmd chromium || need+=(chromium)
 fi
 
 if [ "${1:-}" != --hw ]; then

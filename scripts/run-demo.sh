@@ -105,6 +105,18 @@ show "peo stat -e $events -- workload -n 20000 -m 1000 -s 50" \
 step "7. Event strings: the perf_event_attr a perf-style event string encodes to"
 show "peo attr page-faults:u" "$peo" attr page-faults:u
 
+step "8. Where the time went, with the callers: a flame graph of the workload 12 calls deep"
+echo "   workload -r 12 -b 300 burns 300 ms in burn_loop(), under 12 calls of burn_deep()"
+graph=$(realpath "$build")/flamegraph.svg
+if show "peo record -g -o deep.data -- workload -r 12 -b 300" \
+	"$peo" record -g -o "$tmp/deep.data" -- "$W" -r 12 -b 300; then
+	show "peo report -i deep.data --no-children -q | head -4" \
+		sh -c '"$1" report -i "$2" --no-children -q | head -4' sh "$peo" "$tmp/deep.data"
+	show "peo report -i deep.data --flamegraph $graph" \
+		"$peo" report -i "$tmp/deep.data" --flamegraph "$graph" &&
+		echo "   in the browser: a click on a frame zooms to it; Search finds functions"
+fi
+
 echo
 echo "More: peo features (what this kernel accepts), peo list, peo COMMAND --help."
 if [ $failed -ne 0 ]; then

@@ -25,7 +25,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [--children|--no-children]\n"
 		"                  [-g none] [--percent-limit N] [-q]\n"
-		"                  [--folded] [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
+		"                  [--folded] [--flamegraph FILE.svg]\n"
+		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data)\n"
 		"  --stdio                the text report (the only one: also without it)\n"
 		"  -s, --sort KEYS        comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
@@ -37,6 +38,8 @@ static void usage(FILE *out)
 		"  -q, --quiet            the rows alone\n"
 		"  --folded               the stacks as folded lines (comm;outer;...;leaf\n"
 		"                         weight), flame graphs' input, instead of rows\n"
+		"  --flamegraph FILE.svg  the stacks as an interactive flame graph (zoom,\n"
+		"                         search, tooltips) written to FILE.svg\n"
 		"  --symfs DIR, --kallsyms FILE, -k/--vmlinux FILE: as peo script's\n");
 }
 
@@ -90,7 +93,7 @@ static void say_notes(struct peo_symbols *syms)
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS,
-	       O_FOLDED };
+	       O_FOLDED, O_FLAMEGRAPH };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' }, { "stdio", no_argument, NULL, O_STDIO },
 		{ "sort", required_argument, NULL, 's' },
@@ -101,6 +104,7 @@ int cmd_report(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' }, { "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "vmlinux", required_argument, NULL, 'k' }, { "folded", no_argument, NULL, O_FOLDED },
+		{ "flamegraph", required_argument, NULL, O_FLAMEGRAPH },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -116,6 +120,7 @@ int cmd_report(int argc, char **argv)
 		case 'i': a.input = optarg; break;
 		case O_STDIO: break;
 		case O_FOLDED: a.folded = 1; break;
+		case O_FLAMEGRAPH: a.flamegraph = optarg; break;
 		case 's':
 			if (parse_keys(&a, optarg))
 				return 2;
@@ -150,8 +155,13 @@ int cmd_report(int argc, char **argv)
 		report_data_free(&d, 1);
 		return 1;
 	}
-	if (a.folded) {
-		status = report_folded(&d, stdout) ? 1 : 0;
+	if (a.folded || a.flamegraph) {
+		status = (a.folded && report_folded(&d, stdout)) ||
+				 (a.flamegraph && report_flamegraph(&d, a.flamegraph, a.input))
+			 ? 1 : 0;
+		if (a.flamegraph && !status)
+			fprintf(stderr, "peo report: the flame graph is in %s: open it in a browser\n",
+				a.flamegraph);
 		say_notes(d.syms);
 		report_data_free(&d, 1);
 		return status;

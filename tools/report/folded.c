@@ -78,15 +78,33 @@ static void put_tidy(struct text *t, const char *s, size_t len, int java)
 			put(t, s[i] == ';' ? ":" : s + i, 1);
 }
 
-/* Frame @f's parts after a ';' each: its name split at "->", each tidied;
- * [unknown] as its binary's base name in brackets where one is known. */
-static void put_frame(struct text *t, const struct peo_frame *f, int java)
+/* The kind of frame @f, for a flame graph's colours. */
+static unsigned char kind_of(const struct peo_frame *f)
+{
+	const char *dso = f->dso;
+	size_t len = dso ? strlen(dso) : 0;
+
+	if (f->flags & PEO_FRAME_INLINED)
+		return FOLD_INLINED;
+	if (f->flags & PEO_FRAME_KERNEL)
+		return FOLD_KERNEL;
+	if (dso && !strncmp(dso, "/tmp/perf-", 10) && len > 4 && !strcmp(dso + len - 4, ".map"))
+		return FOLD_JIT;
+	return FOLD_USER;
+}
+
+/* Frame @f's parts after a ';' each into @t, their kinds into @kinds: its
+ * name split at "->", each tidied; [unknown] as its binary's base name in
+ * brackets where one is known. */
+static void put_frame(struct text *t, struct text *kinds, const struct peo_frame *f, int java)
 {
 	const char *s = f->sym;
+	char kind = (char)kind_of(f);
 
 	if (!s) {
 		const char *dso = f->dso, *slash = dso ? strrchr(dso, '/') : NULL;
 
+		put(kinds, &kind, 1);
 		put(t, ";[", 2);
 		dso = !dso ? "unknown" : slash ? slash + 1 : dso;
 		put_tidy(t, dso, strlen(dso), java);
@@ -99,6 +117,7 @@ static void put_frame(struct text *t, const struct peo_frame *f, int java)
 		const char *arrow = strstr(s, "->");
 		size_t len = arrow ? (size_t)(arrow - s) : strlen(s);
 
+		put(kinds, &kind, 1);
 		put(t, ";", 1);
 		put_tidy(t, s, len, java);
 		if (!arrow)
@@ -110,7 +129,8 @@ static void put_frame(struct text *t, const struct peo_frame *f, int java)
 /* @st's frames outermost first.  The ip's own frame comes before the
  * functions inlined at it in a profile (its row's), after them in perf
  * script's lines: as perf script has them. */
-static void put_stack(struct text *t, const struct peo_profile_stack *st, int java)
+static void put_stack(struct text *t, struct text *kinds, const struct peo_profile_stack *st,
+		      int java)
 {
 	size_t inl = 0;
 
@@ -118,22 +138,17 @@ static void put_stack(struct text *t, const struct peo_profile_stack *st, int ja
 	       st->frames[inl + 1]->addr == st->frames[0]->addr)
 		inl++;
 	for (size_t k = st->nframes; k-- > inl + 1;)
-		put_frame(t, st->frames[k], java);
-	put_frame(t, st->frames[0], java);
+		put_frame(t, kinds, st->frames[k], java);
+	put_frame(t, kinds, st->frames[0], java);
 	for (size_t k = inl; k > 0; k--)
-		put_frame(t, st->frames[k], java);
+		put_frame(t, kinds, st->frames[k], java);
 }
-
-struct line {
-	size_t at;       /* in the text */
-	uint64_t weight;
-};
 
 static const char *g_text; /* qsort's: the lines' text */
 
 static int by_text(const void *pa, const void *pb)
 {
-	const struct line *a = pa, *b = pb;
+	const struct fold_line *a = pa, *b = pb;
 
 	return strcmp(g_text + a->at, g_text + b->at);
 }
@@ -158,54 +173,88 @@ static int kept(struct report_data *d, const struct peo_profile_stack *st, long 
 	return name && first_name && !strcmp(name, first_name);
 }
 
-int report_folded(struct report_data *d, FILE *out)
+/* Line @l: comm (spaces as '_'; a kind for each ';'-separated piece) and
+ * @st's frames; its weight and count. */
+static void add_line(struct report_data *d, struct folded *f, struct text *t, struct text *kinds,
+		     const struct peo_profile_stack *st)
 {
-	size_t n = peo_profile_stacks(d->profile), nlines = 0;
-	struct line *lines = calloc(n ? n : 1, sizeof(*lines));
-	struct text t = { 0 };
-	long first = -1;
-	int err = 0;
+	const struct peo_attr *attr = peo_perfdata_attr(d->f, st->event);
+	const char *comm = st->comm ? st->comm : ":-1";
+	struct fold_line *l = &f->lines[f->n++];
+	char kind = FOLD_COMM;
 
-	if (!lines) {
-		fprintf(stderr, "peo report: out of memory for the folded stacks\n");
-		return -1;
+	l->at = t->n;
+	l->kinds_at = kinds->n;
+	l->count = st->count;
+	l->weight = attr && attr->type == PEO_TYPE_TRACEPOINT ? st->count : st->period;
+	put(kinds, &kind, 1);
+	for (const char *c = comm; *c; c++) {
+		put(t, *c == ' ' ? "_" : c, 1);
+		if (*c == ';')
+			put(kinds, &kind, 1);
 	}
+	put_stack(t, kinds, st, !strncmp(comm, "java", 4));
+	put(t, "", 1); /* the line's end: its own NUL */
+	f->total_weight += l->weight;
+	f->total_count += l->count;
+}
+
+int report_fold(struct report_data *d, struct folded *f)
+{
+	size_t n = peo_profile_stacks(d->profile), merged = 0;
+	struct text t = { 0 }, kinds = { 0 };
+	long first = -1;
+
+	memset(f, 0, sizeof(*f));
+	if (!(f->lines = calloc(n ? n : 1, sizeof(*f->lines))))
+		goto no_memory;
 	for (size_t i = 0; i < n; i++) {
 		struct peo_profile_stack st;
-		const struct peo_attr *attr;
-		const char *comm;
 
-		if (peo_profile_stack(d->profile, i, &st) || !kept(d, &st, &first))
-			continue;
-		attr = peo_perfdata_attr(d->f, st.event);
-		comm = st.comm ? st.comm : ":-1";
-		lines[nlines].at = t.n;
-		lines[nlines++].weight = attr && attr->type == PEO_TYPE_TRACEPOINT ? st.count
-											: st.period;
-		for (const char *c = comm; *c; c++)
-			put(&t, *c == ' ' ? "_" : c, 1);
-		put_stack(&t, &st, !strncmp(comm, "java", 4));
-		put(&t, "", 1); /* the line's end: its own NUL */
+		if (!peo_profile_stack(d->profile, i, &st) && kept(d, &st, &first))
+			add_line(d, f, &t, &kinds, &st);
 	}
-	if (t.failed) {
-		fprintf(stderr, "peo report: out of memory for the folded stacks\n");
-		free(lines);
-		free(t.s);
-		return -1;
-	}
+	f->text = t.s;
+	f->kinds = (unsigned char *)kinds.s;
+	if (t.failed || kinds.failed)
+		goto no_memory;
+	f->event = first >= 0 ? peo_perfdata_event_name(d->f, (size_t)first) : NULL;
 	g_text = t.s;
-	qsort(lines, nlines, sizeof(*lines), by_text);
-	for (size_t i = 0; i < nlines;) {
-		uint64_t w = 0;
-		size_t j = i;
+	qsort(f->lines, f->n, sizeof(*f->lines), by_text);
+	for (size_t i = 0; i < f->n; i++) /* equal lines as one */
+		if (merged && !strcmp(t.s + f->lines[merged - 1].at, t.s + f->lines[i].at)) {
+			f->lines[merged - 1].weight += f->lines[i].weight;
+			f->lines[merged - 1].count += f->lines[i].count;
+		} else {
+			f->lines[merged++] = f->lines[i];
+		}
+	f->n = merged;
+	return 0;
+no_memory:
+	fprintf(stderr, "peo report: out of memory for the folded stacks\n");
+	report_fold_free(f);
+	return -1;
+}
 
-		while (j < nlines && !strcmp(t.s + lines[j].at, t.s + lines[i].at))
-			w += lines[j++].weight;
-		if (fprintf(out, "%s %llu\n", t.s + lines[i].at, (unsigned long long)w) < 0)
+void report_fold_free(struct folded *f)
+{
+	free(f->lines);
+	free(f->text);
+	free(f->kinds);
+	memset(f, 0, sizeof(*f));
+}
+
+int report_folded(struct report_data *d, FILE *out)
+{
+	struct folded f;
+	int err = 0;
+
+	if (report_fold(d, &f))
+		return -1;
+	for (size_t i = 0; i < f.n; i++)
+		if (fprintf(out, "%s %llu\n", f.text + f.lines[i].at,
+			    (unsigned long long)f.lines[i].weight) < 0)
 			err = -1;
-		i = j;
-	}
-	free(lines);
-	free(t.s);
+	report_fold_free(&f);
 	return err;
 }

@@ -26,6 +26,7 @@ struct report_args {
 	int quiet;           /* -q: the rows alone */
 	int call_graph;      /* -g given other than none: the trees are not printed yet */
 	int folded;          /* --folded: the stacks as folded lines, no table */
+	const char *flamegraph; /* --flamegraph FILE: the stacks as an SVG flame graph, no table */
 	const char *symfs, *kallsyms, *vmlinux;
 };
 
@@ -51,10 +52,39 @@ void report_data_free(struct report_data *d, int exiting);
 /* Print the report of @d as perf report --stdio.  0, or -1 (out of memory, said). */
 int report_print(const struct report_args *a, struct report_data *d);
 
+/* report/folded.c: @d's stacks as folded lines. */
+enum fold_kind { FOLD_COMM, FOLD_USER, FOLD_KERNEL, FOLD_JIT, FOLD_INLINED };
+
+struct fold_line {
+	size_t at;        /* its text: comm;outer;...;leaf, NUL-terminated */
+	size_t kinds_at;  /* its fields' kinds (enum fold_kind), one per ';'-separated field */
+	uint64_t weight;  /* the samples' periods (a tracepoint's: their count) */
+	uint64_t count;   /* the samples */
+};
+
+struct folded {
+	char *text;
+	unsigned char *kinds;
+	struct fold_line *lines; /* sorted bytewise, no two the same */
+	size_t n;
+	const char *event;       /* the event kept (tracepoints' too), or NULL */
+	uint64_t total_weight, total_count;
+};
+
+/* @d's stacks folded into *@f (report_fold_free() frees it): the lines
+ * stackcollapse-perf.pl makes of perf script's output.  0, or -1 (out of
+ * memory, said). */
+int report_fold(struct report_data *d, struct folded *f);
+void report_fold_free(struct folded *f);
+
 /* Print @d's stacks as folded lines ("comm;outer;...;leaf weight") on
  * @out, as FlameGraph's stackcollapse-perf.pl makes them of perf script's
  * output (report/folded.c).  0, or -1 (out of memory or a write failed,
  * said). */
 int report_folded(struct report_data *d, FILE *out);
+
+/* Write @d's folded stacks as an interactive SVG flame graph to @path,
+ * titled by @input (report/flamegraph.c).  0, or -1 (said). */
+int report_flamegraph(struct report_data *d, const char *path, const char *input);
 
 #endif
