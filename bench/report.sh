@@ -25,6 +25,7 @@ run bash bench/symbols_vs_perf.sh "$build/peo" "$build/tests/workload"
 run bash bench/srcline_vs_perf.sh "$build/peo" "$build/tests/workload"
 run bash bench/unwind_vs_perf.sh "$build/peo" "$build/tests/workload"
 run bash bench/report_vs_perf.sh "$build/peo" "$build/tests/workload"
+run bash bench/flamegraph_vs_perf.sh "$build/peo" "$build/tests/workload"
 
 echo "## peo against its baselines ($(uname -r), $(nproc) CPUs, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo))"
 echo
