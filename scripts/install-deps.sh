@@ -46,6 +46,10 @@ else
 	have_cmd man || need+=(man-db)
 	# tests/flamegraph_browser.sh opens peo's flame graphs in a real browser
 	have_cmd chromium || need+=(chromium)
+	# peo report --pprof (protobuf-c, optional), read back by go tool pprof
+	have_cmd protoc-c || need+=(protobuf-c-compiler)
+	have_pkg libprotobuf-c-dev || need+=(libprotobuf-c-dev)
+	have_cmd go || need+=(golang-go)
 fi
 
 if [ "${1:-}" != --hw ]; then

@@ -12,11 +12,10 @@ set -u
 peo=${1:?usage: flamegraph_browser.sh PEO WORKLOAD}
 W=${2:?usage: flamegraph_browser.sh PEO WORKLOAD}
 here=$(dirname "$(realpath "$0")")
+. "$here/compare_common.sh" # pass, fail (no perf needed here)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS  $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL  $*"; failed=$((failed + 1)); }
+passed=0 failed=0 skipped=0
 
 if ! "$peo" record -g -F 2000 -o "$tmp/f.data" -- "$W" -r 12 -b 300 >"$tmp/rec" 2>&1; then
 	echo "SKIP: peo record -g fails here: $(head -c 300 "$tmp/rec")"

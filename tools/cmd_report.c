@@ -25,7 +25,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [--children|--no-children]\n"
 		"                  [-g none] [--percent-limit N] [-q]\n"
-		"                  [--folded] [--flamegraph FILE.svg]\n"
+		"                  [--folded] [--flamegraph FILE.svg] [--pprof FILE.pb.gz]\n"
 		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data)\n"
 		"  --stdio                the text report (the only one: also without it)\n"
@@ -40,6 +40,8 @@ static void usage(FILE *out)
 		"                         weight), flame graphs' input, instead of rows\n"
 		"  --flamegraph FILE.svg  the stacks as an interactive flame graph (zoom,\n"
 		"                         search, tooltips) written to FILE.svg\n"
+		"  --pprof FILE.pb.gz     the profile in pprof's format (gzipped protobuf),\n"
+		"                         for go tool pprof and profiling backends\n"
 		"  --symfs DIR, --kallsyms FILE, -k/--vmlinux FILE: as peo script's\n");
 }
 
@@ -93,7 +95,7 @@ static void say_notes(struct peo_symbols *syms)
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS,
-	       O_FOLDED, O_FLAMEGRAPH };
+	       O_FOLDED, O_FLAMEGRAPH, O_PPROF };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' }, { "stdio", no_argument, NULL, O_STDIO },
 		{ "sort", required_argument, NULL, 's' },
@@ -105,6 +107,7 @@ int cmd_report(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "vmlinux", required_argument, NULL, 'k' }, { "folded", no_argument, NULL, O_FOLDED },
 		{ "flamegraph", required_argument, NULL, O_FLAMEGRAPH },
+		{ "pprof", required_argument, NULL, O_PPROF },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -121,6 +124,7 @@ int cmd_report(int argc, char **argv)
 		case O_STDIO: break;
 		case O_FOLDED: a.folded = 1; break;
 		case O_FLAMEGRAPH: a.flamegraph = optarg; break;
+		case O_PPROF: a.pprof = optarg; break;
 		case 's':
 			if (parse_keys(&a, optarg))
 				return 2;
@@ -155,9 +159,10 @@ int cmd_report(int argc, char **argv)
 		report_data_free(&d, 1);
 		return 1;
 	}
-	if (a.folded || a.flamegraph) {
+	if (a.folded || a.flamegraph || a.pprof) {
 		status = (a.folded && report_folded(&d, stdout)) ||
-				 (a.flamegraph && report_flamegraph(&d, a.flamegraph, a.input))
+				 (a.flamegraph && report_flamegraph(&d, a.flamegraph, a.input)) ||
+				 (a.pprof && report_pprof(&d, a.pprof, a.input))
 			 ? 1 : 0;
 		if (a.flamegraph && !status)
 			fprintf(stderr, "peo report: the flame graph is in %s: open it in a browser\n",

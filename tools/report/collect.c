@@ -73,6 +73,8 @@ static void look_up_now(struct report_data *d, const struct peo_record *r, uint1
 	fr->addr = ip;
 	if (mode == PEO_RECORD_MISC_KERNEL || mode == PEO_RECORD_MISC_GUEST_KERNEL)
 		fr->flags |= PEO_FRAME_KERNEL;
+	else if (d->want_lines && report_lines_add(d, r->sample_id.pid, at, fr))
+		d->lines_failed = 1;
 }
 
 /* Unwound frame @ip (looked up at @at) after the @n of @fr: the functions
@@ -187,6 +189,7 @@ int report_collect(const struct report_args *a, struct report_data *d)
 	int got, err = 0;
 
 	memset(d, 0, sizeof(*d));
+	d->want_lines = a->pprof != NULL;
 	d->cache = calloc(CACHE_SLOTS, sizeof(*d->cache)); /* none: every frame looked up */
 	if (!fr || peo_perfdata_open(&d->f, a->input, &po) || symbols_start(a, d)) {
 		fprintf(stderr, "peo report: %s\n", fr ? peo_last_error() : "out of memory");
@@ -231,6 +234,7 @@ int report_collect(const struct report_args *a, struct report_data *d)
 void report_data_free(struct report_data *d, int exiting)
 {
 	free(d->cache);
+	report_lines_free(d->lines);
 	peo_profile_free(d->profile);
 	if (!exiting || !exit_keep(d->procs))
 		peo_processes_free(d->procs);

@@ -27,6 +27,7 @@ struct report_args {
 	int call_graph;      /* -g given other than none: the trees are not printed yet */
 	int folded;          /* --folded: the stacks as folded lines, no table */
 	const char *flamegraph; /* --flamegraph FILE: the stacks as an SVG flame graph, no table */
+	const char *pprof;      /* --pprof FILE: the profile as pprof's profile.proto, gzipped */
 	const char *symfs, *kallsyms, *vmlinux;
 };
 
@@ -40,6 +41,9 @@ struct report_data {
 	int has_callchains;     /* some event samples its callchain */
 	uint64_t state_gen;     /* state records so far: a cached frame of an older one is stale */
 	struct report_cached *cache; /* frames looked up, by address (collect.c) */
+	int want_lines;         /* --pprof: each user frame's source lines kept (lines.c) */
+	int lines_failed;       /* out of memory for them: the lines are missing */
+	struct report_lines *lines;
 };
 
 /* Read @a->input into @d.  0, or -1 after saying why on stderr. */
@@ -82,6 +86,20 @@ void report_fold_free(struct folded *f);
  * output (report/folded.c).  0, or -1 (out of memory or a write failed,
  * said). */
 int report_folded(struct report_data *d, FILE *out);
+
+/* report/lines.c: user frame @fr's source lines (looked up at @at of
+ * process @pid) kept by its binary and offset, once.  0, or -1 out of
+ * memory. */
+int report_lines_add(struct report_data *d, uint32_t pid, uint64_t at, const struct peo_frame *fr);
+/* The lines kept for @offset of binary @dso (the frames' own pointer):
+ * innermost first, *@n of them; NULL when none. */
+const struct peo_srcline *report_lines_find(const struct report_data *d, const char *dso,
+					    uint64_t offset, size_t *n);
+void report_lines_free(struct report_lines *t);
+
+/* Write @d's profile to @path as pprof's profile.proto, gzipped
+ * (report/pprof.c), @input named in its comment.  0, or -1 (said). */
+int report_pprof(struct report_data *d, const char *path, const char *input);
 
 /* Write @d's folded stacks as an interactive SVG flame graph to @path,
  * titled by @input (report/flamegraph.c).  0, or -1 (said). */
