@@ -9,6 +9,8 @@
 # prints the median wall time, the peak RSS and perf/peo (the issue's
 # goal: the flame graph under 1 s on the 183 MB file), and checks that
 # the folded lines are what tests/stackcollapse.py makes of perf script's.
+# peo report --pprof is timed against peo report --stdio (the issue: pprof
+# written at the report's speed), when this peo has it.
 set -uo pipefail
 peo=${1:-build/peo}
 W=${2:-build/tests/workload}
@@ -26,8 +28,14 @@ perf record -q -F 10000 -g -e cpu-clock -o "$f" -- "$W" -r 40 -b "$burn_ms" >/de
 	{ echo "flamegraph_vs_perf: skipped: perf record -g of the workload fails here"; exit 0; }
 samples=$("$peo" script -i "$f" --stats | awk '/SAMPLE events/ { print $3 }')
 
-: >"$tmp/g.t"; : >"$tmp/d.t"; : >"$tmp/f.t"
+: >"$tmp/g.t"; : >"$tmp/d.t"; : >"$tmp/f.t"; : >"$tmp/r.t"; : >"$tmp/q.t"
+pprof=0
+"$peo" report -i "$f" --pprof "$tmp/p.pb.gz" >/dev/null 2>&1 && pprof=1
 for (( i = 0; i < runs; i++ )); do
+	if [ $pprof = 1 ]; then
+		timed_run flamegraph_vs_perf pprof "$peo" report -i "$f" --pprof "$tmp/p.pb.gz" >>"$tmp/q.t"
+		timed_run flamegraph_vs_perf report "$peo" report -i "$f" --stdio >>"$tmp/r.t"
+	fi
 	timed_run flamegraph_vs_perf graph "$peo" report -i "$f" --flamegraph "$tmp/g.svg" >>"$tmp/g.t"
 	timed_run flamegraph_vs_perf folded "$peo" report -i "$f" --folded >>"$tmp/d.t"
 	timed_run flamegraph_vs_perf perf perf script -i "$f" >>"$tmp/f.t"
@@ -47,4 +55,14 @@ awk -v gt="$gt" -v gm="$gm" -v dt="$dt" -v ft="$ft" -v fm="$fm" -v n="$samples" 
 	printf "  perf script/peo: %.1fx time (flame graph), %.1fx (folded), %.1fx memory\n", ft / gt, ft / dt, fm / gm
 	printf "RESULT|report --flamegraph, deep callchains|%.3f s|perf script (the pipeline'"'"'s first stage)|%.3f s|%.1f\n", gt, ft, ft / gt
 	printf "RESULT|report --folded, the same file|%.3f s|perf script|%.3f s|%.1f\n", dt, ft, ft / dt }'
+if [ $pprof = 1 ]; then
+	qt=$(cut -d' ' -f1 "$tmp/q.t" | median); qm=$(cut -d' ' -f2 "$tmp/q.t" | sort -n | tail -1)
+	rt=$(cut -d' ' -f1 "$tmp/r.t" | median)
+	awk -v qt="$qt" -v qm="$qm" -v rt="$rt" -v sz="$(stat -c %s "$tmp/p.pb.gz")" 'BEGIN {
+		printf "  %-26s %7.3f s %8d KiB peak (%d KB written)\n", "peo report --pprof", qt, qm, sz / 1000
+		printf "  %-26s %7.3f s\n", "peo report --stdio", rt
+		printf "RESULT|report --pprof, the same file|%.3f s|peo report --stdio|%.3f s|%.2f\n", qt, rt, rt / qt }'
+else
+	echo "  peo report --pprof: not timed (this peo was built without protobuf-c)"
+fi
 [ "$same" = identical ]

@@ -49,6 +49,37 @@ for f in two fp dwarf; do
 	check "$tmp/$f.data" --children -s dso,sym
 	check "$tmp/$f.data" --no-children -s sym --percent-limit 1
 done
+# filters: rows of these comms, dsos, symbols, threads alone, their
+# shares of all samples (a single comm or dso named in the header, its
+# column gone, as perf does)
+tid=$("$peo" script -i "$tmp/fp.data" -F tid 2>/dev/null | head -1 | tr -d ' ')
+check "$tmp/fp.data" --no-children --comms workload
+check "$tmp/fp.data" --comms workload,nosuchcomm
+check "$tmp/fp.data" --no-children --dsos workload
+check "$tmp/fp.data" --no-children --dsos "workload,[kernel.kallsyms]" -s dso,sym
+check "$tmp/fp.data" --no-children --symbols burn_loop,burn_deep
+check "$tmp/fp.data" --tid "$tid"
+check "$tmp/fp.data" --no-children --pid "$tid" -s pid
+check "$tmp/fp.data" --no-children --pid 1
+check "$tmp/two.data" --comms workload --dsos workload
+# perf 6.1's --children rows under --dsos are not the dso's (it drops
+# __libc_start_call_main from libc.so.6's, and shows unknown addresses):
+# peo's are the unfiltered --children rows of that dso
+"$peo" report -i "$tmp/fp.data" -g none -q --dsos libc.so.6 2>/dev/null | grep . >"$tmp/peo.f"
+"$peo" report -i "$tmp/fp.data" -g none -q | awk '$4 == "libc.so.6" { $4 = ""; print }' >"$tmp/want.f"
+if [ -s "$tmp/want.f" ] && diff <(awk '{ $1 = $1; print }' "$tmp/peo.f") \
+	<(awk '{ $1 = $1; print }' "$tmp/want.f") >/dev/null; then
+	pass "--children --dsos libc.so.6: the unfiltered rows of libc.so.6 ($(wc -l <"$tmp/want.f"))"
+else
+	fail "--children --dsos libc.so.6: not the unfiltered rows of libc.so.6"
+	diff "$tmp/peo.f" "$tmp/want.f" | head -5
+fi
+if "$peo" report -i "$tmp/fp.data" --pid 12x >/dev/null 2>"$tmp/err" ||
+	! grep -q "pid 12x: '12x' is not a process id" "$tmp/err"; then
+	fail "--pid 12x: $(cat "$tmp/err")"
+else
+	pass "--pid 12x: refused, said why"
+fi
 # the rows alone: perf's, without the header
 "$peo" report -i "$tmp/fp.data" -g none --no-children -q >"$tmp/peo.q" 2>/dev/null
 perf report -i "$tmp/fp.data" --stdio -g none --no-children -q >"$tmp/perf.q" 2>/dev/null

@@ -26,7 +26,8 @@ static void usage(FILE *out)
 		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [--children|--no-children]\n"
 		"                  [-g none] [--percent-limit N] [-q]\n"
 		"                  [--folded] [--flamegraph FILE.svg] [--pprof FILE.pb.gz]\n"
-		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
+		"                  [--comms LIST] [--dsos LIST] [--symbols LIST] [--pid LIST]\n"
+		"                  [--tid LIST] [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data)\n"
 		"  --stdio                the text report (the only one: also without it)\n"
 		"  -s, --sort KEYS        comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
@@ -42,6 +43,9 @@ static void usage(FILE *out)
 		"                         search, tooltips) written to FILE.svg\n"
 		"  --pprof FILE.pb.gz     the profile in pprof's format (gzipped protobuf),\n"
 		"                         for go tool pprof and profiling backends\n"
+		"  --comms, --dsos, --symbols, --pid, --tid LIST\n"
+		"                         rows of these (comma-separated) alone, their shares\n"
+		"                         of all samples; one comm or dso: named in the header\n"
 		"  --symfs DIR, --kallsyms FILE, -k/--vmlinux FILE: as peo script's\n");
 }
 
@@ -79,6 +83,46 @@ static int parse_keys(struct report_args *a, const char *list)
 	return 0;
 }
 
+/* Option @c's (in @longs) comma-separated @list into @f; with @numbers,
+ * each a whole number.  0, or -1 after saying what is wrong. */
+static int parse_filter(struct report_filter *f, const struct option *longs, int c,
+			const char *list, int numbers)
+{
+	const char *name = "?";
+	char *save = NULL;
+
+	for (const struct option *o = longs; o->name; o++)
+		if (o->val == c)
+			name = o->name;
+	*f = (struct report_filter){ .list = strdup(list) };
+	if (!f->list || !exit_keep(f->list)) { /* the command's till it exits */
+		free(f->list);
+		fprintf(stderr, "peo report: out of memory\n");
+		return -1;
+	}
+	for (char *w = strtok_r(f->list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		if (numbers && (strtoul(w, &end, 10), end == w || *end)) {
+			fprintf(stderr, "peo report: --%s %s: '%s' is not a %s id; give ids "
+				"separated by commas\n", name, list, w, strcmp(name, "pid") ? "thread" : "process");
+			return -1;
+		}
+		if (f->n == sizeof(f->v) / sizeof(f->v[0])) {
+			fprintf(stderr, "peo report: --%s: more than %zu values\n", name,
+				sizeof(f->v) / sizeof(f->v[0]));
+			return -1;
+		}
+		f->v[f->n++] = w;
+	}
+	if (!f->n) {
+		fprintf(stderr, "peo report: --%s '%s': no value; give them separated by commas\n",
+			name, list);
+		return -1;
+	}
+	return 0;
+}
+
 /* What hid symbols (a binary missing or changed, kernel addresses hidden),
  * a sentence each, once, as peo script says them. */
 static void say_notes(struct peo_symbols *syms)
@@ -95,7 +139,7 @@ static void say_notes(struct peo_symbols *syms)
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS,
-	       O_FOLDED, O_FLAMEGRAPH, O_PPROF };
+	       O_FOLDED, O_FLAMEGRAPH, O_PPROF, O_COMMS, O_DSOS, O_SYMBOLS, O_PID, O_TID };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' }, { "stdio", no_argument, NULL, O_STDIO },
 		{ "sort", required_argument, NULL, 's' },
@@ -108,6 +152,9 @@ int cmd_report(int argc, char **argv)
 		{ "vmlinux", required_argument, NULL, 'k' }, { "folded", no_argument, NULL, O_FOLDED },
 		{ "flamegraph", required_argument, NULL, O_FLAMEGRAPH },
 		{ "pprof", required_argument, NULL, O_PPROF },
+		{ "comms", required_argument, NULL, O_COMMS }, { "dsos", required_argument, NULL, O_DSOS },
+		{ "symbols", required_argument, NULL, O_SYMBOLS },
+		{ "pid", required_argument, NULL, O_PID }, { "tid", required_argument, NULL, O_TID },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -125,6 +172,12 @@ int cmd_report(int argc, char **argv)
 		case O_FOLDED: a.folded = 1; break;
 		case O_FLAMEGRAPH: a.flamegraph = optarg; break;
 		case O_PPROF: a.pprof = optarg; break;
+		case O_COMMS: case O_DSOS: case O_SYMBOLS: case O_PID: case O_TID:
+			if (parse_filter(c == O_COMMS ? &a.comms : c == O_DSOS ? &a.dsos
+					 : c == O_SYMBOLS ? &a.symbols : c == O_PID ? &a.pids : &a.tids,
+					 longs, c, optarg, c == O_PID || c == O_TID))
+				return 2;
+			break;
 		case 's':
 			if (parse_keys(&a, optarg))
 				return 2;

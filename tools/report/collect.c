@@ -196,10 +196,11 @@ int report_collect(const struct report_args *a, struct report_data *d)
 		free(fr);
 		return -1;
 	}
-	/* the kernel's and the binaries' symbols (and the DWARF of their
-	 * inlined functions, for dwarf stacks) read while the records start */
+	/* the kernel's and the binaries' symbols (and their DWARF, for dwarf
+	 * stacks' inlined functions and --pprof's lines) read while the
+	 * records start */
 	preload_start(preloaders, d->syms, PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES |
-					       (has_stacks(d) ? PEO_PRELOAD_DWARF : 0));
+					       (has_stacks(d) || d->want_lines ? PEO_PRELOAD_DWARF : 0));
 	while (!err && (got = peo_perfdata_next(d->f, &rec)) > 0) {
 		const struct peo_record *r = &rec.rec;
 

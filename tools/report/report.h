@@ -17,6 +17,14 @@ enum report_key { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_CPU };
 
 #define REPORT_MAX_KEYS 8
 
+/* A filter's comma-separated values (--comms, --dsos, --symbols, --pid,
+ * --tid): split in place in @list; @n 0 when not given. */
+struct report_filter {
+	char *list;
+	char *v[64];
+	size_t n;
+};
+
 struct report_args {
 	const char *input;
 	enum report_key keys[REPORT_MAX_KEYS];
@@ -29,6 +37,9 @@ struct report_args {
 	const char *flamegraph; /* --flamegraph FILE: the stacks as an SVG flame graph, no table */
 	const char *pprof;      /* --pprof FILE: the profile as pprof's profile.proto, gzipped */
 	const char *symfs, *kallsyms, *vmlinux;
+	/* rows of these alone, their shares of all samples (perf's
+	 * --percentage absolute) */
+	struct report_filter comms, dsos, symbols, pids, tids;
 };
 
 /* A recording read: its samples' stacks, per event. */

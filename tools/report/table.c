@@ -161,7 +161,37 @@ static struct row *find_row(struct rows *t, const struct row *key)
 	return &t->v[t->n - 1];
 }
 
-/* Event @event's rows from @p's stacks into @t.  0, or -1 out of memory. */
+/* Whether @f has @value among its values (or is not given). */
+static int filter_has(const struct report_filter *f, const char *value)
+{
+	if (!f->n)
+		return 1;
+	for (size_t i = 0; value && i < f->n; i++)
+		if (!strcmp(f->v[i], value))
+			return 1;
+	return 0;
+}
+
+static int filter_has_num(const struct report_filter *f, uint32_t value)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%u", value);
+	return filter_has(f, num);
+}
+
+/* Whether frame @fr of stack @st passes the filters: a row of its. */
+static int passes(const struct report_args *a, const struct peo_profile_stack *st,
+		  const struct peo_frame *fr)
+{
+	return filter_has(&a->comms, st->comm ? st->comm : ":-1") &&
+	       filter_has(&a->dsos, fr->dso ? base_name(fr->dso) : "[unknown]") &&
+	       filter_has(&a->symbols, fr->sym) && filter_has_num(&a->pids, st->pid) &&
+	       filter_has_num(&a->tids, st->tid);
+}
+
+/* Event @event's rows from @p's stacks into @t (the filters' alone).  0,
+ * or -1 out of memory. */
 static int make_rows(const struct report_args *a, int children, const struct peo_profile *p,
 		     uint32_t event, struct rows *t)
 {
@@ -182,6 +212,8 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 				key.level = level;
 			if (!f)
 				level = key.level;
+			if (!passes(a, &st, st.frames[f]))
+				continue;
 			if (!(r = find_row(t, &key)))
 				return -1;
 			if (!f)
@@ -349,15 +381,36 @@ static int print_event(const struct report_args *a, int children, struct report_
 	return 0;
 }
 
-int report_print(const struct report_args *a, struct report_data *d)
+/* @a without the columns a filter of one value makes all the same (perf
+ * names it in the header instead). */
+static struct report_args elided(const struct report_args *a)
+{
+	struct report_args e = *a;
+
+	e.nkeys = 0;
+	for (int k = 0; k < a->nkeys; k++)
+		if (!((a->keys[k] == KEY_COMM && a->comms.n == 1) ||
+		      (a->keys[k] == KEY_DSO && a->dsos.n == 1)))
+			e.keys[e.nkeys++] = a->keys[k];
+	return e;
+}
+
+int report_print(const struct report_args *args, struct report_data *d)
 {
 	/* perf's default: children where callchains were recorded */
-	int children = a->children && d->has_callchains; /* perf's default; none without callchains */
+	int children = args->children && d->has_callchains;
+	struct report_args shown = elided(args);
+	const struct report_args *a = &shown;
 
-	if (!a->quiet)
+	if (!a->quiet) {
 		printf("# To display the perf.data header info, please use --header/--header-only "
-		       "options.\n#\n#\n# Total Lost Samples: %llu\n#\n",
-		       (unsigned long long)d->lost_samples);
+		       "options.\n#\n");
+		if (a->comms.n == 1)
+			printf("# comm: %s\n", a->comms.v[0]);
+		if (a->dsos.n == 1)
+			printf("# dso: %s\n", a->dsos.v[0]);
+		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)d->lost_samples);
+	}
 	for (size_t ev = 0; ev < peo_perfdata_attr_count(d->f); ev++)
 		if (print_event(a, children, d, (uint32_t)ev))
 			return -1;
