@@ -62,6 +62,21 @@ check "$tmp/fp.data" --tid "$tid"
 check "$tmp/fp.data" --no-children --pid "$tid" -s pid
 check "$tmp/fp.data" --no-children --pid 1
 check "$tmp/two.data" --comms workload --dsos workload
+# --time: the samples from START to END alone (totals too), the slice
+# in the header
+t0=$("$peo" script -i "$tmp/fp.data" -F time 2>/dev/null | head -1 | tr -d ' :')
+mid=$(awk -v t="$t0" 'BEGIN { printf "%.6f", t + 0.1 }')
+end=$(awk -v t="$t0" 'BEGIN { printf "%.3f", t + 0.2 }')
+check "$tmp/fp.data" --time "$mid,$end"
+check "$tmp/fp.data" --no-children --time ",$mid"
+t1=$("$peo" script -i "$tmp/two.data" -F time 2>/dev/null | sed -n 50p | tr -d ' :')
+check "$tmp/two.data" --time "$t1,"
+if "$peo" report -i "$tmp/fp.data" --time 10% >/dev/null 2>"$tmp/err" ||
+	! grep -q "time 10%: give START,END in seconds" "$tmp/err"; then
+	fail "--time 10%: $(cat "$tmp/err")"
+else
+	pass "--time 10%: refused, said what to give"
+fi
 # perf 6.1's --children rows under --dsos are not the dso's (it drops
 # __libc_start_call_main from libc.so.6's, and shows unknown addresses):
 # peo's are the unfiltered --children rows of that dso

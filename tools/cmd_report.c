@@ -27,7 +27,8 @@ static void usage(FILE *out)
 		"                  [-g none] [--percent-limit N] [-q]\n"
 		"                  [--folded] [--flamegraph FILE.svg] [--pprof FILE.pb.gz]\n"
 		"                  [--comms LIST] [--dsos LIST] [--symbols LIST] [--pid LIST]\n"
-		"                  [--tid LIST] [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
+		"                  [--tid LIST] [--time START,END]\n"
+		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data)\n"
 		"  --stdio                the text report (the only one: also without it)\n"
 		"  -s, --sort KEYS        comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
@@ -43,6 +44,7 @@ static void usage(FILE *out)
 		"                         search, tooltips) written to FILE.svg\n"
 		"  --pprof FILE.pb.gz     the profile in pprof's format (gzipped protobuf),\n"
 		"                         for go tool pprof and profiling backends\n"
+		"  --time START,END       the samples from START to END (seconds) alone\n"
 		"  --comms, --dsos, --symbols, --pid, --tid LIST\n"
 		"                         rows of these (comma-separated) alone, their shares\n"
 		"                         of all samples; one comm or dso: named in the header\n"
@@ -123,6 +125,52 @@ static int parse_filter(struct report_filter *f, const struct option *longs, int
 	return 0;
 }
 
+/* One end of --time: SECONDS[.FRACTION] into *@ns; "" leaves it.  0, or -1. */
+static int parse_seconds(const char *s, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000u;
+	size_t i = 0;
+
+	if (!len)
+		return 0;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		if (sec > 18000000000u / 10 || (sec = sec * 10 + (uint64_t)(s[i] - '0')) > 18000000000u)
+			return -1;
+	if (!i || (i < len && s[i] != '.'))
+		return -1;
+	for (i++; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		if (scale > 1) {
+			scale /= 10;
+			frac += (uint64_t)(s[i] - '0') * scale;
+		}
+	}
+	*ns = sec * 1000000000u + frac;
+	return 0;
+}
+
+/* --time START,END (seconds, as peo script prints times; either may be
+ * left out) into @a.  0, or -1 after saying what to give. */
+static int parse_time(struct report_args *a, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+
+	a->time = arg;
+	a->time_start = 0;
+	a->time_end = UINT64_MAX;
+	if (!comma || strchr(comma + 1, ',') || strchr(arg, ' ') || strchr(arg, '%') ||
+	    parse_seconds(arg, (size_t)(comma - arg), &a->time_start) ||
+	    parse_seconds(comma + 1, strlen(comma + 1), &a->time_end) ||
+	    a->time_start > a->time_end) {
+		fprintf(stderr, "peo report: --time %s: give START,END in seconds as peo script "
+			"prints times (59275.674404,59275.774404; either may be left out); "
+			"percentages and several ranges are not read yet\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* What hid symbols (a binary missing or changed, kernel addresses hidden),
  * a sentence each, once, as peo script says them. */
 static void say_notes(struct peo_symbols *syms)
@@ -139,7 +187,7 @@ static void say_notes(struct peo_symbols *syms)
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS,
-	       O_FOLDED, O_FLAMEGRAPH, O_PPROF, O_COMMS, O_DSOS, O_SYMBOLS, O_PID, O_TID };
+	       O_FOLDED, O_FLAMEGRAPH, O_PPROF, O_COMMS, O_DSOS, O_SYMBOLS, O_PID, O_TID, O_TIME };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' }, { "stdio", no_argument, NULL, O_STDIO },
 		{ "sort", required_argument, NULL, 's' },
@@ -155,6 +203,7 @@ int cmd_report(int argc, char **argv)
 		{ "comms", required_argument, NULL, O_COMMS }, { "dsos", required_argument, NULL, O_DSOS },
 		{ "symbols", required_argument, NULL, O_SYMBOLS },
 		{ "pid", required_argument, NULL, O_PID }, { "tid", required_argument, NULL, O_TID },
+		{ "time", required_argument, NULL, O_TIME },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -172,6 +221,10 @@ int cmd_report(int argc, char **argv)
 		case O_FOLDED: a.folded = 1; break;
 		case O_FLAMEGRAPH: a.flamegraph = optarg; break;
 		case O_PPROF: a.pprof = optarg; break;
+		case O_TIME:
+			if (parse_time(&a, optarg))
+				return 2;
+			break;
 		case O_COMMS: case O_DSOS: case O_SYMBOLS: case O_PID: case O_TID:
 			if (parse_filter(c == O_COMMS ? &a.comms : c == O_DSOS ? &a.dsos
 					 : c == O_SYMBOLS ? &a.symbols : c == O_PID ? &a.pids : &a.tids,

@@ -206,6 +206,10 @@ int report_collect(const struct report_args *a, struct report_data *d)
 
 		switch (r->header.type) {
 		case PEO_RECORD_SAMPLE:
+			if (a->time && (r->u.sample.time < a->time_start ||
+					r->u.sample.time > a->time_end) &&
+			    r->attr && (r->attr->sample_type & PEO_SAMPLE_TIME))
+				break; /* outside --time: not counted, as perf */
 			err = add_sample(d, r, fr);
 			break;
 		case PEO_RECORD_LOST_SAMPLES:

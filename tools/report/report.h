@@ -40,6 +40,10 @@ struct report_args {
 	/* rows of these alone, their shares of all samples (perf's
 	 * --percentage absolute) */
 	struct report_filter comms, dsos, symbols, pids, tids;
+	/* --time START,END: the samples from START to END alone (ns, both
+	 * in; 0 and UINT64_MAX when not given), the argument as given */
+	uint64_t time_start, time_end;
+	const char *time;
 };
 
 /* A recording read: its samples' stacks, per event. */

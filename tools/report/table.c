@@ -363,8 +363,10 @@ static int print_event(const struct report_args *a, int children, struct report_
 	qsort(t.v, t.n, sizeof(*t.v), by_overhead);
 	if (!a->quiet) {
 		with_unit(samples, count, sizeof(count));
-		printf("# Samples: %s of event '%s'\n# Event count (approx.): %llu\n#\n", count,
-		       name ? name : "?", (unsigned long long)period);
+		printf("# Samples: %s of event '%s'", count, name ? name : "?");
+		if (a->time)
+			printf(" (time slices: %s)", a->time);
+		printf("\n# Event count (approx.): %llu\n#\n", (unsigned long long)period);
 		print_header(a, children, width);
 	}
 	for (size_t i = 0; i < t.n; i++) {
