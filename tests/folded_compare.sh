@@ -62,6 +62,17 @@ PY
 perf record -q -F 5000 -g -o "$tmp/fp.data" -- "$W" -r 20 -b 300 >/dev/null 2>&1
 check "-g" "$tmp/fp.data"
 
+# the report's filters keep whole stacks: those through burn_loop, the
+# same lines as the unfiltered ones that name it
+"$peo" report -i "$tmp/fp.data" --folded --symbols burn_loop >"$tmp/f1" 2>/dev/null
+"$peo" report -i "$tmp/fp.data" --folded 2>/dev/null | grep -E ';burn_loop(;| )' >"$tmp/f2"
+"$peo" report -i "$tmp/fp.data" --folded --comms nosuchcomm >"$tmp/f3" 2>/dev/null
+if [ -s "$tmp/f1" ] && cmp -s "$tmp/f1" "$tmp/f2" && [ ! -s "$tmp/f3" ]; then
+	pass "--symbols burn_loop: the stacks through it ($(wc -l <"$tmp/f1")); --comms nosuchcomm: none"
+else
+	fail "filtered folded stacks: $(wc -l <"$tmp/f1") with --symbols, $(wc -l <"$tmp/f2") naming it, $(wc -l <"$tmp/f3") of no comm"
+fi
+
 perf record -q -e cpu-clock,task-clock -c 100000 -g -o "$tmp/two.data" -- "$W" -b 200 >/dev/null 2>&1
 check "two events, the first kept" "$tmp/two.data"
 

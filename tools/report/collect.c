@@ -189,6 +189,7 @@ int report_collect(const struct report_args *a, struct report_data *d)
 	int got, err = 0;
 
 	memset(d, 0, sizeof(*d));
+	d->args = a;
 	d->want_lines = a->pprof != NULL;
 	d->cache = calloc(CACHE_SLOTS, sizeof(*d->cache)); /* none: every frame looked up */
 	if (!fr || peo_perfdata_open(&d->f, a->input, &po) || symbols_start(a, d)) {

@@ -211,7 +211,8 @@ int report_fold(struct report_data *d, struct folded *f)
 	for (size_t i = 0; i < n; i++) {
 		struct peo_profile_stack st;
 
-		if (!peo_profile_stack(d->profile, i, &st) && kept(d, &st, &first))
+		if (!peo_profile_stack(d->profile, i, &st) && report_stack_passes(d->args, &st) &&
+		    kept(d, &st, &first))
 			add_line(d, f, &t, &kinds, &st);
 	}
 	f->text = t.s;

@@ -556,13 +556,16 @@ int report_pprof(struct report_data *d, const char *path, const char *input)
 	keys[1] = str(&b, "pid");
 	keys[2] = str(&b, "tid");
 	keys[3] = str(&b, "cpu");
-	for (made = 0; made < nstacks; made++) {
+	for (size_t i = 0; i < nstacks; i++) {
 		struct peo_profile_stack st;
 
-		if (peo_profile_stack(d->profile, made, &st) || st.event >= nevents ||
-		    add_sample(&b, &p, column, &st, &samples[made], keys))
+		if (peo_profile_stack(d->profile, i, &st) || st.event >= nevents)
 			goto out;
-		p.sample[p.n_sample++] = &samples[made];
+		if (!report_stack_passes(d->args, &st))
+			continue;
+		if (add_sample(&b, &p, column, &st, &samples[made++], keys))
+			goto out;
+		p.sample[p.n_sample++] = &samples[made - 1];
 	}
 	comment = str_made(&b, "peo report --pprof of ", input);
 	p.comment = &comment;
@@ -587,7 +590,7 @@ int report_pprof(struct report_data *d, const char *path, const char *input)
 out:
 	if (err == -1)
 		fprintf(stderr, "peo report: out of memory for the pprof profile\n");
-	builder_free(&b, &p, samples, made + (made < nstacks && samples));
+	builder_free(&b, &p, samples, made);
 	free(column);
 	free(bytes);
 	return err ? -1 : 0;

@@ -56,6 +56,7 @@ struct report_data {
 	int has_callchains;     /* some event samples its callchain */
 	uint64_t state_gen;     /* state records so far: a cached frame of an older one is stale */
 	struct report_cached *cache; /* frames looked up, by address (collect.c) */
+	const struct report_args *args; /* the command's (collect.c keeps it) */
 	int want_lines;         /* --pprof: each user frame's source lines kept (lines.c) */
 	int lines_failed;       /* out of memory for them: the lines are missing */
 	struct report_lines *lines;
@@ -101,6 +102,11 @@ void report_fold_free(struct folded *f);
  * output (report/folded.c).  0, or -1 (out of memory or a write failed,
  * said). */
 int report_folded(struct report_data *d, FILE *out);
+
+/* table.c: whether stack @st is one of the filters' (@a): its comm, pid
+ * and tid among theirs, and a frame in one of --dsos and one of
+ * --symbols: what --folded, --flamegraph and --pprof keep. */
+int report_stack_passes(const struct report_args *a, const struct peo_profile_stack *st);
 
 /* report/lines.c: user frame @fr's source lines (looked up at @at of
  * process @pid) kept by its binary and offset, once.  0, or -1 out of

@@ -190,6 +190,20 @@ static int passes(const struct report_args *a, const struct peo_profile_stack *s
 	       filter_has_num(&a->tids, st->tid);
 }
 
+int report_stack_passes(const struct report_args *a, const struct peo_profile_stack *st)
+{
+	int dso = !a->dsos.n, sym = !a->symbols.n;
+
+	for (size_t f = 0; f < st->nframes && !(dso && sym); f++) {
+		const struct peo_frame *fr = st->frames[f];
+
+		dso |= filter_has(&a->dsos, fr->dso ? base_name(fr->dso) : "[unknown]");
+		sym |= filter_has(&a->symbols, fr->sym);
+	}
+	return dso && sym && filter_has(&a->comms, st->comm ? st->comm : ":-1") &&
+	       filter_has_num(&a->pids, st->pid) && filter_has_num(&a->tids, st->tid);
+}
+
 /* Event @event's rows from @p's stacks into @t (the filters' alone).  0,
  * or -1 out of memory. */
 static int make_rows(const struct report_args *a, int children, const struct peo_profile *p,
