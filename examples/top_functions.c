@@ -30,9 +30,12 @@ static void count(const char *name, int self)
 	}
 }
 
-static int most_first(const void *a, const void *b)
+static int most_first(const void *pa, const void *pb) /* most self first, ties by total */
 {
-	return (int)((const struct fn *)b)->self - (int)((const struct fn *)a)->self;
+	const struct fn *a = pa, *b = pb;
+
+	return a->self != b->self ? (a->self < b->self) - (a->self > b->self)
+				  : (a->total < b->total) - (a->total > b->total);
 }
 
 int main(int argc, char **argv)

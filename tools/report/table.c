@@ -374,7 +374,8 @@ static int print_event(const struct report_args *a, int children, struct report_
 	}
 	sort_args = a;
 	sort_children = children;
-	qsort(t.v, t.n, sizeof(*t.v), by_overhead);
+	if (t.n) /* none when the filters keep none: qsort's pointer may not be NULL */
+		qsort(t.v, t.n, sizeof(*t.v), by_overhead);
 	if (!a->quiet) {
 		with_unit(samples, count, sizeof(count));
 		printf("# Samples: %s of event '%s'", count, name ? name : "?");
