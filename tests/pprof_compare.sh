@@ -108,5 +108,17 @@ elif grep -A1 ' now_ms .*workload\.c:[1-9]' "$tmp/raw" | grep -Eq '^ +burn_loop 
 else
 	fail "dwarf: no location of now_ms with burn_loop as its caller: $(grep -m1 -A1 now_ms "$tmp/raw")"
 fi
+# the whole machine: threads without a comm (":-1" in the report), whose
+# samples carry pid and tid labels alone
+if "$peo" record -a -F 999 -o "$tmp/sys.data" -- sleep 0.3 >/dev/null 2>&1; then
+	if "$peo" report -i "$tmp/sys.data" --pprof "$tmp/sys.pb.gz" 2>"$tmp/err" &&
+		pprof -raw "$tmp/sys.pb.gz" >"$tmp/raw" && grep -q 'pid:\[' "$tmp/raw"; then
+		pass "-a: written and read back ($(grep -c 'pid:\[' "$tmp/raw") samples with a pid label)"
+	else
+		fail "-a: $(head -c 400 "$tmp/err") $(head -c 200 "$tmp/pprof.err")"
+	fi
+else
+	echo "SKIP  -a: peo record -a is not allowed here"
+fi
 echo "pprof_compare: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -419,22 +419,25 @@ static int add_sample(struct builder *b, const Profile *p, const int *column,
 	s->n_value = p->n_sample_type;
 	s->value[column[st->event]] = (int64_t)st->count;
 	s->value[column[st->event] + 1] = (int64_t)st->period;
+	/* filled from labels[0] on: the block is freed through the first pointer */
 	if (st->comm) {
-		perftools__profiles__label__init(&labels[0]);
-		labels[0].key = keys[0];
-		labels[0].str = str(b, st->comm);
-		s->label[s->n_label++] = &labels[0];
+		Label *l = &labels[s->n_label];
+
+		perftools__profiles__label__init(l);
+		l->key = keys[0];
+		l->str = str(b, st->comm);
+		s->label[s->n_label++] = l;
 	}
 	for (size_t k = 0; k < 3; k++)
 		if (nums[k] != (uint32_t)-1) {
-			Label *l = &labels[1 + k];
+			Label *l = &labels[s->n_label];
 
 			perftools__profiles__label__init(l);
 			l->key = keys[1 + k];
 			l->num = nums[k];
 			s->label[s->n_label++] = l;
 		}
-	if (!s->n_label) /* the block is freed through the first pointer */
+	if (!s->n_label)
 		free(labels);
 	return b->failed ? -1 : 0;
 }
