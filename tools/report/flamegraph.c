@@ -115,7 +115,7 @@ static void draw(struct svg *g, const struct open_frame *f, int depth, uint64_t 
 	double y = g->height - BOTTOM - (depth + 1) * FRAME_H;
 	double pct = g->total ? 100.0 * (double)(end - f->start) / (double)g->total : 0;
 	size_t fits = w / CHAR_W >= 3 ? (size_t)(w / CHAR_W) : 0;
-	char fill[32];
+	char fill[48]; /* "rgb(R,G,B)", any int in each */
 
 	if (w < MIN_PX)
 		return;
