@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <peo/peo.h>
+
 struct peo_attr;
 struct peo_event_list;
 struct peo_perfdata;
@@ -82,6 +84,23 @@ void preload_join(struct preloader p[2]);
  * is the caller's to free). */
 int recording_symbols(struct peo_perfdata *f, struct peo_symbols_opts *so,
 		      struct peo_symbols **out);
+
+/* The cpumode of a callchain's frames after context marker @ctx (what a
+ * lookup of them takes): peo script's and peo report's. */
+static inline uint16_t callchain_cpumode(int64_t ctx)
+{
+	switch (ctx) {
+	case PEO_CONTEXT_KERNEL: return PEO_RECORD_MISC_KERNEL;
+	case PEO_CONTEXT_GUEST_KERNEL: return PEO_RECORD_MISC_GUEST_KERNEL;
+	case PEO_CONTEXT_GUEST_USER: return PEO_RECORD_MISC_GUEST_USER;
+	default: return PEO_RECORD_MISC_USER;
+	}
+}
+
+/* recording_symbols.c: whether an event of recording @f samples user
+ * stacks to unwind (--call-graph dwarf): their inlined functions need the
+ * binaries' DWARF. */
+int recording_has_stacks(struct peo_perfdata *f);
 
 /* thread_start.c: pthread_create(@thread, NULL, @fn, @arg) with the
  * asynchronous signals blocked in the new thread, so they reach the main

@@ -1,7 +1,8 @@
 /*
  * recording_symbols.c - the symbols peo script and peo report read a
  * recording's addresses with: the command's options, the debug cache the
- * environment names, and every build id the recording lists.
+ * environment names, every build id the recording lists; and whether
+ * they need the binaries' DWARF for unwound stacks.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,5 +50,13 @@ int recording_symbols(struct peo_perfdata *f, struct peo_symbols_opts *so,
 		    (err = peo_symbols_add_build_id(*out, ids[i].filename, ids[i].id, ids[i].size)) ==
 			    -ENOMEM)
 			return -1;
+	return 0;
+}
+
+int recording_has_stacks(struct peo_perfdata *f)
+{
+	for (size_t i = 0; i < peo_perfdata_attr_count(f); i++)
+		if (peo_perfdata_attr(f, i)->sample_type & PEO_SAMPLE_STACK_USER)
+			return 1;
 	return 0;
 }

@@ -16,17 +16,6 @@
 #define MAX_FRAMES 512 /* perf's largest callchain (kernel.perf_event_max_stack) is 127; room */
 #define MAX_UNWOUND 127
 
-/* The cpumode of a callchain's frames after context marker @ctx. */
-static uint16_t cpumode_of(int64_t ctx)
-{
-	switch (ctx) {
-	case PEO_CONTEXT_KERNEL: return PEO_RECORD_MISC_KERNEL;
-	case PEO_CONTEXT_GUEST_KERNEL: return PEO_RECORD_MISC_GUEST_KERNEL;
-	case PEO_CONTEXT_GUEST_USER: return PEO_RECORD_MISC_GUEST_USER;
-	default: return PEO_RECORD_MISC_USER;
-	}
-}
-
 static void look_up_now(struct report_data *d, const struct peo_record *r, uint16_t mode,
 			uint64_t ip, uint64_t at, struct peo_frame *fr);
 
@@ -73,7 +62,7 @@ static void look_up_now(struct report_data *d, const struct peo_record *r, uint1
 	fr->addr = ip;
 	if (mode == PEO_RECORD_MISC_KERNEL || mode == PEO_RECORD_MISC_GUEST_KERNEL)
 		fr->flags |= PEO_FRAME_KERNEL;
-	else if (d->want_lines && report_lines_add(d, r->sample_id.pid, at, fr))
+	else if (d->args->pprof && report_lines_add(d, r->sample_id.pid, at, fr))
 		d->lines_failed = 1;
 }
 
@@ -123,7 +112,7 @@ static size_t frames_of(struct report_data *d, const struct peo_record *r, struc
 		r->u.sample.ip, &fr[n++]);
 	peo_callchain_begin(&it, r);
 	for (int first = 1; n < MAX_FRAMES && peo_callchain_next(&it, &ip, &ctx); first = 0) {
-		uint16_t mode = cpumode_of(ctx);
+		uint16_t mode = callchain_cpumode(ctx);
 
 		if (nu > 0 && mode == PEO_RECORD_MISC_USER)
 			break; /* the unwound frames stand for it */
@@ -171,15 +160,6 @@ static int add_sample(struct report_data *d, const struct peo_record *r, struct 
 	return peo_profile_add(d->profile, &ps);
 }
 
-/* Whether some event records user stacks to unwind (--call-graph dwarf). */
-static int has_stacks(const struct report_data *d)
-{
-	for (size_t i = 0; i < peo_perfdata_attr_count(d->f); i++)
-		if (peo_perfdata_attr(d->f, i)->sample_type & PEO_SAMPLE_STACK_USER)
-			return 1;
-	return 0;
-}
-
 int report_collect(const struct report_args *a, struct report_data *d)
 {
 	PEO_OPTS(peo_perfdata_opts, po, .ordered = PEO_PERFDATA_ORDER_AS_PERF);
@@ -190,7 +170,6 @@ int report_collect(const struct report_args *a, struct report_data *d)
 
 	memset(d, 0, sizeof(*d));
 	d->args = a;
-	d->want_lines = a->pprof != NULL;
 	d->cache = calloc(CACHE_SLOTS, sizeof(*d->cache)); /* none: every frame looked up */
 	if (!fr || peo_perfdata_open(&d->f, a->input, &po) || symbols_start(a, d)) {
 		fprintf(stderr, "peo report: %s\n", fr ? peo_last_error() : "out of memory");
@@ -201,7 +180,7 @@ int report_collect(const struct report_args *a, struct report_data *d)
 	 * stacks' inlined functions and --pprof's lines) read while the
 	 * records start */
 	preload_start(preloaders, d->syms, PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES |
-					       (has_stacks(d) || d->want_lines ? PEO_PRELOAD_DWARF : 0));
+					       (recording_has_stacks(d->f) || a->pprof ? PEO_PRELOAD_DWARF : 0));
 	while (!err && (got = peo_perfdata_next(d->f, &rec)) > 0) {
 		const struct peo_record *r = &rec.rec;
 

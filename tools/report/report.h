@@ -57,9 +57,8 @@ struct report_data {
 	uint64_t state_gen;     /* state records so far: a cached frame of an older one is stale */
 	struct report_cached *cache; /* frames looked up, by address (collect.c) */
 	const struct report_args *args; /* the command's (collect.c keeps it) */
-	int want_lines;         /* --pprof: each user frame's source lines kept (lines.c) */
 	int lines_failed;       /* out of memory for them: the lines are missing */
-	struct report_lines *lines;
+	struct report_lines *lines; /* --pprof: each user frame's source lines (lines.c) */
 };
 
 /* Read @a->input into @d.  0, or -1 after saying why on stderr. */

@@ -9,6 +9,7 @@
 
 #include <peo/peo.h>
 
+#include "commands.h"
 #include "script/worker.h"
 
 /* What @ip of @r's process is, in @cpumode (nothing known without a model:
@@ -68,17 +69,6 @@ static inline int script_unwind(struct script_worker *w, const struct peo_record
 static inline uint64_t script_unwound_at(int i, uint64_t ip)
 {
 	return i ? ip - 1 : ip;
-}
-
-/* The cpumode of a callchain's frames after context marker @ctx. */
-static inline uint16_t script_cpumode_of(int64_t ctx)
-{
-	switch (ctx) {
-	case PEO_CONTEXT_KERNEL: return PEO_RECORD_MISC_KERNEL;
-	case PEO_CONTEXT_GUEST_KERNEL: return PEO_RECORD_MISC_GUEST_KERNEL;
-	case PEO_CONTEXT_GUEST_USER: return PEO_RECORD_MISC_GUEST_USER;
-	default: return PEO_RECORD_MISC_USER;
-	}
 }
 
 #endif

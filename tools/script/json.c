@@ -89,7 +89,7 @@ static void json_frames(struct script_worker *w, const struct peo_record *r)
 	peo_callchain_begin(&it, r);
 	while (peo_callchain_next(&it, &ip, &ctx)) {
 		struct peo_srcline places[SCRIPT_MAX_PLACES];
-		uint16_t mode = script_cpumode_of(ctx);
+		uint16_t mode = callchain_cpumode(ctx);
 		int np;
 
 		if (nu && mode == PEO_RECORD_MISC_USER)

@@ -99,10 +99,7 @@ static int symbols_start(struct script_run *run)
 
 unsigned script_preload_dwarf(struct script_run *run, int srcline)
 {
-	for (size_t i = 0; !srcline && !run->a.no_inline && i < peo_perfdata_attr_count(run->f); i++)
-		if (peo_perfdata_attr(run->f, i)->sample_type & PEO_SAMPLE_STACK_USER)
-			return PEO_PRELOAD_DWARF;
-	return srcline ? PEO_PRELOAD_DWARF : 0;
+	return srcline || (!run->a.no_inline && recording_has_stacks(run->f)) ? PEO_PRELOAD_DWARF : 0;
 }
 
 /* What hid symbols, a sentence each, once. */

@@ -369,7 +369,7 @@ static void print_callchain(struct script_worker *w, const struct peo_record *r,
 	out_char(w->out, '\n');
 	peo_callchain_begin(&it, r);
 	while (peo_callchain_next(&it, &ip, &ctx)) {
-		uint16_t mode = script_cpumode_of(ctx);
+		uint16_t mode = callchain_cpumode(ctx);
 
 		if (n && mode == PEO_RECORD_MISC_USER)
 			break; /* the unwound frames stand for it */
