@@ -110,8 +110,9 @@ echo "   workload -r 12 -b 300 burns 300 ms in burn_loop(), under 12 calls of bu
 graph=$(realpath "$build")/flamegraph.svg
 if show "peo record -g -o deep.data -- workload -r 12 -b 300" \
 	"$peo" record -g -o "$tmp/deep.data" -- "$W" -r 12 -b 300; then
-	show "peo report -i deep.data --no-children -q | head -4" \
-		sh -c '"$1" report -i "$2" --no-children -q | head -4' sh "$peo" "$tmp/deep.data"
+	echo "   the busiest function and its callers, as perf report prints its call graph:"
+	show "peo report -i deep.data --no-children -q | head -7" \
+		sh -c '"$1" report -i "$2" --no-children -q | head -7' sh "$peo" "$tmp/deep.data"
 	show "peo report -i deep.data --flamegraph $graph" \
 		"$peo" report -i "$tmp/deep.data" --flamegraph "$graph" &&
 		echo "   in the browser: a click on a frame zooms to it; Search finds functions"

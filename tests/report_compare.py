@@ -30,7 +30,9 @@ def read(path):
         if line.startswith("# (Tip:"):
             lines = lines[:i - 1]
             break
-    head = [l for l in lines if not ROW.match(l)]
+    # the header's lines (the call graphs under the rows are
+    # callgraph_compare.py's)
+    head = [l for l in lines if l.startswith("#")]
     rows = [l for l in lines if ROW.match(l)]
     return head, rows
 

@@ -8,8 +8,9 @@
 # (addresses in no map, dwarf frames' aliases named "(inlined)", one
 # function split over two rows; with --children, the rows of a binary
 # whose dwarf frames perf names so, whose percentages perf's naming
-# changes too); peo's call graphs under the rows are not
-# printed yet, so both are asked -g none.  -q prints the rows alone.
+# changes too); and the call graph under each row the same (each -g
+# mode, order and value; callgraph_compare.py), on these and on a
+# system-wide recording.  -q prints the rows alone.
 # Exits 1 when a row differs otherwise, 77 when perf cannot record here.
 set -u
 . "$(dirname "$0")/compare_common.sh"
@@ -24,30 +25,47 @@ fi
 perf record -q -e cpu-clock,task-clock -c 100000 -o "$tmp/two.data" -- "$W" -b 200 >/dev/null 2>&1
 perf record -q -F 5000 -g -o "$tmp/fp.data" -- "$W" -r 20 -b 300 >/dev/null 2>&1
 perf record -q -F 2000 --call-graph dwarf -o "$tmp/dwarf.data" -- "$W" -r 10 -b 200 >/dev/null 2>&1
+# every process of the machine for a second, the workload's among them:
+# kernel stacks, threads that change names, binaries without symbols
+"$W" -r 20 -b 1500 >/dev/null 2>&1 &
+perf record -q -a -g -F 999 -o "$tmp/sys.data" -- sleep 1 >/dev/null 2>&1
+wait
 
 # check FILE OPTIONS...: peo report's against perf report's
 check() {
 	local f=$1 what
 	shift
 	what="$(basename "$f" .data) $*"
-	"$peo" report -i "$f" --stdio -g none "$@" >"$tmp/peo.out" 2>"$tmp/peo.err" ||
+	"$peo" report -i "$f" --stdio "$@" >"$tmp/peo.out" 2>"$tmp/peo.err" ||
 		{ fail "$what: peo report failed: $(head -c 300 "$tmp/peo.err")"; return; }
-	perf report -i "$f" --stdio -g none "$@" >"$tmp/perf.out" 2>/dev/null
+	perf report -i "$f" --stdio "$@" >"$tmp/perf.out" 2>/dev/null
 	loose=
 	case "$(basename "$f") $*" in dwarf.data*--no-children*) ;; dwarf.data*) loose=--loose-inlined ;; esac
-	if out=$(python3 "$here/report_compare.py" "$tmp/peo.out" "$tmp/perf.out" $loose); then
-		pass "$what: $(echo "$out" | tail -1)"
+	if out=$(python3 "$here/report_compare.py" "$tmp/peo.out" "$tmp/perf.out" $loose) &&
+		graphs=$(python3 "$here/callgraph_compare.py" "$tmp/peo.out" "$tmp/perf.out"); then
+		pass "$what: $(echo "$out" | tail -1); graphs: $(echo "$graphs" | tail -1)"
 	else
 		fail "$what:"
-		echo "$out" | sed 's/^/      /'
+		echo "$out" "$graphs" | sed 's/^/      /'
 	fi
 }
-for f in two fp dwarf; do
+for f in two fp dwarf sys; do
+	check "$tmp/$f.data" -g none
 	check "$tmp/$f.data"
 	check "$tmp/$f.data" --no-children
 	check "$tmp/$f.data" --no-children -s pid,cpu,dso
 	check "$tmp/$f.data" --children -s dso,sym
 	check "$tmp/$f.data" --no-children -s sym --percent-limit 1
+done
+# the call graphs' modes, orders, thresholds and values
+for f in fp dwarf sys; do
+	check "$tmp/$f.data" -g flat
+	check "$tmp/$f.data" --no-children -g folded,0.1
+	check "$tmp/$f.data" -g fractal,0.2,count
+	check "$tmp/$f.data" --no-children -g caller,0.05,period
+	check "$tmp/$f.data" -g callee -s sym
+	check "$tmp/$f.data" -G -s pid
+	check "$tmp/$f.data" -g graph,0,3
 done
 # filters: rows of these comms, dsos, symbols, threads alone, their
 # shares of all samples (a single comm or dso named in the header, its

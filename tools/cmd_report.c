@@ -24,7 +24,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [--children|--no-children]\n"
-		"                  [-g none] [--percent-limit N] [-q]\n"
+		"                  [-g [MODE][,MIN%%][,ORDER][,VALUE]] [-G] [--percent-limit N] [-q]\n"
 		"                  [--folded] [--flamegraph FILE.svg] [--pprof FILE.pb.gz]\n"
 		"                  [--comms LIST] [--dsos LIST] [--symbols LIST] [--pid LIST]\n"
 		"                  [--tid LIST] [--time START,END]\n"
@@ -35,7 +35,13 @@ static void usage(FILE *out)
 		"  --children             each row also with the samples whose callchain\n"
 		"                         holds it (perf's default with callchains)\n"
 		"  --no-children          each row with its own samples only\n"
-		"  -g none                no call graph under the rows (peo prints none yet)\n"
+		"  -g, --call-graph SPEC  the call graph under each row (where the callchains\n"
+		"                         were recorded): MODE graph (shares of all), fractal\n"
+		"                         (of the parent), flat, folded or none; MIN%% the\n"
+		"                         smallest branch shown (0.5); ORDER caller (callers\n"
+		"                         first: --children's default) or callee; VALUE\n"
+		"                         percent, period or count\n"
+		"  -G, --inverted         -g caller\n"
 		"  --percent-limit N      rows of at least N%% only\n"
 		"  -q, --quiet            the rows alone\n"
 		"  --folded               the stacks as folded lines (comm;outer;...;leaf\n"
@@ -82,6 +88,67 @@ static int parse_keys(struct report_args *a, const char *list)
 			list);
 		return -1;
 	}
+	return 0;
+}
+
+/* The first of @names that @tok begins (perf takes any prefix), as its
+ * index; -1 when none. */
+static int prefix_of(const char *tok, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strncmp(tok, names[i], strlen(tok)))
+			return i;
+	return -1;
+}
+
+/* -g's MODE,MIN%,ORDER,KEY,VALUE (any of them, in any order, perf's
+ * words) into @a.  0, or -1 after saying what is wrong. */
+static int parse_call_graph(struct report_args *a, const char *arg)
+{
+	static const char *const modes[] = { "none", "graph", "flat", "fractal", "folded" };
+	static const enum callgraph_mode mode_of[] = { CG_NONE, CG_GRAPH, CG_FLAT, CG_FRACTAL,
+						       CG_FOLDED };
+	static const char *const orders[] = { "caller", "callee" };
+	static const char *const values[] = { "percent", "period", "count" };
+	static const char *const keys[] = { "function", "address", "branch" };
+	char *copy = strdup(arg), *save = NULL, *end;
+	int numbers = 0, i;
+
+	if (!copy) {
+		fprintf(stderr, "peo report: out of memory\n");
+		return -1;
+	}
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if ((i = prefix_of(tok, modes, 5)) >= 0) {
+			a->cg.mode = mode_of[i];
+		} else if ((i = prefix_of(tok, orders, 2)) >= 0) {
+			a->cg.caller = i == 0;
+			a->cg_order_given = 1;
+		} else if ((i = prefix_of(tok, values, 3)) >= 0) {
+			a->cg.value = (enum callgraph_value)i;
+		} else if ((i = prefix_of(tok, keys, 3)) > 0) {
+			fprintf(stderr, "peo report: -g %s: '%s' is not supported yet; the call "
+				"graphs are keyed by function\n", arg, tok);
+			free(copy);
+			return -1;
+		} else if (i < 0) {
+			double v = strtod(tok, &end);
+
+			if (end == tok || *end || v < 0 || numbers == 2 || (numbers && v > UINT32_MAX)) {
+				fprintf(stderr, "peo report: -g %s: '%s' is not a call graph mode "
+					"(graph, flat, fractal, folded, none), order (caller, callee), "
+					"value (percent, period, count), threshold or print limit\n",
+					arg, tok);
+				free(copy);
+				return -1;
+			}
+			if (numbers++)
+				a->cg.print_limit = (unsigned)v;
+			else
+				a->cg.min_percent = v;
+		}
+	}
+	free(copy);
 	return 0;
 }
 
@@ -193,7 +260,8 @@ int cmd_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "children", no_argument, NULL, O_CHILDREN },
 		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
-		{ "call-graph", required_argument, NULL, 'g' },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "inverted", no_argument, NULL, 'G' },
 		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
 		{ "quiet", no_argument, NULL, 'q' }, { "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
@@ -208,13 +276,14 @@ int cmd_report(int argc, char **argv)
 		{ 0 },
 	};
 	struct report_args a = { .input = "perf.data", .children = -1,
-				 .keys = { KEY_COMM, KEY_DSO, KEY_SYM }, .nkeys = 3 };
+				 .keys = { KEY_COMM, KEY_DSO, KEY_SYM }, .nkeys = 3,
+				 .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct report_data d;
 	char *end;
 	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:qk:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:gGqk:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i': a.input = optarg; break;
 		case O_STDIO: break;
@@ -232,13 +301,23 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			break;
 		case 's':
+			a.cg.skip_first = !strncmp(optarg, "sym", 3);
 			if (parse_keys(&a, optarg))
 				return 2;
 			break;
 		case O_CHILDREN: a.children = 1; break;
 		case O_NO_CHILDREN: a.children = 0; break;
 		case 'g':
-			a.call_graph = strncmp(optarg, "none", 4) != 0;
+			/* -g alone is perf's default; -g SPEC takes the next word
+			 * unless it is an option */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			if (optarg && parse_call_graph(&a, optarg))
+				return 2;
+			break;
+		case 'G': /* --inverted: the callers first */
+			a.cg.caller = 1;
+			a.cg_order_given = 1;
 			break;
 		case O_PERCENT_LIMIT:
 			a.percent_limit = strtod(optarg, &end);
@@ -277,9 +356,6 @@ int cmd_report(int argc, char **argv)
 		report_data_free(&d, 1);
 		return status;
 	}
-	if (a.call_graph && d.has_callchains)
-		fprintf(stderr, "peo report: note: call graphs under the rows are not printed yet; "
-			"the rows are as -g none prints them\n");
 	status = report_print(&a, &d) ? 1 : 0;
 	say_notes(d.syms);
 	report_data_free(&d, 1);

@@ -81,8 +81,13 @@ static size_t add_unwound(struct report_data *d, const struct peo_record *r, uin
 		k = peo_processes_inlines(d->procs, r->sample_id.pid, at, names, 16);
 	for (int j = 0; j < k && n < MAX_FRAMES; j++) {
 		fr[n] = outer;
-		fr[n].sym = names[j];
-		fr[n++].flags |= PEO_FRAME_INLINED;
+		/* one named as the function it is in is that function's frame
+		 * to perf (it reuses the symbol): the same row, the same node */
+		if (strcmp(names[j], outer.sym)) {
+			fr[n].sym = names[j];
+			fr[n].flags |= PEO_FRAME_INLINED;
+		}
+		n++;
 	}
 	if (!is_ip && n < MAX_FRAMES)
 		fr[n++] = outer;

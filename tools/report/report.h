@@ -17,6 +17,19 @@ enum report_key { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_CPU };
 
 #define REPORT_MAX_KEYS 8
 
+/* -g: how the call graphs under the rows are printed (perf's modes). */
+enum callgraph_mode { CG_NONE, CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED };
+enum callgraph_value { CG_PERCENT, CG_PERIOD, CG_COUNT };
+
+struct callgraph_opts {
+	enum callgraph_mode mode;
+	int caller;          /* the outermost frame first (else the leaf) */
+	double min_percent;  /* branches of less are left out */
+	enum callgraph_value value;
+	unsigned print_limit; /* entries, branches or chains printed at most (0: all) */
+	int skip_first;      /* -s starts with sym: the row's own symbol not repeated */
+};
+
 /* A filter's comma-separated values (--comms, --dsos, --symbols, --pid,
  * --tid): split in place in @list; @n 0 when not given. */
 struct report_filter {
@@ -32,7 +45,8 @@ struct report_args {
 	int children;        /* 1: --children, 0: --no-children, -1: perf's default */
 	double percent_limit;
 	int quiet;           /* -q: the rows alone */
-	int call_graph;      /* -g given other than none: the trees are not printed yet */
+	struct callgraph_opts cg; /* -g: the call graphs under the rows */
+	int cg_order_given;  /* -g caller or callee given (else by --children) */
 	int folded;          /* --folded: the stacks as folded lines, no table */
 	const char *flamegraph; /* --flamegraph FILE: the stacks as an SVG flame graph, no table */
 	const char *pprof;      /* --pprof FILE: the profile as pprof's profile.proto, gzipped */
@@ -124,5 +138,24 @@ int report_pprof(struct report_data *d, const char *path, const char *input);
 /* Write @d's folded stacks as an interactive SVG flame graph to @path,
  * titled by @input (report/flamegraph.c).  0, or -1 (said). */
 int report_flamegraph(struct report_data *d, const char *path, const char *input);
+
+/* report/callgraph.c: the rows' call graphs, one trie of frames each. */
+struct callgraph;
+int callgraph_new(struct callgraph **out); /* 0, or -1 out of memory */
+void callgraph_free(struct callgraph *g);
+/* A new row's tree: its root node; 0 out of memory. */
+uint32_t callgraph_root(struct callgraph *g);
+/* Add the chain of @n frames at @frames[0], @frames[@step], ... (@step
+ * -1 walks back) with its samples' @period and @count under @root.  0, or
+ * -1 out of memory. */
+int callgraph_add(struct callgraph *g, uint32_t root, const struct peo_frame *const *frames,
+		  size_t n, int step, uint64_t period, uint64_t count);
+/* Print @root's tree on @out as perf report --stdio does under a row
+ * whose own period is @row_period: shares of @total, branches under
+ * @o->min_percent of @callchain_total (fractal: of the branches where
+ * they start) left
+ * out.  0, or -1 out of memory. */
+int callgraph_print(const struct callgraph *g, uint32_t root, const struct callgraph_opts *o,
+		    FILE *out, uint64_t total, uint64_t callchain_total, uint64_t row_period);
 
 #endif

@@ -21,6 +21,8 @@ struct row {
 	int inlined;     /* sym is a function inlined there */
 	uint64_t self, children;
 	size_t last_stack; /* the stack it was last counted in as a child, + 1 */
+	size_t graph_stack; /* the stack it last took a chain of, + 1 */
+	uint32_t graph;     /* its call graph's root (0: none yet) */
 };
 
 struct rows {
@@ -29,6 +31,7 @@ struct rows {
 	size_t *slots; /* hash: index + 1 */
 	size_t nslots;
 	const struct report_args *a;
+	struct peo_processes *procs; /* the threads' names at the end */
 };
 
 static const char *base_name(const char *path)
@@ -39,19 +42,22 @@ static const char *base_name(const char *path)
 }
 
 /* Frame @f of a stack's samples as a row's keys (the others zero). */
-static struct row row_of(const struct report_args *a, const struct peo_profile_stack *st,
+static struct row row_of(const struct rows *t, const struct peo_profile_stack *st,
 			 const struct peo_frame *f)
 {
+	const struct report_args *a = t->a;
 	struct row r = { 0 };
+	const char *last;
 
 	for (int k = 0; k < a->nkeys; k++)
 		switch (a->keys[k]) {
 		case KEY_COMM:
 			r.comm = st->comm ? st->comm : ":-1";
 			break;
-		case KEY_PID:
+		case KEY_PID: /* perf's row is the thread's, named as it was last */
 			r.tid = st->tid;
-			r.comm = st->comm ? st->comm : ":-1";
+			last = peo_processes_comm(t->procs, st->tid);
+			r.comm = last ? last : st->comm ? st->comm : ":-1";
 			break;
 		case KEY_DSO:
 			r.dso = f->dso ? base_name(f->dso) : NULL; /* [unknown] */
@@ -204,12 +210,45 @@ int report_stack_passes(const struct report_args *a, const struct peo_profile_st
 	       filter_has_num(&a->pids, st->pid) && filter_has_num(&a->tids, st->tid);
 }
 
-/* Event @event's rows from @p's stacks into @t (the filters' alone).  0,
- * or -1 out of memory. */
+/* Stack @i's chains (@st) into the call graphs of its rows (@at: each
+ * frame's row, SIZE_MAX for none), as perf gives them: the sample's own
+ * row the whole chain; with @children each other row on it the chain
+ * from its first frame on (in the chains' order), once a stack.  0, or
+ * -1 out of memory. */
+static int add_chains(const struct report_args *a, int children, struct callgraph *g,
+		      const struct peo_profile_stack *st, size_t i, const size_t *at,
+		      struct rows *t)
+{
+	size_t n = st->nframes;
+	int caller = a->cg.caller;
+
+	for (size_t k = 0; k < (children ? n : 1); k++) {
+		/* the leaf first, then from the outermost in (caller) or out */
+		size_t f = !k ? 0 : caller ? n - k : k;
+		struct row *r = at[f] == SIZE_MAX ? NULL : &t->v[at[f]];
+
+		if (!r || r->graph_stack == i + 1)
+			continue;
+		r->graph_stack = i + 1;
+		if (!r->graph && !(r->graph = callgraph_root(g)))
+			return -1;
+		if (caller ? callgraph_add(g, r->graph, st->frames + (k ? f : n - 1), k ? f + 1 : n,
+					   -1, st->period, st->count)
+			   : callgraph_add(g, r->graph, st->frames + f, n - f, 1, st->period,
+					   st->count))
+			return -1;
+	}
+	return 0;
+}
+
+/* Event @event's rows from @p's stacks into @t (the filters' alone), and
+ * their call graphs into @g when not NULL.  0, or -1 out of memory. */
 static int make_rows(const struct report_args *a, int children, const struct peo_profile *p,
-		     uint32_t event, struct rows *t)
+		     uint32_t event, struct rows *t, struct callgraph *g)
 {
 	struct peo_profile_stack st;
+	size_t *at = NULL, cap = 0;
+	int status = -1;
 
 	for (size_t i = 0; i < peo_profile_stacks(p); i++) {
 		peo_profile_stack(p, i, &st);
@@ -217,8 +256,16 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 
 		if (st.event != event)
 			continue;
+		if (st.nframes > cap) {
+			size_t *more = realloc(at, st.nframes * sizeof(*at));
+
+			if (!more)
+				goto out;
+			at = more;
+			cap = st.nframes;
+		}
 		for (size_t f = 0; f < (children ? st.nframes : 1); f++) {
-			struct row key = row_of(a, &st, st.frames[f]), *r;
+			struct row key = row_of(t, &st, st.frames[f]), *r;
 
 			/* perf leaves an address in no map the level of the
 			 * sample's own ip (its cpumode) */
@@ -226,10 +273,12 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 				key.level = level;
 			if (!f)
 				level = key.level;
+			at[f] = SIZE_MAX;
 			if (!passes(a, &st, st.frames[f]))
 				continue;
 			if (!(r = find_row(t, &key)))
-				return -1;
+				goto out;
+			at[f] = (size_t)(r - t->v);
 			if (!f)
 				r->self += st.period;
 			if (children && r->last_stack != i + 1) { /* once a stack, however deep */
@@ -237,8 +286,13 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 				r->last_stack = i + 1;
 			}
 		}
+		if (g && add_chains(a, children, g, &st, i, at, t))
+			goto out;
 	}
-	return 0;
+	status = 0;
+out:
+	free(at);
+	return status;
 }
 
 static const struct report_args *sort_args;
@@ -256,7 +310,7 @@ static int by_overhead(const void *pa, const void *pb)
 }
 
 static const char *const header_of[] = {
-	[KEY_COMM] = "Command", [KEY_PID] = "Pid:Command", [KEY_DSO] = "Shared Object",
+	[KEY_COMM] = "Command", [KEY_PID] = "    Pid:Command", [KEY_DSO] = "Shared Object",
 	[KEY_SYM] = "Symbol", [KEY_CPU] = "CPU",
 };
 
@@ -309,10 +363,7 @@ static void print_header(const struct report_args *a, int children, const int *w
 {
 	printf("#%s", children ? " Children      Self" : " Overhead");
 	for (int k = 0; k < a->nkeys; k++)
-		if (a->keys[k] == KEY_PID) /* perf right-aligns it, a space after */
-			printf("  %*s ", width[k] - 1, header_of[a->keys[k]]);
-		else
-			printf("  %-*s", width[k], header_of[a->keys[k]]);
+		printf("  %-*s", width[k], header_of[a->keys[k]]);
 	printf("\n#%s", children ? " ........  ........" : " ........");
 	for (int k = 0; k < a->nkeys; k++) {
 		printf("  ");
@@ -346,8 +397,10 @@ static void print_row(const struct report_args *a, int children, const int *widt
 static int print_event(const struct report_args *a, int children, struct report_data *d,
 		       uint32_t ev)
 {
-	struct rows t = { .a = a };
-	int width[REPORT_MAX_KEYS];
+	struct rows t = { .a = a, .procs = d->procs };
+	struct callgraph *g = NULL;
+	const struct peo_attr *attr = peo_perfdata_attr(d->f, ev);
+	int width[REPORT_MAX_KEYS], status = -1;
 	uint64_t period, samples = peo_profile_samples(d->profile, ev, &period);
 	const char *name = peo_perfdata_event_name(d->f, ev);
 	char count[32], buf[4096];
@@ -356,12 +409,12 @@ static int print_event(const struct report_args *a, int children, struct report_
 		return 0;
 	if (!period)
 		period = 1; /* samples of no weight: 0.00% each, not a division by zero */
-	if (make_rows(a, children, d->profile, ev, &t)) {
-		free(t.v);
-		free(t.slots);
-		fprintf(stderr, "peo report: out of memory for the report's rows\n");
-		return -1;
-	}
+	/* the graphs of an event that samples its callchain (as perf) */
+	if (a->cg.mode != CG_NONE && attr && (attr->sample_type & PEO_SAMPLE_CALLCHAIN) &&
+	    callgraph_new(&g))
+		goto out;
+	if (make_rows(a, children, d->profile, ev, &t, g))
+		goto out;
 	for (int k = 0; k < a->nkeys; k++) {
 		width[k] = (int)strlen(header_of[a->keys[k]]);
 		if (a->keys[k] == KEY_CPU)
@@ -391,11 +444,20 @@ static int print_event(const struct report_args *a, int children, struct report_
 		if (pct < a->percent_limit)
 			continue;
 		print_row(a, children, width, &t.v[i], period);
+		if (g && t.v[i].graph &&
+		    callgraph_print(g, t.v[i].graph, &a->cg, stdout, period, period,
+				    children ? t.v[i].children : t.v[i].self))
+			goto out;
 	}
 	printf("\n\n"); /* -q too, as perf */
+	status = 0;
+out:
+	if (status)
+		fprintf(stderr, "peo report: out of memory for the report's rows\n");
+	callgraph_free(g);
 	free(t.v);
 	free(t.slots);
-	return 0;
+	return status;
 }
 
 /* @a without the columns a filter of one value makes all the same (perf
@@ -418,6 +480,10 @@ int report_print(const struct report_args *args, struct report_data *d)
 	int children = args->children && d->has_callchains;
 	struct report_args shown = elided(args);
 	const struct report_args *a = &shown;
+
+	/* perf's chains: the callers first with --children, else the leaf */
+	if (!args->cg_order_given)
+		shown.cg.caller = children;
 
 	if (!a->quiet) {
 		printf("# To display the perf.data header info, please use --header/--header-only "
