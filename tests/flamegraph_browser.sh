@@ -7,7 +7,11 @@
 # hidden), Reset Zoom restores it, the search paints matches and says
 # their share; a screenshot shows the frames (tests/flamegraph_check.py
 # decodes it).  The SVG's frames are checked against --folded's lines
-# with or without a browser.  Exits 77 when chromium is not installed.
+# with or without a browser.  The differential graph of two recordings
+# (the workload burning less and spinning more) and --folded of both are
+# checked against each file's folded stacks (flamegraph_diff.py), and
+# the SVG loads in the browser too.  Exits 77 when chromium is not
+# installed.
 set -u
 peo=${1:?usage: flamegraph_browser.sh PEO WORKLOAD}
 W=${2:?usage: flamegraph_browser.sh PEO WORKLOAD}
@@ -38,6 +42,27 @@ if "$peo" report -i "$tmp/f.data" --flamegraph /nonexistent/dir/g.svg 2>"$tmp/er
 	fail "an unwritable --flamegraph: $(cat "$tmp/err")"
 else
 	pass "an unwritable --flamegraph FILE: refused, named"
+fi
+
+# two recordings: the after burns less in burn_loop and spins more
+"$peo" record -g -F 2000 -o "$tmp/before.data" -- "$W" -r 4 -b 300 -s 100 >/dev/null 2>&1
+"$peo" record -g -F 2000 -o "$tmp/after.data" -- "$W" -r 4 -b 100 -s 300 >/dev/null 2>&1
+"$peo" report -i "$tmp/before.data" --folded >"$tmp/before.folded" 2>/dev/null
+"$peo" report -i "$tmp/after.data" --folded >"$tmp/after.folded" 2>/dev/null
+"$peo" report -i "$tmp/before.data" -i "$tmp/after.data" --folded >"$tmp/diff.folded" 2>/dev/null
+if "$peo" report -i "$tmp/before.data" -i "$tmp/after.data" --flamegraph "$tmp/diff.svg" \
+	2>"$tmp/err" && grep -q "differential flame graph is in $tmp/diff.svg" "$tmp/err" &&
+	out=$(python3 "$here/flamegraph_diff.py" "$tmp/diff.svg" "$tmp/diff.folded" \
+		"$tmp/before.folded" "$tmp/after.folded" burn_loop); then
+	pass "differential: $out"
+else
+	fail "differential: $(cat "$tmp/err") ${out:-}"
+fi
+if "$peo" report -i "$tmp/before.data" -i "$tmp/after.data" >/dev/null 2>"$tmp/err" ||
+	! grep -q "two files are compared by --flamegraph" "$tmp/err"; then
+	fail "two files without --flamegraph or --folded: $(cat "$tmp/err")"
+else
+	pass "two files without --flamegraph or --folded: refused, said what compares them"
 fi
 
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
@@ -106,6 +131,13 @@ if [ "$result" = PASS ]; then
 	pass "in a page: a click zooms, Reset Zoom restores, the search matches"
 else
 	fail "in a page: ${result:-no title}; $(grep -m2 CONSOLE "$tmp/plog")"
+fi
+
+chrome --dump-dom "file://$tmp/diff.svg" >"$tmp/ddom" 2>"$tmp/dlog"
+if grep -q 'data-script="ready"' "$tmp/ddom" && ! grep -q 'CONSOLE' "$tmp/dlog"; then
+	pass "the differential SVG alone: its script ran, no console message"
+else
+	fail "the differential SVG: $(grep -m2 CONSOLE "$tmp/dlog")"
 fi
 
 chrome --window-size="1200,$height" --screenshot="$tmp/g.png" "file://$tmp/g.svg" >/dev/null 2>&1

@@ -29,7 +29,9 @@ static void usage(FILE *out)
 		"                  [--comms LIST] [--dsos LIST] [--symbols LIST] [--pid LIST]\n"
 		"                  [--tid LIST] [--time START,END]\n"
 		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
-		"  -i, --input FILE       the perf.data to read (default perf.data)\n"
+		"  -i, --input FILE       the perf.data to read (default perf.data); twice\n"
+		"                         (the before, then the after) with --flamegraph or\n"
+		"                         --folded: the differential graph, both weights\n"
 		"  --stdio                the text report (the only one: also without it)\n"
 		"  -s, --sort KEYS        comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
 		"  --children             each row also with the samples whose callchain\n"
@@ -251,6 +253,45 @@ static void say_notes(struct peo_symbols *syms)
 		fprintf(stderr, "peo report: note: and %zu more of the kind\n", n - 16);
 }
 
+/* -i BEFORE -i AFTER: the differential flame graph, or the folded lines
+ * of both (difffolded.pl's). */
+static int report_two(const struct report_args *a)
+{
+	struct report_args before = *a;
+	struct report_data base, d;
+	int status;
+
+	if (!(a->flamegraph || a->folded) || a->pprof) {
+		fprintf(stderr, "peo report: -i %s -i %s: two files are compared by --flamegraph "
+			"FILE.svg (a differential flame graph) or --folded (each stack's weight in "
+			"both); give one file otherwise\n", a->base, a->input);
+		return 2;
+	}
+	before.input = a->base;
+	if (report_collect(&before, &base)) {
+		report_data_free(&base, 1);
+		return 1;
+	}
+	if (report_collect(a, &d)) {
+		report_data_free(&d, 1);
+		report_data_free(&base, 1);
+		return 1;
+	}
+	status = (a->folded && report_folded_diff(&base, &d, stdout)) ||
+			 (a->flamegraph && report_flamegraph_diff(&base, &d, a->flamegraph, a->base,
+								  a->input))
+		 ? 1 : 0;
+	if (a->flamegraph && !status)
+		fprintf(stderr, "peo report: the differential flame graph is in %s (red: grew, "
+			"blue: shrank, from %s to %s): open it in a browser\n", a->flamegraph,
+			a->base, a->input);
+	say_notes(base.syms);
+	say_notes(d.syms);
+	report_data_free(&d, 1);
+	report_data_free(&base, 1);
+	return status;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS,
@@ -280,12 +321,21 @@ int cmd_report(int argc, char **argv)
 				 .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct report_data d;
 	char *end;
-	int c, status;
+	int c, status, inputs = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:gGqk:h", longs, NULL)) != -1) {
 		switch (c) {
-		case 'i': a.input = optarg; break;
+		case 'i': /* twice: the before, then the after */
+			if (inputs++ == 1)
+				a.base = a.input;
+			else if (inputs > 2) {
+				fprintf(stderr, "peo report: -i %s: a third file; give one, or two to "
+					"compare (the before, then the after)\n", optarg);
+				return 2;
+			}
+			a.input = optarg;
+			break;
 		case O_STDIO: break;
 		case O_FOLDED: a.folded = 1; break;
 		case O_FLAMEGRAPH: a.flamegraph = optarg; break;
@@ -340,6 +390,8 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (a.base)
+		return report_two(&a);
 	if (report_collect(&a, &d)) {
 		report_data_free(&d, 1);
 		return 1;

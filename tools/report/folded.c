@@ -259,3 +259,74 @@ int report_folded(struct report_data *d, FILE *out)
 	report_fold_free(&f);
 	return err;
 }
+
+int report_fold_join(const struct folded *base, const struct folded *f, struct fold_pair **out,
+		     size_t *n)
+{
+	struct fold_pair *v = calloc(base->n + f->n + 1, sizeof(*v));
+	size_t i = 0, j = 0;
+
+	*n = 0;
+	*out = v;
+	if (!v) {
+		fprintf(stderr, "peo report: out of memory for the folded stacks\n");
+		return -1;
+	}
+	/* both sorted bytewise: one pass, a line of both once */
+	while (i < base->n || j < f->n) {
+		const struct fold_line *b = i < base->n ? &base->lines[i] : NULL;
+		const struct fold_line *l = j < f->n ? &f->lines[j] : NULL;
+		int c = !b ? 1 : !l ? -1 : strcmp(base->text + b->at, f->text + l->at);
+		struct fold_pair *p = &v[(*n)++];
+
+		if (c >= 0) {
+			*p = (struct fold_pair){ .text = f->text + l->at, .kinds = f->kinds + l->kinds_at,
+						 .weight = l->weight, .count = l->count };
+			j++;
+		}
+		if (c <= 0) {
+			if (c < 0)
+				*p = (struct fold_pair){ .text = base->text + b->at,
+							 .kinds = base->kinds + b->kinds_at };
+			p->base_weight = b->weight;
+			p->base_count = b->count;
+			i++;
+		}
+	}
+	return 0;
+}
+
+int report_fold_two(struct report_data *base, struct report_data *d, struct folded *fb,
+		    struct folded *f)
+{
+	if (report_fold(base, fb))
+		return -1;
+	if (report_fold(d, f)) {
+		report_fold_free(fb);
+		return -1;
+	}
+	return 0;
+}
+
+int report_folded_diff(struct report_data *base, struct report_data *d, FILE *out)
+{
+	struct folded fb, f;
+	struct fold_pair *v = NULL;
+	size_t n = 0;
+	int err = -1;
+
+	if (report_fold_two(base, d, &fb, &f))
+		return -1;
+	if (!report_fold_join(&fb, &f, &v, &n)) {
+		err = 0;
+		for (size_t i = 0; i < n; i++)
+			if (fprintf(out, "%s %llu %llu\n", v[i].text,
+				    (unsigned long long)v[i].base_weight,
+				    (unsigned long long)v[i].weight) < 0)
+				err = -1;
+	}
+	free(v);
+	report_fold_free(&fb);
+	report_fold_free(&f);
+	return err;
+}

@@ -40,6 +40,7 @@ struct report_filter {
 
 struct report_args {
 	const char *input;
+	const char *base;    /* -i given twice: the first, the before (input the after) */
 	enum report_key keys[REPORT_MAX_KEYS];
 	int nkeys;
 	int children;        /* 1: --children, 0: --no-children, -1: perf's default */
@@ -110,6 +111,30 @@ struct folded {
 int report_fold(struct report_data *d, struct folded *f);
 void report_fold_free(struct folded *f);
 
+/* A line of two profiles (a baseline's and another's): its weight and
+ * samples in each, 0 where it is not. */
+struct fold_pair {
+	const char *text;            /* comm;outer;...;leaf */
+	const unsigned char *kinds;  /* its fields' kinds */
+	uint64_t weight, count;      /* the other profile's */
+	uint64_t base_weight, base_count;
+};
+
+/* The lines of @base and @f (report_fold()'s) joined by their text into
+ * *@out (free() it; its strings are theirs), *@n of them, sorted
+ * bytewise.  0, or -1 (out of memory, said). */
+int report_fold_join(const struct folded *base, const struct folded *f, struct fold_pair **out,
+		     size_t *n);
+
+/* report_fold() of @base into *@fb and of @d into *@f (both freed on a
+ * failure).  0, or -1 (said). */
+int report_fold_two(struct report_data *base, struct report_data *d, struct folded *fb,
+		    struct folded *f);
+
+/* Print the stacks of @base and @d as difffolded.pl's lines ("comm;...;
+ * leaf base-weight weight") on @out.  0, or -1 (said). */
+int report_folded_diff(struct report_data *base, struct report_data *d, FILE *out);
+
 /* Print @d's stacks as folded lines ("comm;outer;...;leaf weight") on
  * @out, as FlameGraph's stackcollapse-perf.pl makes them of perf script's
  * output (report/folded.c).  0, or -1 (out of memory or a write failed,
@@ -138,6 +163,13 @@ int report_pprof(struct report_data *d, const char *path, const char *input);
 /* Write @d's folded stacks as an interactive SVG flame graph to @path,
  * titled by @input (report/flamegraph.c).  0, or -1 (said). */
 int report_flamegraph(struct report_data *d, const char *path, const char *input);
+
+/* The differential flame graph of @base (the before) and @d (the after),
+ * titled by @base_input and @input: frames as wide as their share of
+ * @d, red where they grew and blue where they shrank against @base
+ * scaled to @d's total (report/flamegraph.c).  0, or -1 (said). */
+int report_flamegraph_diff(struct report_data *base, struct report_data *d, const char *path,
+			   const char *base_input, const char *input);
 
 /* report/callgraph.c: the rows' call graphs, one trie of frames each. */
 struct callgraph;
