@@ -13,7 +13,14 @@ row the same, but for rows perf 6.1 prints wrongly, each counted by kind:
            whose percentages add up to peo's one row.
 With --loose-inlined (a --children report of dwarf stacks), every row
 of a binary where perf prints an "(inlined)" row and that differs is
-counted as inlined.
+counted as inlined.  With --srcline (a srcline or srcfile key), two more:
+  a2l      perf's "??:0" (or ":0") rows, where its addr2line gave up on a
+           binary after 123 failures (perf names every later address of
+           it so), and peo's rows of a function's or binary's offset
+           ("name+N", "bin[hex]") that no perf row matches;
+  unit     a line perf names by its compilation unit's file where the
+           line table says a header inlined there: the same row but for
+           the file's name.
 Prints "same=N unknown=N inlined=N split=N other=N"; exits 1 when other>0
 or a header line differs."""
 import re
@@ -53,7 +60,7 @@ def main():
     status = 0
     # perf's "(inlined)" names are wider or narrower than the symbols peo
     # names: the symbol column's header then differs in width alone
-    widths_may_differ = any(r.endswith(" (inlined)") for r in perf_rows)
+    widths_may_differ = any(r.endswith(" (inlined)") for r in perf_rows) or "--srcline" in sys.argv
     norm = (lambda l: re.sub(r"[ .]+$", "", l.rstrip())) if widths_may_differ else str.rstrip
     if [norm(l) for l in peo_head if l.strip()] != [norm(l) for l in perf_head if l.strip()]:
         print("header lines differ:")
@@ -62,6 +69,8 @@ def main():
                 print("  peo:  %r\n  perf: %r" % (a, b))
         status = 1
     count = {"same": 0, "unknown": 0, "inlined": 0, "split": 0, "other": 0}
+    if "--srcline" in sys.argv:
+        count.update({"a2l": 0, "unit": 0})
     perf_left = {}
     for r in perf_rows:
         perf_left[r] = perf_left.get(r, 0) + 1
@@ -87,10 +96,10 @@ def main():
                 for t in twins:
                     perf_rest.remove(t)
     for r in list(peo_left):
-        if "[unknown]" in r or re.search(r"\] (0x[0-9a-f]+|0+)$", r):
+        if "[unknown]" in r or re.search(r"\] (0x[0-9a-f]+|0+)( |$)", r):
             count["unknown"] += 1
             peo_left.remove(r)
-    perf_rest = [r for r in perf_rest if not ("[unknown]" in r or re.search(r"\] (0x[0-9a-f]+|0+)$", r))]
+    perf_rest = [r for r in perf_rest if not ("[unknown]" in r or re.search(r"\] (0x[0-9a-f]+|0+)( |$)", r))]
     # perf's "(inlined)" outer functions: each stands for one of peo's rows
     # (the same columns before the symbol: percentages, comm, binary; a
     # stack's frames share their percentages, so several may stand for
@@ -119,6 +128,36 @@ def main():
             for r in [r for r in side if binary(r) in loose]:
                 side.remove(r)
                 count["inlined"] += 1
+    if "--srcline" in sys.argv:
+        def unit(r):  # the row, the file's name left out (its line kept)
+            return re.sub(r"[^ ]+\.[a-zA-Z]+(:[0-9]+)?( |$)", r"*\1\2", r.rstrip())
+        perf_units = {}
+        for r in perf_rest:
+            perf_units.setdefault(unit(r), []).append(r)
+        for r in list(peo_left):
+            if perf_units.get(unit(r)):
+                perf_rest.remove(perf_units[unit(r)].pop())
+                peo_left.remove(r)
+                count["unit"] += 2
+        # perf names some of a header's lines by the unit's file and some
+        # not: the rows left of the same columns but the file add up alike
+        def rest(r):
+            return unit(ROW.match(r).group(3))
+        for key in set(rest(r) for r in peo_left) & set(rest(r) for r in perf_rest):
+            a = [r for r in peo_left if rest(r) == key]
+            b = [r for r in perf_rest if rest(r) == key]
+            if abs(sum(float(pcts(r)[0]) for r in a) - sum(float(pcts(r)[0]) for r in b)) <= 0.011 * (len(a) + len(b)):
+                for r in a:
+                    peo_left.remove(r)
+                for r in b:
+                    perf_rest.remove(r)
+                count["unit"] += len(a) + len(b)
+        for r in [r for r in perf_rest if re.search(r"(^|  )(\?\?)?:0$", r.rstrip())]:
+            perf_rest.remove(r)
+            count["a2l"] += 1
+        for r in [r for r in peo_left if re.search(r"(\+[0-9]+|\[[0-9a-f]+\])$", r.rstrip())]:
+            peo_left.remove(r)
+            count["a2l"] += 1
     count["other"] = len(peo_left) + len(perf_rest)
     for r in peo_left[:10]:
         print("peo only:  " + r)

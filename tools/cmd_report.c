@@ -17,8 +17,14 @@ static const struct {
 	enum report_key key;
 } key_names[] = {
 	{ "comm", KEY_COMM }, { "pid", KEY_PID }, { "dso", KEY_DSO }, { "sym", KEY_SYM },
-	{ "symbol", KEY_SYM }, { "cpu", KEY_CPU },
+	{ "symbol", KEY_SYM }, { "cpu", KEY_CPU }, { "srcline", KEY_SRCLINE },
+	{ "srcfile", KEY_SRCFILE }, { "parent", KEY_PARENT }, { "period", KEY_PERIOD },
+	{ "sample", KEY_SAMPLE }, { "symoff", KEY_SYMOFF },
+	{ "tid", KEY_PID }, /* perf's pid is the thread already */
 };
+
+#define KEY_LIST "comm, pid (or tid), dso, sym, symoff, srcline, srcfile, parent, cpu, " \
+		 "period, sample"
 
 static void usage(FILE *out)
 {
@@ -33,7 +39,9 @@ static void usage(FILE *out)
 		"                         (the before, then the after) with --flamegraph or\n"
 		"                         --folded: the differential graph, both weights\n"
 		"  --stdio                the text report (the only one: also without it)\n"
-		"  -s, --sort KEYS        comm,pid,dso,sym,cpu (default comm,dso,sym)\n"
+		"  -s, --sort KEYS        comm, pid (tid), dso, sym, symoff, srcline, srcfile,\n"
+		"                         parent, cpu; period and sample columns (default\n"
+		"                         comm,dso,sym)\n"
 		"  --children             each row also with the samples whose callchain\n"
 		"                         holds it (perf's default with callchains)\n"
 		"  --no-children          each row with its own samples only\n"
@@ -44,6 +52,8 @@ static void usage(FILE *out)
 		"                         first: --children's default) or callee; VALUE\n"
 		"                         percent, period or count\n"
 		"  -G, --inverted         -g caller\n"
+		"  -p, --parent REGEX     what names a stack's parent (the parent key's\n"
+		"                         column; default ^sys_|^do_page_fault)\n"
 		"  --percent-limit N      rows of at least N%% only\n"
 		"  -q, --quiet            the rows alone\n"
 		"  --folded               the stacks as folded lines (comm;outer;...;leaf\n"
@@ -75,19 +85,20 @@ static int parse_keys(struct report_args *a, const char *list)
 		while (i < sizeof(key_names) / sizeof(key_names[0]) && strcmp(key_names[i].name, w))
 			i++;
 		if (i == sizeof(key_names) / sizeof(key_names[0]) || a->nkeys == REPORT_MAX_KEYS) {
-			fprintf(stderr, "peo report: -s %s: %s; the keys are comm, pid, dso, sym, "
-				"cpu (at most %d)\n", list,
+			fprintf(stderr, "peo report: -s %s: %s; the keys are " KEY_LIST
+				" (at most %d)\n", list,
 				a->nkeys == REPORT_MAX_KEYS ? "too many keys" : "an unknown key",
 				REPORT_MAX_KEYS);
 			free(copy);
 			return -1;
 		}
 		a->keys[a->nkeys++] = key_names[i].key;
+		if (key_names[i].key == KEY_SRCLINE || key_names[i].key == KEY_SRCFILE)
+			a->want_lines = 1;
 	}
 	free(copy);
 	if (!a->nkeys) {
-		fprintf(stderr, "peo report: -s '%s': no key; the keys are comm, pid, dso, sym, cpu\n",
-			list);
+		fprintf(stderr, "peo report: -s '%s': no key; the keys are " KEY_LIST "\n", list);
 		return -1;
 	}
 	return 0;
@@ -303,6 +314,7 @@ int cmd_report(int argc, char **argv)
 		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
+		{ "parent", required_argument, NULL, 'p' },
 		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
 		{ "quiet", no_argument, NULL, 'q' }, { "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
@@ -320,11 +332,15 @@ int cmd_report(int argc, char **argv)
 				 .keys = { KEY_COMM, KEY_DSO, KEY_SYM }, .nkeys = 3,
 				 .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct report_data d;
+	/* what names a stack's parent: perf's default */
+	const char *parent = "^sys_|^do_page_fault";
+	static regex_t parent_re; /* the command's till it exits; a second run's replaces it */
+	static int parent_compiled;
 	char *end;
 	int c, status, inputs = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:gGqk:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:gGp:qk:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i': /* twice: the before, then the after */
 			if (inputs++ == 1)
@@ -365,6 +381,9 @@ int cmd_report(int argc, char **argv)
 			if (optarg && parse_call_graph(&a, optarg))
 				return 2;
 			break;
+		case 'p':
+			parent = optarg;
+			break;
 		case 'G': /* --inverted: the callers first */
 			a.cg.caller = 1;
 			a.cg_order_given = 1;
@@ -390,6 +409,18 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (parent_compiled)
+		regfree(&parent_re);
+	if ((parent_compiled = (c = regcomp(&parent_re, parent, REG_EXTENDED | REG_NOSUB)) == 0),
+	    c) {
+		char why[256];
+
+		regerror(c, &parent_re, why, sizeof(why));
+		fprintf(stderr, "peo report: -p '%s': %s; give an extended regular expression\n",
+			parent, why);
+		return 2;
+	}
+	a.parent = &parent_re;
 	if (a.base)
 		return report_two(&a);
 	if (report_collect(&a, &d)) {

@@ -62,7 +62,8 @@ static void look_up_now(struct report_data *d, const struct peo_record *r, uint1
 	fr->addr = ip;
 	if (mode == PEO_RECORD_MISC_KERNEL || mode == PEO_RECORD_MISC_GUEST_KERNEL)
 		fr->flags |= PEO_FRAME_KERNEL;
-	else if (d->args->pprof && report_lines_add(d, r->sample_id.pid, at, fr))
+	else if ((d->args->pprof || d->args->want_lines) &&
+		 report_lines_add(d, r->sample_id.pid, at, fr))
 		d->lines_failed = 1;
 }
 
@@ -128,6 +129,8 @@ static size_t frames_of(struct report_data *d, const struct peo_record *r, struc
 	for (int i = 0; i < nu && n < MAX_FRAMES; i++)
 		n = add_unwound(d, r, ips[i], i ? ips[i] - 1 : ips[i], fr, n, !i && n == 1 &&
 				ips[0] == r->u.sample.ip);
+	if ((a->sample_type & PEO_SAMPLE_STACK_USER) && nu <= 0 && n == 1)
+		fr[0].flags |= REPORT_FRAME_NO_CALLERS;
 	return n;
 }
 

@@ -7,15 +7,24 @@
 #ifndef PEO_TOOLS_REPORT_H
 #define PEO_TOOLS_REPORT_H
 
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include <peo/peo.h>
 
-/* The sort keys (perf's names). */
-enum report_key { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_CPU };
+/* The sort keys (perf's names).  PERIOD and SAMPLE are columns that
+ * group nothing: the row's own period and samples. */
+enum report_key {
+	KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_CPU, KEY_SYMOFF, KEY_SRCLINE, KEY_SRCFILE,
+	KEY_PARENT, KEY_PERIOD, KEY_SAMPLE,
+};
 
 #define REPORT_MAX_KEYS 8
+
+/* A sample's ip frame whose callchain perf has as empty: a dwarf sample
+ * whose user stack unwound to nothing (no callers known, no graph). */
+#define REPORT_FRAME_NO_CALLERS (1u << 31)
 
 /* -g: how the call graphs under the rows are printed (perf's modes). */
 enum callgraph_mode { CG_NONE, CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED };
@@ -52,6 +61,8 @@ struct report_args {
 	const char *flamegraph; /* --flamegraph FILE: the stacks as an SVG flame graph, no table */
 	const char *pprof;      /* --pprof FILE: the profile as pprof's profile.proto, gzipped */
 	const char *symfs, *kallsyms, *vmlinux;
+	int want_lines;      /* a key needs the frames' source lines (srcline, srcfile) */
+	const regex_t *parent; /* -p: what names a stack's parent (the parent key) */
 	/* rows of these alone, their shares of all samples (perf's
 	 * --percentage absolute) */
 	struct report_filter comms, dsos, symbols, pids, tids;

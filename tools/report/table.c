@@ -15,8 +15,12 @@
 /* A row: its keys' values and its periods. */
 struct row {
 	const char *comm, *dso, *sym;
+	const char *parent; /* the parent key's symbol; NULL: [other] */
 	uint32_t tid, cpu;
 	uint64_t addr;   /* the address, where no symbol names it */
+	uint64_t symoff; /* the symoff key's offset into sym */
+	uint64_t samples;
+	char src[160];   /* the srcline or srcfile key's text */
 	char level;      /* perf's [k] or [.] */
 	int inlined;     /* sym is a function inlined there */
 	uint64_t self, children;
@@ -31,7 +35,8 @@ struct rows {
 	size_t *slots; /* hash: index + 1 */
 	size_t nslots;
 	const struct report_args *a;
-	struct peo_processes *procs; /* the threads' names at the end */
+	struct report_data *d;   /* the frames' source lines; the threads' names at the end */
+	int chained;             /* the event samples its callchain */
 };
 
 static const char *base_name(const char *path)
@@ -41,9 +46,35 @@ static const char *base_name(const char *path)
 	return path[0] == '[' || !slash ? path : slash + 1;
 }
 
-/* Frame @f of a stack's samples as a row's keys (the others zero). */
+/* Where frame @f is in the source, as perf's srcline (@file_only: its
+ * srcfile) key says it: "file:line" (the file's base name); without the
+ * line, "function+offset" (decimal), or "binary[offset]" where no symbol
+ * names it; nothing mapped, "??:0".  srcfile: the file, or "".  (perf
+ * 6.1 says "??:0" for every address of a binary after its addr2line
+ * failed there 123 times.) */
+static void srcline_of(const struct rows *t, const struct peo_frame *f, int file_only, char *buf,
+		       size_t cap)
+{
+	size_t n = 0;
+	const struct peo_srcline *l = f->dso && !(f->flags & PEO_FRAME_KERNEL)
+				      ? report_lines_find(t->d, f->dso, f->dso_offset, &n) : NULL;
+
+	if (l && n && l[0].file && l[0].line)
+		snprintf(buf, cap, file_only ? "%s" : "%s:%u", base_name(l[0].file), l[0].line);
+	else if (file_only)
+		buf[0] = 0;
+	else if (!f->dso)
+		snprintf(buf, cap, "??:0");
+	else if (f->sym)
+		snprintf(buf, cap, "%s+%llu", f->sym, (unsigned long long)f->symoff);
+	else
+		snprintf(buf, cap, "%s[%llx]", base_name(f->dso), (unsigned long long)f->dso_offset);
+}
+
+/* Frame @f of a stack's samples (whose parent is @parent) as a row's keys
+ * (the others zero). */
 static struct row row_of(const struct rows *t, const struct peo_profile_stack *st,
-			 const struct peo_frame *f)
+			 const struct peo_frame *f, const char *parent)
 {
 	const struct report_args *a = t->a;
 	struct row r = { 0 };
@@ -56,12 +87,15 @@ static struct row row_of(const struct rows *t, const struct peo_profile_stack *s
 			break;
 		case KEY_PID: /* perf's row is the thread's, named as it was last */
 			r.tid = st->tid;
-			last = peo_processes_comm(t->procs, st->tid);
+			last = peo_processes_comm(t->d->procs, st->tid);
 			r.comm = last ? last : st->comm ? st->comm : ":-1";
 			break;
 		case KEY_DSO:
 			r.dso = f->dso ? base_name(f->dso) : NULL; /* [unknown] */
 			break;
+		case KEY_SYMOFF:
+			r.symoff = f->sym ? f->symoff : 0;
+			/* fall through */ /* the symbol and where in it */
 		case KEY_SYM:
 			r.sym = f->sym;
 			/* no symbol: the address in its binary (perf's map-relative one) */
@@ -71,6 +105,16 @@ static struct row row_of(const struct rows *t, const struct peo_profile_stack *s
 			break;
 		case KEY_CPU:
 			r.cpu = st->cpu;
+			break;
+		case KEY_SRCLINE:
+		case KEY_SRCFILE:
+			srcline_of(t, f, a->keys[k] == KEY_SRCFILE, r.src, sizeof(r.src));
+			break;
+		case KEY_PARENT:
+			r.parent = parent;
+			break;
+		case KEY_PERIOD: /* columns, no key */
+		case KEY_SAMPLE:
 			break;
 		}
 	return r;
@@ -98,6 +142,7 @@ static int cmp_keys(const struct report_args *a, const struct row *x, const stru
 			c = x->dso == y->dso ? 0 : !x->dso ? 1 : !y->dso ? -1 : strcmp(x->dso, y->dso);
 			break;
 		case KEY_SYM:
+		case KEY_SYMOFF:
 			c = (x->sym != NULL) - (y->sym != NULL);
 			if (!c)
 				c = x->sym ? strcmp(x->sym, y->sym)
@@ -106,9 +151,21 @@ static int cmp_keys(const struct report_args *a, const struct row *x, const stru
 				c = (x->level > y->level) - (x->level < y->level);
 			if (!c)
 				c = x->inlined - y->inlined;
+			if (!c)
+				c = (x->symoff > y->symoff) - (x->symoff < y->symoff);
 			break;
 		case KEY_CPU:
 			c = x->cpu != y->cpu ? ((int32_t)x->cpu < (int32_t)y->cpu ? -1 : 1) : 0;
+			break;
+		case KEY_SRCLINE:
+		case KEY_SRCFILE:
+			c = strcmp(x->src, y->src);
+			break;
+		case KEY_PARENT: /* [other] first */
+			c = strcmp0(x->parent, y->parent);
+			break;
+		case KEY_PERIOD:
+		case KEY_SAMPLE:
 			break;
 		}
 	return c;
@@ -119,13 +176,16 @@ static uint64_t row_hash(const struct report_args *a, const struct row *r)
 	uint64_t h = 1469598103934665603ull;
 
 	for (int k = 0; k < a->nkeys; k++) {
-		const char *s = a->keys[k] == KEY_DSO ? r->dso : a->keys[k] == KEY_SYM ? r->sym
-			      : a->keys[k] == KEY_CPU ? NULL : r->comm;
+		enum report_key key = a->keys[k];
+		const char *s = key == KEY_DSO ? r->dso : key == KEY_SYM || key == KEY_SYMOFF ? r->sym
+			      : key == KEY_SRCLINE || key == KEY_SRCFILE ? r->src
+			      : key == KEY_PARENT ? r->parent
+			      : key == KEY_COMM || key == KEY_PID ? r->comm : NULL;
 
 		for (; s && *s; s++)
 			h = (h ^ (unsigned char)*s) * 1099511628211ull;
 		h = (h ^ r->tid ^ (uint64_t)r->cpu << 32 ^ r->addr ^ (uint64_t)r->level ^
-		     (uint64_t)r->inlined << 8) * 1099511628211ull;
+		     (uint64_t)r->inlined << 8 ^ r->symoff << 16) * 1099511628211ull;
 	}
 	return h;
 }
@@ -222,6 +282,8 @@ static int add_chains(const struct report_args *a, int children, struct callgrap
 	size_t n = st->nframes;
 	int caller = a->cg.caller;
 
+	if (st->frames[0]->flags & REPORT_FRAME_NO_CALLERS)
+		return 0; /* no chain at all to perf */
 	for (size_t k = 0; k < (children ? n : 1); k++) {
 		/* the leaf first, then from the outermost in (caller) or out */
 		size_t f = !k ? 0 : caller ? n - k : k;
@@ -239,6 +301,20 @@ static int add_chains(const struct report_args *a, int children, struct callgrap
 			return -1;
 	}
 	return 0;
+}
+
+/* Stack @st's parent: its first function (in the chains' order: from the
+ * outermost with @caller) that -p's expression names; NULL for none. */
+static const char *parent_of(const struct report_args *a, const struct peo_profile_stack *st,
+			     int caller)
+{
+	for (size_t k = 0; a->parent && k < st->nframes; k++) {
+		const struct peo_frame *f = st->frames[caller ? st->nframes - 1 - k : k];
+
+		if (f->sym && !regexec(a->parent, f->sym, 0, NULL, 0))
+			return f->sym;
+	}
+	return NULL;
 }
 
 /* Event @event's rows from @p's stacks into @t (the filters' alone), and
@@ -264,8 +340,10 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 			at = more;
 			cap = st.nframes;
 		}
+		const char *parent = t->chained ? parent_of(a, &st, a->cg.caller) : NULL;
+
 		for (size_t f = 0; f < (children ? st.nframes : 1); f++) {
-			struct row key = row_of(t, &st, st.frames[f]), *r;
+			struct row key = row_of(t, &st, st.frames[f], parent), *r;
 
 			/* perf leaves an address in no map the level of the
 			 * sample's own ip (its cpumode) */
@@ -279,8 +357,10 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 			if (!(r = find_row(t, &key)))
 				goto out;
 			at[f] = (size_t)(r - t->v);
-			if (!f)
+			if (!f) {
 				r->self += st.period;
+				r->samples += st.count;
+			}
 			if (children && r->last_stack != i + 1) { /* once a stack, however deep */
 				r->children += st.period;
 				r->last_stack = i + 1;
@@ -311,8 +391,16 @@ static int by_overhead(const void *pa, const void *pb)
 
 static const char *const header_of[] = {
 	[KEY_COMM] = "Command", [KEY_PID] = "    Pid:Command", [KEY_DSO] = "Shared Object",
-	[KEY_SYM] = "Symbol", [KEY_CPU] = "CPU",
+	[KEY_SYM] = "Symbol", [KEY_CPU] = "CPU", [KEY_SYMOFF] = "Symbol",
+	[KEY_SRCLINE] = "Source:Line", [KEY_SRCFILE] = "Source File",
+	[KEY_PARENT] = "Parent symbol", [KEY_PERIOD] = "Period", [KEY_SAMPLE] = "Samples",
 };
+
+/* perf's numbers' columns: 12 wide, to the right */
+static int numeric(enum report_key k)
+{
+	return k == KEY_PERIOD || k == KEY_SAMPLE;
+}
 
 /* Column @k of @r, as perf prints it, into @buf. */
 static void cell(enum report_key k, const struct row *r, char *buf, size_t cap)
@@ -328,13 +416,30 @@ static void cell(enum report_key k, const struct row *r, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", r->dso ? r->dso : "[unknown]");
 		break;
 	case KEY_SYM:
-		if (r->sym)
+	case KEY_SYMOFF:
+		if (r->sym && k == KEY_SYMOFF)
+			snprintf(buf, cap, "[%c] %s%s+0x%llx", r->level, r->sym,
+				 r->inlined ? " (inlined)" : "", (unsigned long long)r->symoff);
+		else if (r->sym)
 			snprintf(buf, cap, "[%c] %s%s", r->level, r->sym, r->inlined ? " (inlined)" : "");
 		else
 			snprintf(buf, cap, "[%c] %#.16llx", r->level, (unsigned long long)r->addr);
 		break;
 	case KEY_CPU:
 		snprintf(buf, cap, "%*.*d", 3, 3, (int)r->cpu);
+		break;
+	case KEY_SRCLINE:
+	case KEY_SRCFILE:
+		snprintf(buf, cap, "%s", r->src);
+		break;
+	case KEY_PARENT:
+		snprintf(buf, cap, "%s", r->parent ? r->parent : "[other]");
+		break;
+	case KEY_PERIOD:
+		snprintf(buf, cap, "%12llu", (unsigned long long)r->self);
+		break;
+	case KEY_SAMPLE:
+		snprintf(buf, cap, "%12llu", (unsigned long long)r->samples);
 		break;
 	}
 }
@@ -363,7 +468,7 @@ static void print_header(const struct report_args *a, int children, const int *w
 {
 	printf("#%s", children ? " Children      Self" : " Overhead");
 	for (int k = 0; k < a->nkeys; k++)
-		printf("  %-*s", width[k], header_of[a->keys[k]]);
+		printf(numeric(a->keys[k]) ? "  %*s" : "  %-*s", width[k], header_of[a->keys[k]]);
 	printf("\n#%s", children ? " ........  ........" : " ........");
 	for (int k = 0; k < a->nkeys; k++) {
 		printf("  ");
@@ -387,8 +492,10 @@ static void print_row(const struct report_args *a, int children, const int *widt
 		int last = k == a->nkeys - 1;
 
 		cell(a->keys[k], r, buf, sizeof(buf));
-		/* perf pads every column but a symbol in the last */
-		printf("  %-*s", last && a->keys[k] == KEY_SYM ? 0 : width[k], buf);
+		/* perf pads every column but a symbol or a source line in the last */
+		printf("  %-*s", last && (a->keys[k] == KEY_SYM || a->keys[k] == KEY_SYMOFF ||
+					  a->keys[k] == KEY_SRCLINE || a->keys[k] == KEY_SRCFILE)
+				 ? 0 : width[k], buf);
 	}
 	putchar('\n');
 }
@@ -397,7 +504,7 @@ static void print_row(const struct report_args *a, int children, const int *widt
 static int print_event(const struct report_args *a, int children, struct report_data *d,
 		       uint32_t ev)
 {
-	struct rows t = { .a = a, .procs = d->procs };
+	struct rows t = { .a = a, .d = d };
 	struct callgraph *g = NULL;
 	const struct peo_attr *attr = peo_perfdata_attr(d->f, ev);
 	int width[REPORT_MAX_KEYS], status = -1;
@@ -409,16 +516,16 @@ static int print_event(const struct report_args *a, int children, struct report_
 		return 0;
 	if (!period)
 		period = 1; /* samples of no weight: 0.00% each, not a division by zero */
+	t.chained = attr && (attr->sample_type & PEO_SAMPLE_CALLCHAIN);
 	/* the graphs of an event that samples its callchain (as perf) */
-	if (a->cg.mode != CG_NONE && attr && (attr->sample_type & PEO_SAMPLE_CALLCHAIN) &&
-	    callgraph_new(&g))
+	if (a->cg.mode != CG_NONE && t.chained && callgraph_new(&g))
 		goto out;
 	if (make_rows(a, children, d->profile, ev, &t, g))
 		goto out;
 	for (int k = 0; k < a->nkeys; k++) {
-		width[k] = (int)strlen(header_of[a->keys[k]]);
-		if (a->keys[k] == KEY_CPU)
-			continue; /* perf's is 3 wide, whatever the values ("-001") */
+		width[k] = numeric(a->keys[k]) ? 12 : (int)strlen(header_of[a->keys[k]]);
+		if (a->keys[k] == KEY_CPU || numeric(a->keys[k]))
+			continue; /* perf's are 3 and 12 wide, whatever the values ("-001") */
 		for (size_t i = 0; i < t.n; i++) {
 			cell(a->keys[k], &t.v[i], buf, sizeof(buf));
 			if ((int)strlen(buf) > width[k])
