@@ -34,6 +34,7 @@
 #define PEO_MEM_TOPOLOGY_SZ_0_1 PEO_SIZE_AS_OF(struct peo_mem_topology, count)
 /* As libpeo 0.2 released them. */
 #define PEO_FRAME_SZ_0_2 PEO_SIZE_AS_OF(struct peo_frame, flags)
+#define PEO_PERFDATA_LAYOUT_SZ_0_2 PEO_SIZE_AS_OF(struct peo_perfdata_layout, feat_offset)
 
 /*
  * Every struct is still as released.  One that grows keeps its _0_1 size
@@ -57,6 +58,7 @@ PEO_AS_RELEASED(struct peo_compressed, PEO_COMPRESSED_SZ_0_1);
 PEO_AS_RELEASED(struct peo_clock_data, PEO_CLOCK_DATA_SZ_0_1);
 PEO_AS_RELEASED(struct peo_mem_topology, PEO_MEM_TOPOLOGY_SZ_0_1);
 PEO_AS_RELEASED(struct peo_frame, PEO_FRAME_SZ_0_2);
+PEO_AS_RELEASED(struct peo_perfdata_layout, PEO_PERFDATA_LAYOUT_SZ_0_2);
 
 /* opts.c: peo_sized() past its common case. */
 PEO_HIDDEN int peo_sized_check(void *out, size_t sz, size_t first, size_t known,

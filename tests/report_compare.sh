@@ -160,6 +160,24 @@ elif grep -q "nosuchkey: an unknown key; the keys are comm, pid (or tid), dso, s
 else
 	fail "-s nosuchkey: $(cat "$tmp/err")"
 fi
+# --header-only (and -I): perf's layout, features, events and what is
+# missing, on each recording (but -I's memory nodes' bitmaps, not decoded);
+# --header: the header, then the report
+for f in fp dwarf two sys; do
+	"$peo" report -i "$tmp/$f.data" --header-only >"$tmp/peo.h" 2>&1
+	perf report -i "$tmp/$f.data" --header-only >"$tmp/perf.h" 2>/dev/null
+	same "--header-only $f" "the header" "$tmp/peo.h" "$tmp/perf.h"
+	"$peo" report -i "$tmp/$f.data" --header-only -I >"$tmp/peo.h" 2>&1
+	perf report -i "$tmp/$f.data" --header-only -I 2>/dev/null | grep -v '^#    [0-9]' >"$tmp/perf.h"
+	same "--header-only -I $f" "the header" "$tmp/peo.h" "$tmp/perf.h"
+done
+"$peo" report -i "$tmp/fp.data" --header --no-children -s comm,dso -g none >"$tmp/peo.h" 2>/dev/null
+perf report -i "$tmp/fp.data" --header --no-children -s comm,dso -g none --stdio 2>/dev/null | sed '/^# (Tip:/,$d' >"$tmp/perf.h"
+if diff <(sed '/^$/d' "$tmp/peo.h") <(sed '/^$/d;$d' "$tmp/perf.h") >"$tmp/d"; then
+	pass "--header: the header, then the report, as perf's ($(wc -l <"$tmp/peo.h") lines)"
+else
+	fail "--header: not perf's; $(head -4 "$tmp/d")"
+fi
 # a file without samples: said so
 "$peo" record -o "$tmp/none.data" -e cpu-clock -c 1000000000 -- true >/dev/null 2>&1
 if "$peo" report -i "$tmp/none.data" >/dev/null 2>"$tmp/err" &&

@@ -483,12 +483,12 @@ else
 fi
 
 # --header: the lines perf report --header-only -I prints for the features
-# peo decodes (all but the event lines and the memory nodes' bitmaps), on a
-# compressed recording of a group; and the build ids as perf buildid-list's.
+# (all but the memory nodes' bitmaps), on a compressed recording of a
+# group; and the build ids as perf buildid-list's.
 if perf record -q -z -o "$tmp/header.data" -e '{cpu-clock,page-faults}' -c 100000 -- "$W" -s 10 >/dev/null 2>&1; then
-	"$peo" script -i "$tmp/header.data" --header 2>&1 | grep '^# ' | grep -v '^# event :\|^# build id' >"$tmp/header.peo"
+	"$peo" script -i "$tmp/header.data" --header 2>&1 | grep '^# ' | grep -v '^# build id' >"$tmp/header.peo"
 	perf report -i "$tmp/header.data" --header-only -I 2>/dev/null | sed -n '/^# hostname/,/^# missing/p' |
-		grep -v '^# event :\|^# missing\|^#    [0-9]' >"$tmp/header.perf"
+		grep -v '^# missing\|^#    [0-9]' >"$tmp/header.perf"
 	same header "--header features (as perf report --header-only -I)" "$tmp/header.peo" "$tmp/header.perf"
 else
 	fail "header: perf record -z of a group failed"

@@ -444,6 +444,19 @@ static void a_file_of_either_order_in(int big)
 	assert_string_equal(list[0], "perf");
 	assert_string_equal(list[2], "-a");
 	assert_int_equal(peo_perfdata_feature_string(f, PEO_FEAT_ARCH, &s), -ENOENT);
+	/* the layout the header says (perf report --header's offsets) */
+	struct peo_perfdata_layout lay = { .sz = sizeof(lay) };
+
+	assert_int_equal(peo_perfdata_layout(f, &lay), 0);
+	assert_int_equal(lay.data_offset, l.data);
+	assert_int_equal(lay.data_size, l.data_size);
+	assert_int_equal(lay.feat_offset, l.data + l.data_size);
+	lay.sz = 8;
+	assert_int_equal(peo_perfdata_layout(f, &lay), -EINVAL);
+	assert_non_null(strstr(peo_last_error(), "peo_perfdata_layout"));
+	assert_true(peo_perfdata_has_feature(f, PEO_FEAT_HOSTNAME));
+	assert_false(peo_perfdata_has_feature(f, PEO_FEAT_ARCH));
+	assert_false(peo_perfdata_has_feature(f, 100000));
 	check_typed_features(f);
 	/* Records in time order: the COMM, the round's end, then 200 300 400. */
 	while (peo_perfdata_next(f, &rec) == 1) {

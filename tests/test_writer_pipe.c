@@ -48,6 +48,9 @@ static long samples_in(int fd)
 		return -1;
 	}
 	assert_int_equal(peo_perfdata_is_pipe(f), 1);
+	struct peo_perfdata_layout lay = { .sz = sizeof(lay) };
+
+	assert_int_equal(peo_perfdata_layout(f, &lay), -ENOTSUP); /* no offsets in a stream */
 	while ((got = peo_perfdata_next(f, &rec)) == 1)
 		n += rec.rec.header.type == PEO_RECORD_SAMPLE;
 	peo_perfdata_close(f);

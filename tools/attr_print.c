@@ -147,17 +147,11 @@ void attr_walk(const struct peo_attr *a, attr_visit_fn *visit, void *ctx)
 #undef ITEM
 }
 
-/* perf -vv's line of a non-zero field: decimal, 0x-hex, signed, or A|B bit
- * names (with a 0x value for the bits that have none). */
-static void print_item(void *ctx, const struct attr_item *it)
+void attr_item_value(FILE *out, const struct attr_item *it)
 {
-	FILE *out = ctx;
 	const char *sep = "";
 	uint64_t known = 0;
 
-	if (!it->v)
-		return;
-	fprintf(out, "  %-32s ", it->label);
 	switch (it->style) {
 	case 'x':
 		fprintf(out, "0x%" PRIx64, it->v);
@@ -179,6 +173,17 @@ static void print_item(void *ctx, const struct attr_item *it)
 	default:
 		fprintf(out, "%" PRIu64, it->v);
 	}
+}
+
+/* perf -vv's line of a non-zero field. */
+static void print_item(void *ctx, const struct attr_item *it)
+{
+	FILE *out = ctx;
+
+	if (!it->v)
+		return;
+	fprintf(out, "  %-32s ", it->label);
+	attr_item_value(out, it);
 	fputc('\n', out);
 }
 

@@ -33,7 +33,7 @@ static void usage(FILE *out)
 		"                  [-g [MODE][,MIN%%][,ORDER][,VALUE]] [-G] [--percent-limit N] [-q]\n"
 		"                  [--folded] [--flamegraph FILE.svg] [--pprof FILE.pb.gz]\n"
 		"                  [--comms LIST] [--dsos LIST] [--symbols LIST] [--pid LIST]\n"
-		"                  [--tid LIST] [--time START,END]\n"
+		"                  [--tid LIST] [--time START,END] [--header|--header-only] [-I]\n"
 		"                  [--symfs DIR] [--kallsyms FILE] [-k FILE]\n"
 		"  -i, --input FILE       the perf.data to read (default perf.data); twice\n"
 		"                         (the before, then the after) with --flamegraph or\n"
@@ -66,6 +66,9 @@ static void usage(FILE *out)
 		"  --comms, --dsos, --symbols, --pid, --tid LIST\n"
 		"                         rows of these (comma-separated) alone, their shares\n"
 		"                         of all samples; one comm or dso: named in the header\n"
+		"  --header               the file's header first, as perf prints it\n"
+		"  --header-only          the file's header alone\n"
+		"  -I, --show-info        the header's topologies, caches and memory whole\n"
 		"  --symfs DIR, --kallsyms FILE, -k/--vmlinux FILE: as peo script's\n");
 }
 
@@ -264,6 +267,20 @@ static void say_notes(struct peo_symbols *syms)
 		fprintf(stderr, "peo report: note: and %zu more of the kind\n", n - 16);
 }
 
+/* --header-only: the file's header, as perf report prints it. */
+static int print_header_only(const struct report_args *a)
+{
+	struct peo_perfdata *f;
+
+	if (peo_perfdata_open(&f, a->input, NULL)) {
+		fprintf(stderr, "peo report: %s\n", peo_last_error());
+		return 1;
+	}
+	perf_header_print(stdout, f, a->input, a->show_info);
+	peo_perfdata_close(f);
+	return 0;
+}
+
 /* -i BEFORE -i AFTER: the differential flame graph, or the folded lines
  * of both (difffolded.pl's). */
 static int report_two(const struct report_args *a)
@@ -306,7 +323,8 @@ static int report_two(const struct report_args *a)
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STDIO = 256, O_CHILDREN, O_NO_CHILDREN, O_PERCENT_LIMIT, O_SYMFS, O_KALLSYMS,
-	       O_FOLDED, O_FLAMEGRAPH, O_PPROF, O_COMMS, O_DSOS, O_SYMBOLS, O_PID, O_TID, O_TIME };
+	       O_FOLDED, O_FLAMEGRAPH, O_PPROF, O_COMMS, O_DSOS, O_SYMBOLS, O_PID, O_TID, O_TIME,
+	       O_HEADER, O_HEADER_ONLY };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' }, { "stdio", no_argument, NULL, O_STDIO },
 		{ "sort", required_argument, NULL, 's' },
@@ -325,6 +343,9 @@ int cmd_report(int argc, char **argv)
 		{ "symbols", required_argument, NULL, O_SYMBOLS },
 		{ "pid", required_argument, NULL, O_PID }, { "tid", required_argument, NULL, O_TID },
 		{ "time", required_argument, NULL, O_TIME },
+		{ "header", no_argument, NULL, O_HEADER },
+		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
+		{ "show-info", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -337,10 +358,10 @@ int cmd_report(int argc, char **argv)
 	static regex_t parent_re; /* the command's till it exits; a second run's replaces it */
 	static int parent_compiled;
 	char *end;
-	int c, status, inputs = 0;
+	int c, status, inputs = 0, header_only = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:gGp:qk:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:gGp:qIk:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i': /* twice: the before, then the after */
 			if (inputs++ == 1)
@@ -397,6 +418,9 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'q': a.quiet = 1; break;
+		case O_HEADER: a.header = 1; break;
+		case O_HEADER_ONLY: header_only = 1; break;
+		case 'I': a.show_info = 1; break;
 		case O_SYMFS: a.symfs = optarg; break;
 		case O_KALLSYMS: a.kallsyms = optarg; break;
 		case 'k': a.vmlinux = optarg; break;
@@ -421,6 +445,8 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	a.parent = &parent_re;
+	if (header_only)
+		return print_header_only(&a);
 	if (a.base)
 		return report_two(&a);
 	if (report_collect(&a, &d)) {

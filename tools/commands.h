@@ -133,5 +133,18 @@ typedef void attr_visit_fn(void *ctx, const struct attr_item *item);
 
 /* attr_print.c: every field of @attr, zero or not, in perf's order, to @visit. */
 void attr_walk(const struct peo_attr *attr, attr_visit_fn *visit, void *ctx);
+/* attr_print.c: @it's value as perf prints it: decimal, 0x-hex, signed, or
+ * A|B bit names (a 0x value for the bits that have none). */
+void attr_item_value(FILE *out, const struct attr_item *it);
+
+/* perf_header.c: @f's header features on @out in perf report
+ * --header-only's order and words, @full as its -I prints them (else the
+ * topologies, caches and memory in one line each), with @build_ids their
+ * pairs too. */
+void perf_header_features(FILE *out, struct peo_perfdata *f, int full, int build_ids);
+/* The whole header as perf report --header-only prints it: between
+ * "# ========" lines, when the file at @path was captured (its mtime), its
+ * layout, the features (@full: -I's), the features missing. */
+void perf_header_print(FILE *out, struct peo_perfdata *f, const char *path, int full);
 
 #endif

@@ -201,6 +201,31 @@ PEO_API const char *peo_perfdata_stopped(const struct peo_perfdata *f);
 /** peo_perfdata_is_pipe() - 1 for pipe mode, 0 for a file. */
 PEO_API int peo_perfdata_is_pipe(const struct peo_perfdata *f);
 
+/* Where a perf.data file's parts lie, as its header says. */
+struct peo_perfdata_layout {
+	size_t sz;             /* sizeof(struct peo_perfdata_layout) */
+	uint64_t data_offset;  /* the records' first byte */
+	uint64_t data_size;    /* their bytes */
+	uint64_t feat_offset;  /* the feature sections' index (after the records) */
+};
+
+/**
+ * peo_perfdata_layout() - where the records and the features of file @f
+ * lie (what perf report --header calls data offset, data size and feat
+ * offset).
+ * @f:   the reader.
+ * @out: receives them; set its sz first.
+ * Returns 0, -EINVAL (a NULL argument, an unknown size), -ENOTSUP for pipe
+ * mode (no header with offsets).
+ */
+PEO_API int peo_perfdata_layout(const struct peo_perfdata *f, struct peo_perfdata_layout *out);
+
+/**
+ * peo_perfdata_has_feature() - 1 when the file's header lists feature
+ * section @bit (PEO_FEAT_*), else 0 (pipe mode: when its record came).
+ */
+PEO_API int peo_perfdata_has_feature(const struct peo_perfdata *f, unsigned bit);
+
 /** peo_perfdata_byte_order() - PEO_BYTE_ORDER_LITTLE or _BIG, the writer's. */
 PEO_API enum peo_byte_order peo_perfdata_byte_order(const struct peo_perfdata *f);
 

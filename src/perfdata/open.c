@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "perfdata/reader.h"
+#include "sized.h"
 
 #define DEFAULT_WINDOW (4u << 20)
 
@@ -163,6 +164,28 @@ void peo_perfdata_close(struct peo_perfdata *f)
 int peo_perfdata_is_pipe(const struct peo_perfdata *f)
 {
 	return f ? f->hdr->pipe : 0;
+}
+
+int peo_perfdata_layout(const struct peo_perfdata *f, struct peo_perfdata_layout *out)
+{
+	int err;
+
+	if (!f || !out)
+		return peo_fail(EINVAL, "peo_perfdata_layout: a NULL argument");
+	if ((err = PEO_SIZED(out, peo_perfdata_layout, PEO_PERFDATA_LAYOUT_SZ_0_2)))
+		return err;
+	if (f->hdr->pipe)
+		return peo_fail(ENOTSUP, "peo_perfdata_layout: a pipe-mode stream has no header "
+				"with offsets");
+	out->data_offset = f->hdr->data.offset;
+	out->data_size = f->hdr->data.size;
+	out->feat_offset = f->hdr->data.offset + f->hdr->data.size;
+	return 0;
+}
+
+int peo_perfdata_has_feature(const struct peo_perfdata *f, unsigned bit)
+{
+	return f && bit < PEO_FEAT_MAX && f->hdr->has_feature[bit];
 }
 
 enum peo_byte_order peo_perfdata_byte_order(const struct peo_perfdata *f)

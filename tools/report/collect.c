@@ -188,7 +188,8 @@ int report_collect(const struct report_args *a, struct report_data *d)
 	 * stacks' inlined functions and --pprof's lines) read while the
 	 * records start */
 	preload_start(preloaders, d->syms, PEO_PRELOAD_KERNEL | PEO_PRELOAD_BINARIES |
-					       (recording_has_stacks(d->f) || a->pprof ? PEO_PRELOAD_DWARF : 0));
+					       (recording_has_stacks(d->f) || a->pprof || a->want_lines
+						? PEO_PRELOAD_DWARF : 0));
 	while (!err && (got = peo_perfdata_next(d->f, &rec)) > 0) {
 		const struct peo_record *r = &rec.rec;
 

@@ -55,6 +55,8 @@ struct report_args {
 	int children;        /* 1: --children, 0: --no-children, -1: perf's default */
 	double percent_limit;
 	int quiet;           /* -q: the rows alone */
+	int header;          /* --header: the file's header first (perf's layout) */
+	int show_info;       /* -I: the header's features whole */
 	struct callgraph_opts cg; /* -g: the call graphs under the rows */
 	int cg_order_given;  /* -g caller or callee given (else by --children) */
 	int folded;          /* --folded: the stacks as folded lines, no table */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "report/report.h"
 
 /* A row: its keys' values and its periods. */
@@ -592,9 +593,12 @@ int report_print(const struct report_args *args, struct report_data *d)
 	if (!args->cg_order_given)
 		shown.cg.caller = children;
 
+	if (a->header)
+		perf_header_print(stdout, d->f, a->input, a->show_info);
 	if (!a->quiet) {
-		printf("# To display the perf.data header info, please use --header/--header-only "
-		       "options.\n#\n");
+		if (!a->header)
+			printf("# To display the perf.data header info, please use --header/--header-only "
+			       "options.\n#\n");
 		if (a->comms.n == 1)
 			printf("# comm: %s\n", a->comms.v[0]);
 		if (a->dsos.n == 1)
