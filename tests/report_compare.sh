@@ -160,6 +160,29 @@ elif grep -q "nosuchkey: an unknown key; the keys are comm, pid (or tid), dso, s
 else
 	fail "-s nosuchkey: $(cat "$tmp/err")"
 fi
+# -F: the columns in the order given, the rows sorted by them (by -s's
+# keys first when given), as perf's, line for line: every line but the
+# rows of addresses in no map (perf 6.1 sorts them by other addresses)
+fields() {
+	local f=$1 what
+	shift
+	what="$(basename "$f" .data) $*"
+	"$peo" report -i "$f" --stdio -g none "$@" 2>/dev/null | grep -v '^$' |
+		grep -v '\] 0x\|\] 00000' >"$tmp/peo.F"
+	perf report -i "$f" --stdio -g none "$@" 2>/dev/null | sed '/^# (Tip:/,$d' | grep -v '^$' |
+		sed '$d' | grep -v '\] 0x\|\] 00000' >"$tmp/perf.F"
+	same "$what" "the columns and rows in order" "$tmp/peo.F" "$tmp/perf.F"
+}
+for f in fp two; do
+	fields "$tmp/$f.data" -F overhead,sym
+	fields "$tmp/$f.data" -F sym,overhead,sample
+	fields "$tmp/$f.data" -F overhead_children,overhead,sym
+	fields "$tmp/$f.data" -F overhead,sym -s dso
+	fields "$tmp/$f.data" -F comm,overhead -s dso,sym
+done
+fields "$tmp/sys.data" --no-children -F dso,overhead,period
+fields "$tmp/sys.data" -F overhead,comm -s dso
+fields "$tmp/sys.data" --no-children -F sample,dso
 # --header-only (and -I): perf's layout, features, events and what is
 # missing, on each recording (but -I's memory nodes' bitmaps, not decoded);
 # --header: the header, then the report

@@ -21,6 +21,7 @@ static const struct {
 	{ "srcfile", KEY_SRCFILE }, { "parent", KEY_PARENT }, { "period", KEY_PERIOD },
 	{ "sample", KEY_SAMPLE }, { "symoff", KEY_SYMOFF },
 	{ "tid", KEY_PID }, /* perf's pid is the thread already */
+	{ "overhead", KEY_OVERHEAD }, { "overhead_children", KEY_CHILDREN }, /* -F's */
 };
 
 #define KEY_LIST "comm, pid (or tid), dso, sym, symoff, srcline, srcfile, parent, cpu, " \
@@ -29,7 +30,7 @@ static const struct {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [--children|--no-children]\n"
+		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [-F FIELDS] [--children|--no-children]\n"
 		"                  [-g [MODE][,MIN%%][,ORDER][,VALUE]] [-G] [--percent-limit N] [-q]\n"
 		"                  [--folded] [--flamegraph FILE.svg] [--pprof FILE.pb.gz]\n"
 		"                  [--comms LIST] [--dsos LIST] [--symbols LIST] [--pid LIST]\n"
@@ -42,6 +43,8 @@ static void usage(FILE *out)
 		"  -s, --sort KEYS        comm, pid (tid), dso, sym, symoff, srcline, srcfile,\n"
 		"                         parent, cpu; period and sample columns (default\n"
 		"                         comm,dso,sym)\n"
+		"  -F, --fields FIELDS    the columns in this order: keys, overhead,\n"
+		"                         overhead_children, period, sample (then -s's keys)\n"
 		"  --children             each row also with the samples whose callchain\n"
 		"                         holds it (perf's default with callchains)\n"
 		"  --no-children          each row with its own samples only\n"
@@ -72,36 +75,41 @@ static void usage(FILE *out)
 		"  --symfs DIR, --kallsyms FILE, -k/--vmlinux FILE: as peo script's\n");
 }
 
-/* -s's comma-separated keys into @a.  0, or -1 after saying which is wrong. */
-static int parse_keys(struct report_args *a, const char *list)
+/* -s's comma-separated keys into @a (-F's fields, @fields: into
+ * a->fields).  0, or -1 after saying which is wrong. */
+static int parse_keys(struct report_args *a, const char *list, int fields)
 {
 	char *copy = strdup(list), *save = NULL;
+	enum report_key *v = fields ? a->fields : a->keys;
+	int *n = fields ? &a->nfields : &a->nkeys;
+	const char *opt = fields ? "-F" : "-s";
 
 	if (!copy) {
 		fprintf(stderr, "peo report: out of memory\n");
 		return -1;
 	}
-	a->nkeys = 0;
+	*n = 0;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		size_t i = 0;
 
 		while (i < sizeof(key_names) / sizeof(key_names[0]) && strcmp(key_names[i].name, w))
 			i++;
-		if (i == sizeof(key_names) / sizeof(key_names[0]) || a->nkeys == REPORT_MAX_KEYS) {
-			fprintf(stderr, "peo report: -s %s: %s; the keys are " KEY_LIST
-				" (at most %d)\n", list,
-				a->nkeys == REPORT_MAX_KEYS ? "too many keys" : "an unknown key",
-				REPORT_MAX_KEYS);
+		/* the shares are -F's alone */
+		if (i == sizeof(key_names) / sizeof(key_names[0]) || *n == REPORT_MAX_KEYS ||
+		    (!fields && (key_names[i].key == KEY_OVERHEAD || key_names[i].key == KEY_CHILDREN))) {
+			fprintf(stderr, "peo report: %s %s: %s; the keys are " KEY_LIST "%s (at most %d)\n",
+				opt, list, *n == REPORT_MAX_KEYS ? "too many" : "an unknown key",
+				fields ? ", overhead, overhead_children" : "", REPORT_MAX_KEYS);
 			free(copy);
 			return -1;
 		}
-		a->keys[a->nkeys++] = key_names[i].key;
+		v[(*n)++] = key_names[i].key;
 		if (key_names[i].key == KEY_SRCLINE || key_names[i].key == KEY_SRCFILE)
 			a->want_lines = 1;
 	}
 	free(copy);
-	if (!a->nkeys) {
-		fprintf(stderr, "peo report: -s '%s': no key; the keys are " KEY_LIST "\n", list);
+	if (!*n) {
+		fprintf(stderr, "peo report: %s '%s': no key; the keys are " KEY_LIST "\n", opt, list);
 		return -1;
 	}
 	return 0;
@@ -328,6 +336,7 @@ int cmd_report(int argc, char **argv)
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' }, { "stdio", no_argument, NULL, O_STDIO },
 		{ "sort", required_argument, NULL, 's' },
+		{ "fields", required_argument, NULL, 'F' },
 		{ "children", no_argument, NULL, O_CHILDREN },
 		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 		{ "call-graph", optional_argument, NULL, 'g' },
@@ -361,7 +370,7 @@ int cmd_report(int argc, char **argv)
 	int c, status, inputs = 0, header_only = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:gGp:qIk:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:F:gGp:qIk:h", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i': /* twice: the before, then the after */
 			if (inputs++ == 1)
@@ -389,7 +398,12 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 's':
 			a.cg.skip_first = !strncmp(optarg, "sym", 3);
-			if (parse_keys(&a, optarg))
+			a.keys_given = 1;
+			if (parse_keys(&a, optarg, 0))
+				return 2;
+			break;
+		case 'F':
+			if (parse_keys(&a, optarg, 1))
 				return 2;
 			break;
 		case O_CHILDREN: a.children = 1; break;
@@ -416,6 +430,7 @@ int cmd_report(int argc, char **argv)
 					"to 100\n", optarg);
 				return 2;
 			}
+			a.cg.min_percent = a.percent_limit; /* the graphs' too, as perf (a later -g's wins) */
 			break;
 		case 'q': a.quiet = 1; break;
 		case O_HEADER: a.header = 1; break;

@@ -13,11 +13,12 @@
 
 #include <peo/peo.h>
 
-/* The sort keys (perf's names).  PERIOD and SAMPLE are columns that
- * group nothing: the row's own period and samples. */
+/* The sort keys (perf's names).  PERIOD, SAMPLE, OVERHEAD and CHILDREN
+ * are columns that group nothing: the row's own period, samples and
+ * share, and the share of the samples whose chain holds it. */
 enum report_key {
 	KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_CPU, KEY_SYMOFF, KEY_SRCLINE, KEY_SRCFILE,
-	KEY_PARENT, KEY_PERIOD, KEY_SAMPLE,
+	KEY_PARENT, KEY_PERIOD, KEY_SAMPLE, KEY_OVERHEAD, KEY_CHILDREN,
 };
 
 #define REPORT_MAX_KEYS 8
@@ -49,6 +50,15 @@ struct report_filter {
 
 struct report_args {
 	const char *input;
+	/* -F: the columns in this order (keys and overhead, overhead_children,
+	 * period, sample), then -s's keys not among them */
+	enum report_key fields[REPORT_MAX_KEYS];
+	int nfields;
+	int keys_given;      /* -s given */
+	/* what report_print() makes of them: the columns, and the fields the
+	 * rows are sorted by (the first first) */
+	enum report_key cols[2 * REPORT_MAX_KEYS + 2], order[2 * REPORT_MAX_KEYS + 2];
+	int ncols, norder;
 	const char *base;    /* -i given twice: the first, the before (input the after) */
 	enum report_key keys[REPORT_MAX_KEYS];
 	int nkeys;

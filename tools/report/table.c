@@ -116,6 +116,8 @@ static struct row row_of(const struct rows *t, const struct peo_profile_stack *s
 			break;
 		case KEY_PERIOD: /* columns, no key */
 		case KEY_SAMPLE:
+		case KEY_OVERHEAD:
+		case KEY_CHILDREN:
 			break;
 		}
 	return r;
@@ -126,49 +128,60 @@ static int strcmp0(const char *a, const char *b)
 	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
 }
 
+/* Key @key of rows @x and @y: their order as perf sorts it. */
+static int cmp_key(enum report_key key, const struct row *x, const struct row *y)
+{
+	int c = 0;
+
+	switch (key) {
+	case KEY_COMM:
+		c = strcmp0(x->comm, y->comm);
+		break;
+	case KEY_PID:
+		c = x->tid != y->tid ? (x->tid < y->tid ? -1 : 1) : strcmp0(x->comm, y->comm);
+		break;
+	case KEY_DSO: /* [unknown] after every binary, as perf sorts a missing one */
+		c = x->dso == y->dso ? 0 : !x->dso ? 1 : !y->dso ? -1 : strcmp(x->dso, y->dso);
+		break;
+	case KEY_SYM:
+	case KEY_SYMOFF:
+		c = (x->sym == NULL) - (y->sym == NULL); /* named ones first */
+		if (!c)
+			c = x->sym ? strcmp(x->sym, y->sym)
+				   : x->addr != y->addr ? (x->addr < y->addr ? -1 : 1) : 0;
+		if (!c)
+			c = (x->level > y->level) - (x->level < y->level);
+		if (!c)
+			c = x->inlined - y->inlined;
+		if (!c)
+			c = (x->symoff > y->symoff) - (x->symoff < y->symoff);
+		break;
+	case KEY_CPU:
+		c = x->cpu != y->cpu ? ((int32_t)x->cpu < (int32_t)y->cpu ? -1 : 1) : 0;
+		break;
+	case KEY_SRCLINE:
+	case KEY_SRCFILE:
+		c = strcmp(x->src, y->src);
+		break;
+	case KEY_PARENT: /* [other] first */
+		c = strcmp0(x->parent, y->parent);
+		break;
+	case KEY_PERIOD: /* columns, no key */
+	case KEY_SAMPLE:
+	case KEY_OVERHEAD:
+	case KEY_CHILDREN:
+		break;
+	}
+	return c;
+}
+
 /* Rows with the same keys are one; else their order as perf sorts ties. */
 static int cmp_keys(const struct report_args *a, const struct row *x, const struct row *y)
 {
 	int c = 0;
 
 	for (int k = 0; k < a->nkeys && !c; k++)
-		switch (a->keys[k]) {
-		case KEY_COMM:
-			c = strcmp0(x->comm, y->comm);
-			break;
-		case KEY_PID:
-			c = x->tid != y->tid ? (x->tid < y->tid ? -1 : 1) : strcmp0(x->comm, y->comm);
-			break;
-		case KEY_DSO: /* [unknown] after every binary, as perf sorts a missing one */
-			c = x->dso == y->dso ? 0 : !x->dso ? 1 : !y->dso ? -1 : strcmp(x->dso, y->dso);
-			break;
-		case KEY_SYM:
-		case KEY_SYMOFF:
-			c = (x->sym != NULL) - (y->sym != NULL);
-			if (!c)
-				c = x->sym ? strcmp(x->sym, y->sym)
-					   : x->addr != y->addr ? (x->addr < y->addr ? -1 : 1) : 0;
-			if (!c)
-				c = (x->level > y->level) - (x->level < y->level);
-			if (!c)
-				c = x->inlined - y->inlined;
-			if (!c)
-				c = (x->symoff > y->symoff) - (x->symoff < y->symoff);
-			break;
-		case KEY_CPU:
-			c = x->cpu != y->cpu ? ((int32_t)x->cpu < (int32_t)y->cpu ? -1 : 1) : 0;
-			break;
-		case KEY_SRCLINE:
-		case KEY_SRCFILE:
-			c = strcmp(x->src, y->src);
-			break;
-		case KEY_PARENT: /* [other] first */
-			c = strcmp0(x->parent, y->parent);
-			break;
-		case KEY_PERIOD:
-		case KEY_SAMPLE:
-			break;
-		}
+		c = cmp_key(a->keys[k], x, y);
 	return c;
 }
 
@@ -274,31 +287,42 @@ int report_stack_passes(const struct report_args *a, const struct peo_profile_st
 /* Stack @i's chains (@st) into the call graphs of its rows (@at: each
  * frame's row, SIZE_MAX for none), as perf gives them: the sample's own
  * row the whole chain; with @children each other row on it the chain
- * from its first frame on (in the chains' order), once a stack.  0, or
- * -1 out of memory. */
+ * from its first frame on (in the chains' order), once a stack.  @chain
+ * and @chain_at: room for the frames in perf's order (the functions
+ * inlined at the sample's address before its own function, where the
+ * stack lists them after it, its row's frame).  0, or -1 out of memory. */
 static int add_chains(const struct report_args *a, int children, struct callgraph *g,
 		      const struct peo_profile_stack *st, size_t i, const size_t *at,
-		      struct rows *t)
+		      const struct peo_frame **chain, size_t *chain_at, struct rows *t)
 {
-	size_t n = st->nframes;
+	size_t n = st->nframes, own = 0;
 	int caller = a->cg.caller;
 
 	if (st->frames[0]->flags & REPORT_FRAME_NO_CALLERS)
 		return 0; /* no chain at all to perf */
-	for (size_t k = 0; k < (children ? n : 1); k++) {
-		/* the leaf first, then from the outermost in (caller) or out */
-		size_t f = !k ? 0 : caller ? n - k : k;
-		struct row *r = at[f] == SIZE_MAX ? NULL : &t->v[at[f]];
+	while (own + 1 < n && (st->frames[own + 1]->flags & PEO_FRAME_INLINED) &&
+	       st->frames[own + 1]->addr == st->frames[0]->addr)
+		own++;
+	for (size_t f = 0; f < n; f++) { /* the sample's frame after its inlined ones */
+		size_t from = f < own ? f + 1 : f == own ? 0 : f;
+
+		chain[f] = st->frames[from];
+		chain_at[f] = at[from];
+	}
+	for (size_t k = 0; k < (children ? n + 1 : 1); k++) {
+		/* the sample's own row first, then from the outermost in (caller) or out */
+		size_t f = !k ? own : caller ? n - k : k - 1;
+		struct row *r = chain_at[f] == SIZE_MAX ? NULL : &t->v[chain_at[f]];
 
 		if (!r || r->graph_stack == i + 1)
 			continue;
 		r->graph_stack = i + 1;
 		if (!r->graph && !(r->graph = callgraph_root(g)))
 			return -1;
-		if (caller ? callgraph_add(g, r->graph, st->frames + (k ? f : n - 1), k ? f + 1 : n,
-					   -1, st->period, st->count)
-			   : callgraph_add(g, r->graph, st->frames + f, n - f, 1, st->period,
-					   st->count))
+		if (caller ? callgraph_add(g, r->graph, chain + (k ? f : n - 1), k ? f + 1 : n, -1,
+					   st->period, st->count)
+			   : callgraph_add(g, r->graph, chain + (k ? f : 0), k ? n - f : n, 1,
+					   st->period, st->count))
 			return -1;
 	}
 	return 0;
@@ -324,7 +348,8 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 		     uint32_t event, struct rows *t, struct callgraph *g)
 {
 	struct peo_profile_stack st;
-	size_t *at = NULL, cap = 0;
+	size_t *at = NULL, *chain_at = NULL, cap = 0;
+	const struct peo_frame **chain = NULL;
 	int status = -1;
 
 	for (size_t i = 0; i < peo_profile_stacks(p); i++) {
@@ -334,11 +359,18 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 		if (st.event != event)
 			continue;
 		if (st.nframes > cap) {
-			size_t *more = realloc(at, st.nframes * sizeof(*at));
+			size_t *more = realloc(at, st.nframes * sizeof(*at)), *more_at;
+			const struct peo_frame **more_chain;
 
-			if (!more)
+			if (more)
+				at = more;
+			more_at = more ? realloc(chain_at, st.nframes * sizeof(*chain_at)) : NULL;
+			if (more_at)
+				chain_at = more_at;
+			more_chain = more_at ? realloc(chain, st.nframes * sizeof(*chain)) : NULL;
+			if (!more_chain)
 				goto out;
-			at = more;
+			chain = more_chain;
 			cap = st.nframes;
 		}
 		const char *parent = t->chained ? parent_of(a, &st, a->cg.caller) : NULL;
@@ -367,27 +399,49 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 				r->last_stack = i + 1;
 			}
 		}
-		if (g && add_chains(a, children, g, &st, i, at, t))
+		if (g && add_chains(a, children, g, &st, i, at, chain, chain_at, t))
 			goto out;
 	}
 	status = 0;
 out:
 	free(at);
+	free(chain_at);
+	free(chain);
 	return status;
 }
 
 static const struct report_args *sort_args;
-static int sort_children;
 
-static int by_overhead(const void *pa, const void *pb)
+/* The larger first. */
+static int desc(uint64_t x, uint64_t y)
+{
+	return x != y ? (x > y ? -1 : 1) : 0;
+}
+
+/* Rows by the fields of sort_args->order, each in perf's way: shares,
+ * periods and samples the larger first, keys as perf orders them; then
+ * by all the keys. */
+static int by_order(const void *pa, const void *pb)
 {
 	const struct row *x = pa, *y = pb;
+	int c = 0;
 
-	if (sort_children && x->children != y->children)
-		return x->children > y->children ? -1 : 1;
-	if (x->self != y->self)
-		return x->self > y->self ? -1 : 1;
-	return cmp_keys(sort_args, x, y);
+	for (int k = 0; k < sort_args->norder && !c; k++)
+		switch (sort_args->order[k]) {
+		case KEY_CHILDREN:
+			c = desc(x->children, y->children);
+			break;
+		case KEY_OVERHEAD:
+		case KEY_PERIOD:
+			c = desc(x->self, y->self);
+			break;
+		case KEY_SAMPLE:
+			c = desc(x->samples, y->samples);
+			break;
+		default:
+			c = cmp_key(sort_args->order[k], x, y);
+		}
+	return c ? c : cmp_keys(sort_args, x, y);
 }
 
 static const char *const header_of[] = {
@@ -395,16 +449,22 @@ static const char *const header_of[] = {
 	[KEY_SYM] = "Symbol", [KEY_CPU] = "CPU", [KEY_SYMOFF] = "Symbol",
 	[KEY_SRCLINE] = "Source:Line", [KEY_SRCFILE] = "Source File",
 	[KEY_PARENT] = "Parent symbol", [KEY_PERIOD] = "Period", [KEY_SAMPLE] = "Samples",
+	[KEY_OVERHEAD] = "Overhead", [KEY_CHILDREN] = "Children",
 };
 
-/* perf's numbers' columns: 12 wide, to the right */
+/* perf's numbers' columns: to the right, 12 wide (shares: 8) */
 static int numeric(enum report_key k)
 {
-	return k == KEY_PERIOD || k == KEY_SAMPLE;
+	return k == KEY_PERIOD || k == KEY_SAMPLE || k == KEY_OVERHEAD || k == KEY_CHILDREN;
 }
 
-/* Column @k of @r, as perf prints it, into @buf. */
-static void cell(enum report_key k, const struct row *r, char *buf, size_t cap)
+static int share(enum report_key k)
+{
+	return k == KEY_OVERHEAD || k == KEY_CHILDREN;
+}
+
+/* Column @k of @r (of all samples' @total period), as perf prints it, into @buf. */
+static void cell(enum report_key k, const struct row *r, uint64_t total, char *buf, size_t cap)
 {
 	switch (k) {
 	case KEY_COMM:
@@ -442,6 +502,11 @@ static void cell(enum report_key k, const struct row *r, char *buf, size_t cap)
 	case KEY_SAMPLE:
 		snprintf(buf, cap, "%12llu", (unsigned long long)r->samples);
 		break;
+	case KEY_OVERHEAD:
+	case KEY_CHILDREN:
+		snprintf(buf, cap, "%7.2f%%",
+			 100.0 * (double)(k == KEY_OVERHEAD ? r->self : r->children) / (double)total);
+		break;
 	}
 }
 
@@ -465,38 +530,39 @@ static void with_unit(uint64_t n, char *buf, size_t cap)
 	snprintf(buf, cap, "%llu%c", (unsigned long long)n, unit);
 }
 
-static void print_header(const struct report_args *a, int children, const int *width)
+/* The columns' names, right-aligned for numbers, and their dots. */
+static void print_header(const struct report_args *a, const int *width)
 {
-	printf("#%s", children ? " Children      Self" : " Overhead");
-	for (int k = 0; k < a->nkeys; k++)
-		printf(numeric(a->keys[k]) ? "  %*s" : "  %-*s", width[k], header_of[a->keys[k]]);
-	printf("\n#%s", children ? " ........  ........" : " ........");
-	for (int k = 0; k < a->nkeys; k++) {
-		printf("  ");
+	for (int k = 0; k < a->ncols; k++)
+		printf(numeric(a->cols[k]) ? "%s%*s" : "%s%-*s", k ? "  " : "# ", width[k],
+		       /* perf's default columns call the own share Self (-F's Overhead) */
+		       k == 1 && !a->nfields && a->cols[0] == KEY_CHILDREN ? "Self"
+		       : header_of[a->cols[k]]);
+	printf("\n#");
+	for (int k = 0; k < a->ncols; k++) {
+		printf(k ? "  " : " ");
 		for (int i = 0; i < width[k]; i++)
 			putchar('.');
 	}
 	printf("\n#\n");
 }
 
-static void print_row(const struct report_args *a, int children, const int *width,
-		      const struct row *r, uint64_t total)
+static void print_row(const struct report_args *a, const int *width, const struct row *r,
+		      uint64_t total)
 {
 	char buf[4096];
 
-	if (children)
-		printf("  %7.2f%%  %7.2f%%", 100.0 * (double)r->children / (double)total,
-		       100.0 * (double)r->self / (double)total);
-	else
-		printf("  %7.2f%%", 100.0 * (double)r->self / (double)total);
-	for (int k = 0; k < a->nkeys; k++) {
-		int last = k == a->nkeys - 1;
+	for (int k = 0; k < a->ncols; k++) {
+		enum report_key c = a->cols[k];
+		int last = k == a->ncols - 1;
 
-		cell(a->keys[k], r, buf, sizeof(buf));
+		cell(c, r, total, buf, sizeof(buf));
+		if (c == KEY_CHILDREN && a->children != 1) /* not counted */
+			snprintf(buf, sizeof(buf), "N/A");
 		/* perf pads every column but a symbol or a source line in the last */
-		printf("  %-*s", last && (a->keys[k] == KEY_SYM || a->keys[k] == KEY_SYMOFF ||
-					  a->keys[k] == KEY_SRCLINE || a->keys[k] == KEY_SRCFILE)
-				 ? 0 : width[k], buf);
+		printf(numeric(c) ? "  %*s" : "  %-*s",
+		       last && (c == KEY_SYM || c == KEY_SYMOFF || c == KEY_SRCLINE || c == KEY_SRCFILE)
+		       ? 0 : width[k], buf);
 	}
 	putchar('\n');
 }
@@ -508,7 +574,7 @@ static int print_event(const struct report_args *a, int children, struct report_
 	struct rows t = { .a = a, .d = d };
 	struct callgraph *g = NULL;
 	const struct peo_attr *attr = peo_perfdata_attr(d->f, ev);
-	int width[REPORT_MAX_KEYS], status = -1;
+	int width[2 * REPORT_MAX_KEYS + 2], status = -1;
 	uint64_t period, samples = peo_profile_samples(d->profile, ev, &period);
 	const char *name = peo_perfdata_event_name(d->f, ev);
 	char count[32], buf[4096];
@@ -523,35 +589,38 @@ static int print_event(const struct report_args *a, int children, struct report_
 		goto out;
 	if (make_rows(a, children, d->profile, ev, &t, g))
 		goto out;
-	for (int k = 0; k < a->nkeys; k++) {
-		width[k] = numeric(a->keys[k]) ? 12 : (int)strlen(header_of[a->keys[k]]);
-		if (a->keys[k] == KEY_CPU || numeric(a->keys[k]))
-			continue; /* perf's are 3 and 12 wide, whatever the values ("-001") */
+	for (int k = 0; k < a->ncols; k++) {
+		enum report_key c = a->cols[k];
+
+		width[k] = share(c) ? 8 : numeric(c) ? 12 : (int)strlen(header_of[c]);
+		if (c == KEY_CPU || numeric(c))
+			continue; /* perf's are 3, 8 and 12 wide, whatever the values ("-001") */
 		for (size_t i = 0; i < t.n; i++) {
-			cell(a->keys[k], &t.v[i], buf, sizeof(buf));
+			cell(c, &t.v[i], period, buf, sizeof(buf));
 			if ((int)strlen(buf) > width[k])
 				width[k] = (int)strlen(buf);
 		}
 	}
 	sort_args = a;
-	sort_children = children;
 	if (t.n) /* none when the filters keep none: qsort's pointer may not be NULL */
-		qsort(t.v, t.n, sizeof(*t.v), by_overhead);
+		qsort(t.v, t.n, sizeof(*t.v), by_order);
 	if (!a->quiet) {
 		with_unit(samples, count, sizeof(count));
 		printf("# Samples: %s of event '%s'", count, name ? name : "?");
 		if (a->time)
 			printf(" (time slices: %s)", a->time);
 		printf("\n# Event count (approx.): %llu\n#\n", (unsigned long long)period);
-		print_header(a, children, width);
+		print_header(a, width);
 	}
 	for (size_t i = 0; i < t.n; i++) {
-		double pct = 100.0 * (double)(children ? t.v[i].children : t.v[i].self) /
+		/* the first share shown is the one --percent-limit weighs */
+		int by_children = a->ncols && a->cols[0] == KEY_CHILDREN && children;
+		double pct = 100.0 * (double)(by_children ? t.v[i].children : t.v[i].self) /
 			     (double)period;
 
 		if (pct < a->percent_limit)
 			continue;
-		print_row(a, children, width, &t.v[i], period);
+		print_row(a, width, &t.v[i], period);
 		if (g && t.v[i].graph &&
 		    callgraph_print(g, t.v[i].graph, &a->cg, stdout, period, period,
 				    children ? t.v[i].children : t.v[i].self))
@@ -568,17 +637,63 @@ out:
 	return status;
 }
 
-/* @a without the columns a filter of one value makes all the same (perf
+/* Whether @k is a column a filter of one value makes all the same (perf
  * names it in the header instead). */
-static struct report_args elided(const struct report_args *a)
+static int elided(const struct report_args *a, enum report_key k)
 {
-	struct report_args e = *a;
+	return (k == KEY_COMM && a->comms.n == 1) || (k == KEY_DSO && a->dsos.n == 1);
+}
 
-	e.nkeys = 0;
-	for (int k = 0; k < a->nkeys; k++)
-		if (!((a->keys[k] == KEY_COMM && a->comms.n == 1) ||
-		      (a->keys[k] == KEY_DSO && a->dsos.n == 1)))
-			e.keys[e.nkeys++] = a->keys[k];
+static int has(const enum report_key *v, int n, enum report_key k)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == k)
+			return 1;
+	return 0;
+}
+
+/* @args as printed (@children: the samples' chains counted): the
+ * columns, the sort order and the keys that group (perf's rules).
+ * Without -F, the shares then the keys, sorted in that order; with -F,
+ * its fields then -s's keys, sorted by -s's keys then the fields (by the
+ * fields alone without -s). */
+static struct report_args shown_of(const struct report_args *args, int children)
+{
+	struct report_args e = *args;
+
+	e.children = children; /* as counted: 1 or 0 */
+	e.ncols = e.norder = e.nkeys = 0;
+	if (!args->nfields) {
+		if (children)
+			e.cols[e.ncols++] = KEY_CHILDREN;
+		e.cols[e.ncols++] = KEY_OVERHEAD;
+		for (int k = 0; k < args->nkeys; k++)
+			e.cols[e.ncols++] = args->keys[k];
+		memcpy(e.order, e.cols, sizeof(e.order));
+		e.norder = e.ncols;
+	} else {
+		for (int k = 0; k < args->nfields; k++)
+			e.cols[e.ncols++] = args->fields[k];
+		for (int k = 0; args->keys_given && k < args->nkeys; k++) {
+			if (!has(e.cols, e.ncols, args->keys[k]))
+				e.cols[e.ncols++] = args->keys[k];
+			e.order[e.norder++] = args->keys[k];
+		}
+		for (int k = 0; k < args->nfields; k++)
+			if (!has(e.order, e.norder, args->fields[k]))
+				e.order[e.norder++] = args->fields[k];
+	}
+	/* a filter's one value is named in the header, not a column */
+	int n = e.ncols;
+
+	e.ncols = 0;
+	for (int k = 0; k < n; k++)
+		if (!elided(args, e.cols[k]))
+			e.cols[e.ncols++] = e.cols[k];
+	/* the keys that group: the columns' keys */
+	for (int k = 0; k < e.ncols; k++)
+		if (!numeric(e.cols[k]))
+			e.keys[e.nkeys++] = e.cols[k];
 	return e;
 }
 
@@ -586,7 +701,7 @@ int report_print(const struct report_args *args, struct report_data *d)
 {
 	/* perf's default: children where callchains were recorded */
 	int children = args->children && d->has_callchains;
-	struct report_args shown = elided(args);
+	struct report_args shown = shown_of(args, children);
 	const struct report_args *a = &shown;
 
 	/* perf's chains: the callers first with --children, else the leaf */
