@@ -33,6 +33,7 @@ static void same_stacks_merge(void **state)
 
 	(void)state;
 	assert_int_equal(peo_profile_new(&p, NULL), 0);
+	assert_int_equal(peo_profile_last(p), SIZE_MAX); /* none yet */
 	assert_int_equal(peo_profile_add(p, &s), 0);
 	f[0].addr = 0x9999; /* the profile keeps its own copy */
 	strcpy(comm, "changed");
@@ -77,6 +78,22 @@ static void same_stacks_merge(void **state)
 	assert_int_equal(st.count, 2);
 	assert_int_equal(peo_profile_stack(p, 5, &st), 0);
 	assert_int_equal(st.event, 0);
+	/* the last sample's stack, and one more of a stack without its frames:
+	 * counted as peo_profile_add() of the same sample would */
+	assert_int_equal(peo_profile_last(p), 5);
+	s.event = 1;
+	assert_int_equal(peo_profile_add(p, &s), 0); /* the first stack again */
+	assert_int_equal(peo_profile_last(p), 0);
+	assert_int_equal(peo_profile_add_again(p, 3, 25), 0);
+	assert_int_equal(peo_profile_last(p), 3);
+	assert_int_equal(peo_profile_stack(p, 3, &st), 0);
+	assert_int_equal(st.count, 2);
+	assert_int_equal(st.period, 75);
+	assert_int_equal(peo_profile_samples(p, 1, &period), 8);
+	assert_int_equal(period, 425);
+	assert_int_equal(peo_profile_add_again(p, 6, 1), -ERANGE);
+	assert_int_equal(peo_profile_add_again(NULL, 0, 1), -EINVAL);
+	assert_int_equal(peo_profile_stacks(p), 6);
 	peo_profile_free(p);
 }
 

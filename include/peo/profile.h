@@ -74,6 +74,20 @@ PEO_API void peo_profile_free(struct peo_profile *p);
  */
 PEO_API int peo_profile_add(struct peo_profile *p, const struct peo_profile_sample *s);
 
+/* peo_profile_last() - the stack the last sample added (peo_profile_add()
+ * or _add_again()) was counted in; SIZE_MAX while @p holds none. */
+PEO_API size_t peo_profile_last(const struct peo_profile *p);
+
+/**
+ * peo_profile_add_again() - one more sample of stack @i, of weight
+ * @period: what peo_profile_add() of a sample with that stack's event,
+ * thread, CPU, comm and frames does, without looking them up (a caller
+ * that knows a sample repeats one, as peo report does when the raw
+ * callchain repeats).
+ * Returns 0, -EINVAL (a NULL @p), -ERANGE (no stack @i).
+ */
+PEO_API int peo_profile_add_again(struct peo_profile *p, size_t i, uint64_t period);
+
 /* peo_profile_stacks() - how many stacks @p holds; they are numbered from 0
  * in the order they first came. */
 PEO_API size_t peo_profile_stacks(const struct peo_profile *p);

@@ -40,6 +40,7 @@ struct peo_profile {
 	size_t comm_cap;
 	struct totals *events;
 	size_t nevents;
+	size_t last;               /* the stack the last sample was counted in */
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -291,6 +292,7 @@ int peo_profile_add(struct peo_profile *p, const struct peo_profile_sample *s)
 		if (same_stack(p, st, &key, p->ptrs + p->nptrs)) {
 			st->count++;
 			st->period += s->period;
+			p->last = (size_t)(st - p->stacks);
 			return 0;
 		}
 	}
@@ -309,8 +311,29 @@ int peo_profile_add(struct peo_profile *p, const struct peo_profile_sample *s)
 	key.count = 1;
 	key.period = s->period;
 	p->stacks[p->nstacks] = key;
+	p->last = p->nstacks;
 	p->stack_slots[at] = (uint32_t)++p->nstacks;
 	p->nptrs += s->nframes;
+	return 0;
+}
+
+size_t peo_profile_last(const struct peo_profile *p)
+{
+	return p && p->nstacks ? p->last : SIZE_MAX;
+}
+
+int peo_profile_add_again(struct peo_profile *p, size_t i, uint64_t period)
+{
+	if (!p)
+		return peo_fail(EINVAL, "peo_profile_add_again: a NULL argument");
+	if (i >= p->nstacks)
+		return peo_fail(ERANGE, "peo_profile_add_again: no stack %zu (the profile has %zu)", i,
+				p->nstacks);
+	p->stacks[i].count++;
+	p->stacks[i].period += period;
+	p->events[p->stacks[i].event].samples++; /* its event's totals exist: it was added */
+	p->events[p->stacks[i].event].period += period;
+	p->last = i;
 	return 0;
 }
 

@@ -148,6 +148,80 @@ static int symbols_start(const struct report_args *a, struct report_data *d)
 	return 0;
 }
 
+/* A sample's raw stack, as last seen: the same event, thread, CPU,
+ * cpumode, ip and callchain under the same processes' state make the
+ * same frames, so its stack is counted again without naming them (most
+ * of the samples of a deep profile repeat one). */
+#define RAW_SLOTS (1u << 14)
+
+struct report_raw {
+	uint64_t hash, gen;
+	uint64_t *ips;        /* the callchain, host order; NULL: empty slot */
+	size_t nips, cap;
+	size_t stack;         /* the profile's stack it was counted in */
+};
+
+static uint64_t raw_hash(const struct peo_record *r, int ev)
+{
+	const struct peo_sample *s = &r->u.sample;
+	uint64_t h = ((uint64_t)(uint32_t)ev << 48 ^ (uint64_t)s->tid << 16 ^ s->cpu) *
+		     0x9e3779b97f4a7c15ull ^ s->ip ^ (uint64_t)(r->header.misc & 7) << 61;
+
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		h = (h ^ peo_record_u64(r, s->callchain, i)) * 0xff51afd7ed558ccdull;
+	return h ^ h >> 31;
+}
+
+/* Whether @c holds @r's raw stack (of event @ev, hashed @h) of the
+ * current state. */
+static int raw_same(const struct report_data *d, const struct report_raw *c, uint64_t h,
+		    const struct peo_record *r, int ev)
+{
+	const struct peo_sample *s = &r->u.sample;
+
+	if (!c->ips || c->hash != h || c->gen != d->state_gen || c->nips != s->callchain_nr + 4)
+		return 0;
+	if (c->ips[0] != s->ip || c->ips[1] != (s->tid | (uint64_t)(uint32_t)ev << 32) ||
+	    c->ips[2] != s->cpu || c->ips[3] != (uint64_t)(r->header.misc & 7))
+		return 0;
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		if (c->ips[4 + i] != peo_record_u64(r, s->callchain, i))
+			return 0;
+	return 1;
+}
+
+/* Keep @r's raw stack (of event @ev, hashed @h), counted in the
+ * profile's last stack. */
+static void raw_keep(struct report_data *d, struct report_raw *c, uint64_t h,
+		     const struct peo_record *r, int ev)
+{
+	const struct peo_sample *s = &r->u.sample;
+	size_t n = s->callchain_nr + 4;
+
+	if (n > c->cap) {
+		uint64_t *more = realloc(c->ips, n * sizeof(*more));
+
+		if (!more) { /* not kept: looked up the next time too */
+			free(c->ips);
+			c->ips = NULL;
+			c->cap = 0;
+			return;
+		}
+		c->ips = more;
+		c->cap = n;
+	}
+	c->ips[0] = s->ip;
+	c->ips[1] = s->tid | (uint64_t)(uint32_t)ev << 32;
+	c->ips[2] = s->cpu;
+	c->ips[3] = r->header.misc & 7;
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		c->ips[4 + i] = peo_record_u64(r, s->callchain, i);
+	c->nips = n;
+	c->hash = h;
+	c->gen = d->state_gen;
+	c->stack = peo_profile_last(d->profile);
+}
+
 static int add_sample(struct report_data *d, const struct peo_record *r, struct peo_frame *fr)
 {
 	const struct peo_sample *s = &r->u.sample;
@@ -162,10 +236,22 @@ static int add_sample(struct report_data *d, const struct peo_record *r, struct 
 		.frames = fr, .period = (st & PEO_SAMPLE_PERIOD) ? s->period : 1,
 	};
 
+	/* the raw stacks of frame-pointer callchains (a dwarf stack's frames
+	 * are its stack bytes' too: not kept) */
+	int raw = d->raw && (st & PEO_SAMPLE_CALLCHAIN) && (st & PEO_SAMPLE_TID) &&
+		  !(st & PEO_SAMPLE_STACK_USER);
+	uint64_t h = raw ? raw_hash(r, ev) : 0;
+	struct report_raw *c = raw ? &d->raw[h & (RAW_SLOTS - 1)] : NULL;
+	int err;
+
 	if (!(st & PEO_SAMPLE_PERIOD) && r->attr && !r->attr->freq)
 		ps.period = r->attr->sample_period; /* a fixed period, not recorded per sample */
+	if (c && raw_same(d, c, h, r, ev))
+		return peo_profile_add_again(d->profile, c->stack, ps.period);
 	ps.nframes = frames_of(d, r, fr);
-	return peo_profile_add(d->profile, &ps);
+	if (!(err = peo_profile_add(d->profile, &ps)) && c)
+		raw_keep(d, c, h, r, ev);
+	return err;
 }
 
 int report_collect(const struct report_args *a, struct report_data *d)
@@ -179,6 +265,7 @@ int report_collect(const struct report_args *a, struct report_data *d)
 	memset(d, 0, sizeof(*d));
 	d->args = a;
 	d->cache = calloc(CACHE_SLOTS, sizeof(*d->cache)); /* none: every frame looked up */
+	d->raw = calloc(RAW_SLOTS, sizeof(*d->raw));      /* none: every stack looked up */
 	if (!fr || peo_perfdata_open(&d->f, a->input, &po) || symbols_start(a, d)) {
 		fprintf(stderr, "peo report: %s\n", fr ? peo_last_error() : "out of memory");
 		free(fr);
@@ -227,6 +314,9 @@ int report_collect(const struct report_args *a, struct report_data *d)
 
 void report_data_free(struct report_data *d, int exiting)
 {
+	for (size_t i = 0; d->raw && i < RAW_SLOTS; i++)
+		free(d->raw[i].ips);
+	free(d->raw);
 	free(d->cache);
 	report_lines_free(d->lines);
 	peo_profile_free(d->profile);

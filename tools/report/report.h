@@ -94,6 +94,7 @@ struct report_data {
 	int has_callchains;     /* some event samples its callchain */
 	uint64_t state_gen;     /* state records so far: a cached frame of an older one is stale */
 	struct report_cached *cache; /* frames looked up, by address (collect.c) */
+	struct report_raw *raw;      /* samples' raw stacks, their profile stacks (collect.c) */
 	const struct report_args *args; /* the command's (collect.c keeps it) */
 	int lines_failed;       /* out of memory for them: the lines are missing */
 	struct report_lines *lines; /* --pprof: each user frame's source lines (lines.c) */
