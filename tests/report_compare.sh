@@ -209,5 +209,12 @@ if "$peo" report -i "$tmp/none.data" >/dev/null 2>"$tmp/err" &&
 else
 	fail "no samples: $(cat "$tmp/err")"
 fi
+: >"$tmp/empty.data"
+if "$peo" report -i "$tmp/empty.data" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/out" ] &&
+	grep -q "empty.data is empty (0 bytes): nothing to report" "$tmp/err"; then
+	pass "an empty file: said so, not an error"
+else
+	fail "an empty file: $(cat "$tmp/err")"
+fi
 echo "report_compare: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -5,6 +5,7 @@
  * report/collect.c reads the file, report/table.c prints.
  */
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,19 @@ static void say_notes(struct peo_symbols *syms)
 		fprintf(stderr, "peo report: note: and %zu more of the kind\n", n - 16);
 }
 
+/* Whether @path is an empty file: said so (nothing to report, not an
+ * error, as perf says "zero-sized data"). */
+static int empty_file(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size)
+		return 0;
+	fprintf(stderr, "peo report: %s is empty (0 bytes): nothing to report; a recording "
+		"stopped before it wrote its header leaves such a file\n", path);
+	return 1;
+}
+
 /* --header-only: the file's header, as perf report prints it. */
 static int print_header_only(const struct report_args *a)
 {
@@ -460,6 +474,8 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	a.parent = &parent_re;
+	if (empty_file(a.input) || (a.base && empty_file(a.base)))
+		return 0;
 	if (header_only)
 		return print_header_only(&a);
 	if (a.base)
