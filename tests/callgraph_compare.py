@@ -7,7 +7,8 @@ happened to load each binary.  Rows printed once by one side alone are
 report_compare.py's to judge.  Rows whose graphs differ where perf 6.1
 names a frame "(inlined)" by its DWARF name, or peo by its ELF symbol
 where perf names it by DWARF, or an address in no map (report_compare.py's
-kinds) are counted apart as "perf-named".
+kinds; also a row of such an address, which perf keys by another) are
+counted apart as "perf-named".
 Prints "rows=N same=N perf-named=N other=N"; exits 1 when other>0 or no
 row has a graph on both sides while perf prints one."""
 import re
@@ -101,7 +102,8 @@ def main():
         graphs += bool(perf_graph and peo_graph)
         if peo_graph == perf_graph or canon(peo_graph) == canon(perf_graph):
             count["same"] += 1
-        elif any("(inlined)" in l or re.search(r"\b0x[0-9a-f]+$", l) for l in perf_graph + peo_graph):
+        elif any("(inlined)" in l or re.search(r"\b0x[0-9a-f]+$", l) for l in perf_graph + peo_graph) \
+                or re.search(r"\] (0x[0-9a-f]+|0+)( |$)", row):
             count["perf-named"] += 1
         else:
             count["other"] += 1

@@ -25,11 +25,14 @@ fi
 perf record -q -e cpu-clock,task-clock -c 100000 -o "$tmp/two.data" -- "$W" -b 200 >/dev/null 2>&1
 perf record -q -F 5000 -g -o "$tmp/fp.data" -- "$W" -r 20 -b 300 >/dev/null 2>&1
 perf record -q -F 2000 --call-graph dwarf -o "$tmp/dwarf.data" -- "$W" -r 10 -b 200 >/dev/null 2>&1
-# every process of the machine for a second, the workload's among them:
-# kernel stacks, threads that change names, binaries without symbols
-"$W" -r 20 -b 1500 >/dev/null 2>&1 &
-perf record -q -a -g -F 999 -o "$tmp/sys.data" -- sleep 1 >/dev/null 2>&1
-wait
+# many processes of their own, not the machine's (the tests beside this
+# one exec and map binaries at will; perf 6.1 names a few of their frames
+# by maps a process had before it): a shell that forks workloads and
+# stripped binaries walking directories (kernel stacks), threads that
+# change names (sh, then the workload)
+perf record -q -g -F 999 -o "$tmp/sys.data" -- sh -c '"$1" -r 20 -b 600 & "$1" -b 300 -T 2 &
+	ls -R /usr/lib /usr/share >/dev/null 2>&1; find /usr/include -name "*.h" | head -2000 |
+	xargs cat | wc -c >/dev/null; wait' sh "$W" >/dev/null 2>&1
 
 # check FILE OPTIONS...: peo report's against perf report's
 check() {
@@ -67,6 +70,9 @@ for f in fp dwarf sys; do
 	check "$tmp/$f.data" -g callee -s sym
 	check "$tmp/$f.data" -G -s pid
 	check "$tmp/$f.data" -g graph,0.5,3 # larger than ties of one sample
+	check "$tmp/$f.data" --no-children -g # perf's default spec: callers first
+	check "$tmp/$f.data" --no-children -G -g callee # -G wins, whatever its place
+	check "$tmp/$f.data" --no-children --percent-limit 0.3 # the graphs' threshold too
 done
 # more keys: source lines (perf's --children srclines are its own bug:
 # a sample's ip added to a caller's address), the parent (perf's default

@@ -166,7 +166,7 @@ static void frames_the_same(void **state)
 {
 	struct callgraph *g;
 	struct peo_frame f1 = fn("f", 0x1010), f2 = fn("f", 0x1099), g1 = fn("g", 0x2010);
-	struct peo_frame in1 = fn("inl", 0x3010), in2 = fn("inl", 0x7010);
+	struct peo_frame in1 = fn("inl", 0x3010), in2 = fn("inl", 0x7010), plain = fn("inl", 0x8010);
 	struct peo_frame u1 = { .sz = sizeof(u1), .addr = 0x9000 }, u2 = u1, u3 = u1;
 	char *text;
 
@@ -175,7 +175,7 @@ static void frames_the_same(void **state)
 	in2.dso = "/lib/other";
 	u3.addr = 0x9001;
 	const struct peo_frame *c1[] = { &f1, &in1, &u1 }, *c2[] = { &f2, &in2, &u2 },
-			       *c3[] = { &f1, &in1, &u3 }, *c4[] = { &g1 };
+			       *c3[] = { &f1, &in1, &u3 }, *c4[] = { &g1 }, *c5[] = { &f1, &plain };
 
 	assert_int_equal(callgraph_new(&g), 0);
 	uint32_t root = callgraph_root(g);
@@ -184,12 +184,13 @@ static void frames_the_same(void **state)
 	add(g, root, c2, 3, 1);
 	add(g, root, c3, 3, 1);
 	add(g, root, c4, 1, 1);
-	text = print(g, root, (struct callgraph_opts){ .mode = CG_FOLDED }, 4);
+	add(g, root, c5, 2, 1); /* a function of inl's name, not inlined: inl's node */
+	text = print(g, root, (struct callgraph_opts){ .mode = CG_FOLDED }, 5);
 	/* u1 and u2 one address, u3 another: two chains through f and inl;
 	 * ties in perf's order (the larger address first, a node's branches
 	 * before it) */
 	assert_string_equal(text, "2.00% f;inl (inlined);0x9000\n1.00% g\n"
-				  "1.00% f;inl (inlined);0x9001\n");
+				  "1.00% f;inl (inlined);0x9001\n1.00% f;inl (inlined)\n");
 	free(text);
 	callgraph_free(g);
 }

@@ -381,7 +381,7 @@ int cmd_report(int argc, char **argv)
 	static regex_t parent_re; /* the command's till it exits; a second run's replaces it */
 	static int parent_compiled;
 	char *end;
-	int c, status, inputs = 0, header_only = 0;
+	int c, status, inputs = 0, header_only = 0, inverted = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:F:gGp:qIk:h", longs, NULL)) != -1) {
@@ -427,15 +427,16 @@ int cmd_report(int argc, char **argv)
 			 * unless it is an option */
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			if (optarg && parse_call_graph(&a, optarg))
+			/* alone: perf's default spec, caller order and all */
+			if (parse_call_graph(&a, optarg ? optarg
+							: "graph,0.5,caller,function,percent"))
 				return 2;
 			break;
 		case 'p':
 			parent = optarg;
 			break;
-		case 'G': /* --inverted: the callers first */
-			a.cg.caller = 1;
-			a.cg_order_given = 1;
+		case 'G': /* --inverted: the callers first, whatever -g says (perf's) */
+			inverted = 1;
 			break;
 		case O_PERCENT_LIMIT:
 			a.percent_limit = strtod(optarg, &end);
@@ -444,7 +445,8 @@ int cmd_report(int argc, char **argv)
 					"to 100\n", optarg);
 				return 2;
 			}
-			a.cg.min_percent = a.percent_limit; /* the graphs' too, as perf (a later -g's wins) */
+			/* the graphs' too, as perf (a later -g's wins), read as its float */
+			a.cg.min_percent = (float)a.percent_limit;
 			break;
 		case 'q': a.quiet = 1; break;
 		case O_HEADER: a.header = 1; break;
@@ -474,6 +476,14 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	a.parent = &parent_re;
+	if (inverted) {
+		a.cg.caller = 1;
+		a.cg_order_given = 1;
+	}
+	/* perf leaves the row's own symbol out of its graph when sorting by
+	 * it first, but not with -F */
+	if (a.nfields)
+		a.cg.skip_first = 0;
 	if (empty_file(a.input) || (a.base && empty_file(a.base)))
 		return 0;
 	if (header_only)

@@ -78,15 +78,17 @@ static int frame_cmp(const struct peo_frame *a, const struct peo_frame *b)
 	return key_address(a) != key_address(b) ? (key_address(a) < key_address(b) ? -1 : 1) : 0;
 }
 
+/* By the name where there is one: an inlined function matches a frame
+ * of the same name, inlined or not (frame_cmp()). */
 static uint64_t frame_hash(const struct peo_frame *f, uint32_t parent)
 {
 	uint64_t h = 1469598103934665603ull ^ parent;
 
-	if (f->sym && (f->flags & PEO_FRAME_INLINED))
+	if (f->sym)
 		for (const char *s = f->sym; *s; s++)
 			h = (h ^ (unsigned char)*s) * 1099511628211ull;
 	else
-		h ^= (f->sym ? key_address(f) : f->addr) * 0x9e3779b97f4a7c15ull;
+		h ^= f->addr * 0x9e3779b97f4a7c15ull;
 	return (h ^ h >> 29) * 0xbf58476d1ce4e5b9ull;
 }
 
@@ -193,10 +195,11 @@ static uint64_t least(const struct cg_print *p, uint32_t node)
 	return (double)m < x ? m + 1 : m;
 }
 
-/* The last node of the run (perf's node) that starts at @i. */
+/* The last node of the run (perf's node) that starts at @i: where a
+ * chain ends (samples of no period too) or branches. */
 static uint32_t run_end(const struct callgraph *g, uint32_t i)
 {
-	while (!g->v[i].hit && g->v[i].nchildren == 1)
+	while (!g->v[i].hit_count && g->v[i].nchildren == 1)
 		i = g->v[i].first_child;
 	return i;
 }
@@ -442,7 +445,7 @@ static int collect_endings(const struct callgraph *g, uint32_t node, uint64_t mi
 			return -1;
 		}
 	free(k);
-	if (!g->v[node].hit || g->v[node].hit < min_hit)
+	if (!g->v[node].hit_count || g->v[node].hit < min_hit)
 		return 0;
 	if (*n == *cap) {
 		size_t c = *cap ? *cap * 2 : 64;

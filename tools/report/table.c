@@ -17,6 +17,7 @@
 struct row {
 	const char *comm, *dso, *sym;
 	const char *parent; /* the parent key's symbol; NULL: [other] */
+	const char *sym_dso; /* the sym key's binary: perf's row is a binary's function */
 	uint32_t tid, cpu;
 	uint64_t addr;   /* the address, where no symbol names it */
 	uint64_t symoff; /* the symoff key's offset into sym */
@@ -60,7 +61,7 @@ static void srcline_of(const struct rows *t, const struct peo_frame *f, int file
 	const struct peo_srcline *l = f->dso && !(f->flags & PEO_FRAME_KERNEL)
 				      ? report_lines_find(t->d, f->dso, f->dso_offset, &n) : NULL;
 
-	if (l && n && l[0].file && l[0].line)
+	if (l && n && l[0].file)
 		snprintf(buf, cap, file_only ? "%s" : "%s:%u", base_name(l[0].file), l[0].line);
 	else if (file_only)
 		buf[0] = 0;
@@ -99,6 +100,7 @@ static struct row row_of(const struct rows *t, const struct peo_profile_stack *s
 			/* fall through */ /* the symbol and where in it */
 		case KEY_SYM:
 			r.sym = f->sym;
+			r.sym_dso = f->dso;
 			/* no symbol: the address in its binary (perf's map-relative one) */
 			r.addr = f->sym ? 0 : f->dso ? f->dso_offset : f->addr;
 			r.level = (f->flags & PEO_FRAME_KERNEL) ? 'k' : '.';
@@ -155,6 +157,8 @@ static int cmp_key(enum report_key key, const struct row *x, const struct row *y
 			c = x->inlined - y->inlined;
 		if (!c)
 			c = (x->symoff > y->symoff) - (x->symoff < y->symoff);
+		if (!c) /* one name in two binaries: two functions */
+			c = strcmp0(x->sym_dso, y->sym_dso);
 		break;
 	case KEY_CPU:
 		c = x->cpu != y->cpu ? ((int32_t)x->cpu < (int32_t)y->cpu ? -1 : 1) : 0;
@@ -374,6 +378,9 @@ static int make_rows(const struct report_args *a, int children, const struct peo
 			cap = st.nframes;
 		}
 		const char *parent = t->chained ? parent_of(a, &st, a->cg.caller) : NULL;
+
+		for (size_t f = 0; f < st.nframes; f++) /* rows of frames not looked at: none */
+			at[f] = SIZE_MAX;
 
 		for (size_t f = 0; f < (children ? st.nframes : 1); f++) {
 			struct row key = row_of(t, &st, st.frames[f], parent), *r;
