@@ -32,7 +32,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: peo report [-i FILE] [--stdio] [-s KEYS] [-F FIELDS] [--children|--no-children]\n"
-		"                  [-g [MODE][,MIN%%][,ORDER][,VALUE]] [-G] [--percent-limit N] [-q]\n"
+		"                  [-g [MODE][,MIN%%][,ORDER][,VALUE]] [-G] [-p REGEX]\n"
+		"                  [--percent-limit N] [-q]\n"
 		"                  [--folded] [--flamegraph FILE.svg] [--pprof FILE.pb.gz]\n"
 		"                  [--comms LIST] [--dsos LIST] [--symbols LIST] [--pid LIST]\n"
 		"                  [--tid LIST] [--time START,END] [--header|--header-only] [-I]\n"
