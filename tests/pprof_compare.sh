@@ -98,11 +98,12 @@ for kind in fp dwarf; do
 		fail "$kind: $out"
 	fi
 done
-# now_ms is inlined into burn_loop: where a stack passed it (how many do
-# depends on where the timer fell), its location has burn_loop's line too
+# now_ms is inlined into burn_loop (main calls its own copy): where a
+# stack passed it there (how many do depends on where the timer fell), its
+# location has burn_loop's line too
 pprof -raw "$tmp/dwarf.pb.gz" >"$tmp/raw"
-if ! grep -q ';now_ms[; ]' "$tmp/folded"; then
-	echo "SKIP  dwarf: no sample's stack passed the inlined now_ms this time"
+if ! grep -q ';burn_loop;now_ms[; ]' "$tmp/folded"; then
+	echo "SKIP  dwarf: no sample's stack passed the now_ms inlined in burn_loop this time"
 elif grep -A1 ' now_ms .*workload\.c:[1-9]' "$tmp/raw" | grep -Eq '^ +burn_loop .*workload\.c:[1-9]'; then
 	pass "dwarf: the inlined now_ms's location lists burn_loop, its caller, as a second line"
 else
