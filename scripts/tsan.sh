@@ -4,13 +4,14 @@
 # (separate objects from separate threads, DESIGN.md's promise, and a ring
 # set woken from another thread), test_perfdata (the read-ahead helper
 # thread), test_ring_stress (one record parser shared by several threads,
-# record.h's promise) and test_script_out (peo script's formatting workers, their
-# ordered writer and their shared log); then the peo command itself, recording a
+# record.h's promise), test_script_out (peo script's formatting workers, their
+# ordered writer and their shared log) and test_sym_srcline (source lines
+# asked from another thread); then the peo command itself, recording a
 # file and printing it with its helper threads (read-ahead, formatting
-# workers, writing).
+# workers, writing), and peo report --pprof (preloading, the lines worker).
 set -uo pipefail
 build=${1:-build-tsan} jobs=${2:-2}
-tests=(test_threads test_perfdata test_script_out test_ring_stress test_sym_kernel)
+tests=(test_threads test_perfdata test_script_out test_ring_stress test_sym_kernel test_sym_srcline)
 echo "=== tsan: configure and build ($build)"
 cmake -S . -B "$build" -DPEO_TESTS=ON -DPEO_TSAN=ON -DCMAKE_C_COMPILER=clang \
 	-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug >/dev/null || exit 1
@@ -49,5 +50,13 @@ else
 			status=1
 		fi
 	done
+	if "$build/peo" report -i "$tmp/t.data" --pprof "$tmp/t.pb.gz" >"$tmp/report.out" 2>&1 &&
+		[ -s "$tmp/t.pb.gz" ]; then
+		echo "=== tsan: peo report --pprof: no data race"
+	else
+		tail -40 "$tmp/report.out"
+		echo "=== tsan: peo report --pprof FAILED"
+		status=1
+	fi
 fi
 exit $status

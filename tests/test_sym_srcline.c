@@ -4,8 +4,11 @@
  * a function defined in the header is at the header's lines (where perf
  * 6.1's addr2line names the .c file), and a function inlined into its
  * caller gives the line in it and the line of the call.
+ * peo_processes_binary_srclines() answers the same by binary and offset,
+ * from another thread while the model's owner looks up.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -103,6 +106,65 @@ static void an_inlined_function(void **state)
 	peo_processes_free(p);
 }
 
+struct by_binary {
+	struct peo_processes *p;
+	struct peo_frame fr;
+	struct peo_srcline pl[4];
+	int n;
+};
+
+static void *look_up_by_binary(void *arg)
+{
+	struct by_binary *b = arg;
+
+	for (int i = 0; i < 200; i++)
+		b->n = peo_processes_binary_srclines(b->p, b->fr.dso, b->fr.dso_offset, b->pl, 4);
+	return NULL;
+}
+
+/* By the binary and offset a lookup names, on another thread while the
+ * owner looks up: the same places. */
+static void by_binary_and_offset(void **state)
+{
+	struct by_binary b = { .fr = { .sz = sizeof(b.fr) } };
+	struct peo_srcline own[4];
+	const char *names[4];
+	pthread_t t;
+	uint64_t at;
+
+	(void)state;
+	sink += outer(2);
+	at = (uint64_t)(uintptr_t)srcline_noted - 1;
+	b.p = self_model();
+	assert_int_equal(peo_processes_lookup(b.p, (uint32_t)getpid(), PEO_RECORD_MISC_USER, at, 0,
+					      &b.fr), 1);
+	assert_non_null(b.fr.dso);
+	assert_int_equal(pthread_create(&t, NULL, look_up_by_binary, &b), 0);
+	for (int i = 0; i < 200; i++) {
+		assert_true(peo_processes_srclines(b.p, (uint32_t)getpid(), at, own, 4) >= 0);
+		assert_true(peo_processes_inlines(b.p, (uint32_t)getpid(), at, names, 4) >= 0);
+	}
+	assert_int_equal(pthread_join(t, NULL), 0);
+	if (b.n == -ENOTSUP) {
+		peo_processes_free(b.p);
+		PEO_SKIP("peo was built without elfutils: %s", peo_last_error());
+	}
+	assert_int_equal(b.n, 2);
+	assert_string_equal(base(b.pl[0].file), "srcline_sample.h");
+	assert_int_equal(b.pl[0].line, HDR_NOTE_LINE);
+	assert_string_equal(base(b.pl[1].file), "test_sym_srcline.c");
+	assert_int_equal(b.pl[1].line, CALL_LINE);
+	/* nothing known: a binary that is not there, an offset past the file */
+	assert_int_equal(peo_processes_binary_srclines(b.p, "/nonexistent/peo-test", 0x1000, b.pl, 4),
+			 0);
+	assert_int_equal(peo_processes_binary_srclines(b.p, b.fr.dso, 1ull << 40, b.pl, 4), 0);
+	assert_int_equal(peo_processes_binary_srclines(NULL, b.fr.dso, 0, b.pl, 4), -EINVAL);
+	assert_int_equal(peo_processes_binary_srclines(b.p, NULL, 0, b.pl, 4), -EINVAL);
+	assert_non_null(strstr(peo_last_error(), "dso"));
+	assert_int_equal(peo_processes_binary_srclines(b.p, b.fr.dso, 0, NULL, 4), -EINVAL);
+	peo_processes_free(b.p);
+}
+
 /* Nothing known: no line, no crash; bad arguments refused. */
 static void nothing_known(void **state)
 {
@@ -126,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_header_function),
 		cmocka_unit_test(an_inlined_function),
+		cmocka_unit_test(by_binary_and_offset),
 		cmocka_unit_test(nothing_known),
 	};
 

@@ -357,6 +357,30 @@ struct peo_srcline {
 PEO_API int peo_processes_srclines(struct peo_processes *p, uint32_t pid, uint64_t addr,
 				   struct peo_srcline *lines, size_t max);
 
+/**
+ * peo_processes_binary_srclines() - peo_processes_srclines() for a place
+ * named by its binary and offset (a peo_frame's dso and dso_offset, as a
+ * profile keeps it) instead of a process's address, so that it can be
+ * answered later or elsewhere: the one call on @p that another thread
+ * may make while @p's owner adds records and looks up (its answers are
+ * kept apart from the owner's, under a lock of their own, and the
+ * binaries' symbols are shared).  Calls from several threads take turns.
+ * @p:      the model whose peo_symbols knows the binary.
+ * @dso:    the binary as peo_frame.dso names it (a path, or [vdso]).
+ * @offset: the place's offset in that file (peo_frame.dso_offset of a
+ *          lookup of a caller's return address minus one, to name the
+ *          line of the call).
+ * @lines:  receives up to @max places, innermost first; the strings stay
+ *          valid until @p is freed.
+ * @max:    room in @lines.
+ * Returns how many places were stored, as peo_processes_srclines() (0
+ * when nothing is known: no debug information, a binary that cannot be
+ * read, an offset it does not load); -EINVAL (a NULL argument), -ENOTSUP
+ * (peo built without elfutils), -ENOMEM.
+ */
+PEO_API int peo_processes_binary_srclines(struct peo_processes *p, const char *dso,
+					  uint64_t offset, struct peo_srcline *lines, size_t max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,6 +38,14 @@ int peo_processes_srclines(struct peo_processes *p, uint32_t pid, uint64_t addr,
 	return peo_fail(ENOTSUP, "peo was built without elfutils (libdw), so it reads no "
 			"source lines");
 }
+
+int peo_processes_binary_srclines(struct peo_processes *p, const char *dso, uint64_t offset,
+				  struct peo_srcline *lines, size_t max)
+{
+	(void)p, (void)dso, (void)offset, (void)lines, (void)max;
+	return peo_fail(ENOTSUP, "peo was built without elfutils (libdw), so it reads no "
+			"source lines");
+}
 #else
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -384,65 +392,109 @@ static struct inl *entry_of(struct peo_processes *p, struct sym_inlines *in,
 	return &in->tab[i];
 }
 
-/* The entry of @addr of process @pid, its row read when @rows (NULL:
- * nothing known there, or out of memory, then -ENOMEM in *@err). */
-static const struct inl *entry_at(struct peo_processes *p, uint32_t pid, uint64_t addr, int rows,
-				  int *err)
+/* The binary mapped at @addr of process @pid (one with DWARF to read),
+ * its binary and @addr's address in it: 1, else 0 (nothing known there). */
+static int binary_at(struct peo_processes *p, uint32_t pid, uint64_t addr, struct sym_dso **d,
+		     const struct sym_binary **b, uint64_t *vaddr)
 {
 	const struct sym_map *m = sym_maps_find(&p->maps, pid, addr);
-	const struct sym_binary *b;
-	struct sym_inlines *in;
-	struct inl *e;
-	uint64_t vaddr;
 
-	*err = 0;
-	if (!m || !m->dso || (m->dso->kind != SYM_DSO_FILE && m->dso->kind != SYM_DSO_VDSO) ||
-	    !(b = sym_dso_binary(p->syms, m->dso)) || !b->file ||
-	    !sym_binary_vaddr(b, addr - m->start + m->pgoff, &vaddr))
-		return NULL;
-	if ((!(in = p->unwind.inlines) && !(in = p->unwind.inlines = calloc(1, sizeof(*in)))) ||
-	    !(e = entry_of(p, in, m->dso, b, vaddr))) {
-		*err = peo_fail(ENOMEM, "out of memory for inlined functions");
-		return NULL;
-	}
-	if (rows && !e->row_done)
-		fill_row(in, e, dwfl_of(p, in, m->dso, b));
-	return e;
+	*d = m ? m->dso : NULL;
+	return *d && ((*d)->kind == SYM_DSO_FILE || (*d)->kind == SYM_DSO_VDSO) &&
+	       (*b = sym_dso_binary(p->syms, *d)) && (*b)->file &&
+	       sym_binary_vaddr(*b, addr - m->start + m->pgoff, vaddr);
+}
+
+/* The owner's table (made when first asked), or NULL out of memory. */
+static struct sym_inlines *inlines_of(struct peo_processes *p)
+{
+	if (!p->unwind.inlines && !(p->unwind.inlines = calloc(1, sizeof(*p->unwind.inlines))))
+		peo_fail(ENOMEM, "out of memory for inlined functions");
+	return p->unwind.inlines;
 }
 
 int peo_processes_inlines(struct peo_processes *p, uint32_t pid, uint64_t addr, const char **names,
 			  size_t max)
 {
+	const struct sym_binary *b;
+	struct sym_inlines *in;
+	struct sym_dso *d;
 	const struct inl *e;
+	uint64_t vaddr;
 	size_t n;
-	int err;
 
 	if (!p || (!names && max))
 		return peo_fail(EINVAL, "peo_processes_inlines: argument '%s' is NULL",
 				p ? "names" : "p");
-	if (!(e = entry_at(p, pid, addr, 0, &err)))
-		return err;
+	if (!binary_at(p, pid, addr, &d, &b, &vaddr))
+		return 0;
+	if (!(in = inlines_of(p)) || !(e = entry_of(p, in, d, b, vaddr)))
+		return peo_fail(ENOMEM, "out of memory for inlined functions");
 	n = e->n < max ? e->n : max;
 	for (size_t i = 0; i < n; i++)
-		names[i] = p->unwind.inlines->names[e->first + i];
+		names[i] = in->names[e->first + i];
+	return (int)n;
+}
+
+/* The places kept in @in for @vaddr of @d: the entry made and its row
+ * read when new; how many copied into @lines, or -ENOMEM. */
+static int places(struct peo_processes *p, struct sym_inlines *in, struct sym_dso *d,
+		  const struct sym_binary *b, uint64_t vaddr, struct peo_srcline *lines, size_t max)
+{
+	struct inl *e = entry_of(p, in, d, b, vaddr);
+	size_t n;
+
+	if (!e)
+		return peo_fail(ENOMEM, "out of memory for source lines");
+	if (!e->row_done)
+		fill_row(in, e, dwfl_of(p, in, d, b));
+	n = e->nlines < max ? e->nlines : max;
+	if (n)
+		memcpy(lines, in->lines + e->first, n * sizeof(*lines));
 	return (int)n;
 }
 
 int peo_processes_srclines(struct peo_processes *p, uint32_t pid, uint64_t addr,
 			   struct peo_srcline *lines, size_t max)
 {
-	const struct inl *e;
-	size_t n;
-	int err;
+	const struct sym_binary *b;
+	struct sym_inlines *in;
+	struct sym_dso *d;
+	uint64_t vaddr;
 
 	if (!p || (!lines && max))
 		return peo_fail(EINVAL, "peo_processes_srclines: argument '%s' is NULL",
 				p ? "lines" : "p");
-	if (!(e = entry_at(p, pid, addr, 1, &err)))
-		return err;
-	n = e->nlines < max ? e->nlines : max;
-	if (n)
-		memcpy(lines, p->unwind.inlines->lines + e->first, n * sizeof(*lines));
-	return (int)n;
+	if (!binary_at(p, pid, addr, &d, &b, &vaddr))
+		return 0;
+	if (!(in = inlines_of(p)))
+		return -ENOMEM;
+	return places(p, in, d, b, vaddr, lines, max);
+}
+
+int peo_processes_binary_srclines(struct peo_processes *p, const char *dso, uint64_t offset,
+				  struct peo_srcline *lines, size_t max)
+{
+	struct sym_unwind *u = p ? &p->unwind : NULL;
+	const struct sym_binary *b;
+	struct sym_dso *d;
+	uint64_t vaddr;
+	int n = 0;
+
+	if (!p || !dso || (!lines && max))
+		return peo_fail(EINVAL, "peo_processes_binary_srclines: argument '%s' is NULL",
+				!p ? "p" : !dso ? "dso" : "lines");
+	/* the owner's binaries' table is shared (under its own lock), the
+	 * answers are not */
+	pthread_mutex_lock(&u->apart_lock);
+	if (!(d = sym_dso_get(p->syms, dso, NULL, 0)))
+		n = -ENOMEM;
+	else if ((d->kind == SYM_DSO_FILE || d->kind == SYM_DSO_VDSO) &&
+		 (b = sym_dso_binary(p->syms, d)) && b->file && sym_binary_vaddr(b, offset, &vaddr))
+		n = !u->apart && !(u->apart = calloc(1, sizeof(*u->apart)))
+			    ? peo_fail(ENOMEM, "out of memory for source lines")
+			    : places(p, u->apart, d, b, vaddr, lines, max);
+	pthread_mutex_unlock(&u->apart_lock);
+	return n;
 }
 #endif

@@ -22,8 +22,10 @@ int peo_processes_new(struct peo_processes **out, struct peo_symbols *syms,
 	if (!(p = calloc(1, sizeof(*p))))
 		return peo_fail(ENOMEM, "out of memory for a peo_processes");
 	p->syms = syms;
+	sym_unwind_init(&p->unwind);
 	if (!syms) {
 		if ((err = peo_symbols_new(&p->syms, NULL))) {
+			sym_unwind_free(&p->unwind);
 			free(p);
 			return err;
 		}

@@ -18,9 +18,17 @@
 #include "symbols/processes.h"
 #include "symbols/unwind.h"
 
+void sym_unwind_init(struct sym_unwind *u)
+{
+	pthread_mutex_init(&u->callbacks_lock, NULL);
+	pthread_mutex_init(&u->apart_lock, NULL);
+}
+
 #ifndef PEO_HAVE_LIBDW
 void sym_unwind_free(struct sym_unwind *u)
 {
+	pthread_mutex_destroy(&u->callbacks_lock);
+	pthread_mutex_destroy(&u->apart_lock);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -92,8 +100,11 @@ void sym_unwind_free(struct sym_unwind *u)
 	}
 	free(u->procs);
 	sym_inlines_free(u->inlines);
+	sym_inlines_free(u->apart);
 	free(u->debuginfo_path);
 	free(u->callbacks);
+	pthread_mutex_destroy(&u->callbacks_lock);
+	pthread_mutex_destroy(&u->apart_lock);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -371,11 +382,13 @@ const void *sym_unwind_callbacks(struct peo_processes *p)
 {
 	struct sym_unwind *u = &p->unwind;
 	Dwfl_Callbacks *cb;
+	void *made;
 
-	if (u->callbacks)
-		return u->callbacks;
-	if (!(cb = calloc(1, sizeof(*cb))))
-		goto nomem;
+	/* made once, whichever thread asks first (the owner's, or
+	 * peo_processes_binary_srclines()'s) */
+	pthread_mutex_lock(&u->callbacks_lock);
+	if (u->callbacks || !(cb = calloc(1, sizeof(*cb))))
+		goto out;
 	cb->find_elf = dwfl_build_id_find_elf;
 	cb->find_debuginfo = find_inflated_debuginfo;
 	cb->section_address = dwfl_offline_section_address;
@@ -385,12 +398,15 @@ const void *sym_unwind_callbacks(struct peo_processes *p)
 	    asprintf(&u->debuginfo_path, ":.debug:%s/usr/lib/debug", p->syms->symfs) < 0) {
 		u->debuginfo_path = NULL;
 		free(cb);
-		goto nomem;
+		goto out;
 	}
-	return u->callbacks = cb;
-nomem:
-	peo_fail(ENOMEM, "out of memory for libdwfl's callbacks");
-	return NULL;
+	u->callbacks = cb;
+out:
+	made = u->callbacks;
+	pthread_mutex_unlock(&u->callbacks_lock);
+	if (!made)
+		peo_fail(ENOMEM, "out of memory for libdwfl's callbacks");
+	return made;
 }
 
 /* Process @pid's unwinder (made when new), or NULL out of memory. */

@@ -6,6 +6,7 @@
 #ifndef PEO_SYMBOLS_UNWIND_H
 #define PEO_SYMBOLS_UNWIND_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,8 +49,15 @@ struct sym_unwind {
 	struct sym_inlines *inlines; /* inlines.c's */
 	char *debuginfo_path;    /* libdwfl's search list for debug files; NULL: its default */
 	void *callbacks;         /* the Dwfl_Callbacks every process's Dwfl shares */
+	pthread_mutex_t callbacks_lock; /* callbacks are made by whichever thread asks first */
+	/* peo_processes_binary_srclines()'s answers, kept apart from the
+	 * owner's (another thread asks), under their own lock */
+	pthread_mutex_t apart_lock;
+	struct sym_inlines *apart;
 };
 
+/* Ready @u (zeroed) for use; sym_unwind_free() undoes it. */
+PEO_HIDDEN void sym_unwind_init(struct sym_unwind *u);
 PEO_HIDDEN void sym_unwind_free(struct sym_unwind *u);
 
 /* The Dwfl_Callbacks every Dwfl of @p's uses (made when first asked;

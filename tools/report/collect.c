@@ -63,7 +63,7 @@ static void look_up_now(struct report_data *d, const struct peo_record *r, uint1
 	if (mode == PEO_RECORD_MISC_KERNEL || mode == PEO_RECORD_MISC_GUEST_KERNEL)
 		fr->flags |= PEO_FRAME_KERNEL;
 	else if ((d->args->pprof || d->args->want_lines) &&
-		 report_lines_add(d, r->sample_id.pid, at, fr))
+		 report_lines_add(d, fr))
 		d->lines_failed = 1;
 }
 
@@ -304,6 +304,8 @@ int report_collect(const struct report_args *a, struct report_data *d)
 		}
 	}
 	preload_join(preloaders);
+	if (report_lines_finish(d))
+		d->lines_failed = 1;
 	free(fr);
 	if (err || got < 0) {
 		fprintf(stderr, "peo report: %s: %s\n", a->input, peo_last_error());

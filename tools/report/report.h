@@ -170,10 +170,13 @@ int report_folded(struct report_data *d, FILE *out);
  * --symbols: what --folded, --flamegraph and --pprof keep. */
 int report_stack_passes(const struct report_args *a, const struct peo_profile_stack *st);
 
-/* report/lines.c: user frame @fr's source lines (looked up at @at of
- * process @pid) kept by its binary and offset, once.  0, or -1 out of
- * memory. */
-int report_lines_add(struct report_data *d, uint32_t pid, uint64_t at, const struct peo_frame *fr);
+/* report/lines.c: user frame @fr's source lines (where its binary and
+ * offset are first seen: looked up on a worker thread meanwhile).  0, or
+ * -1 out of memory. */
+int report_lines_add(struct report_data *d, const struct peo_frame *fr);
+/* Every frame's lines looked up (the worker joined): before
+ * report_lines_find().  0, or -1 when some were lost for memory. */
+int report_lines_finish(struct report_data *d);
 /* The lines kept for @offset of binary @dso (the frames' own pointer):
  * innermost first, *@n of them; NULL when none. */
 const struct peo_srcline *report_lines_find(const struct report_data *d, const char *dso,
