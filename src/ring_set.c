@@ -170,3 +170,8 @@ int peo_ring_set_wake(struct peo_ring_set *s)
 		return -EINVAL; /* no sentence: this may run in a signal handler */
 	return write(s->wakefd, &one, sizeof(one)) < 0 && errno != EAGAIN ? -errno : 0;
 }
+
+int peo_ring_set_fd(const struct peo_ring_set *set)
+{
+	return set ? set->epfd : peo_fail(EINVAL, "peo_ring_set_fd: argument 'set' is NULL");
+}

@@ -75,6 +75,7 @@ static int refused_from(long level, long from, int fd, const char *advice, const
 static int library_checks(long level)
 {
 	struct peo_event_list *list;
+	struct peo_sampler *s;
 	int fd, n;
 
 	/* self-monitoring in user space: every level */
@@ -97,6 +98,11 @@ static int library_checks(long level)
 			  level >= 2 ? "task-clock:u" : "task-clock"));
 	PEO_CHECK(peo_event_attr(peo_event_list_get(list, 1))->exclude_kernel == (level >= 2));
 	peo_event_list_free(list);
+	/* a sampler takes the same fallback, and says so in its event's name */
+	PEO_CHECK(peo_sampler_open(&s, "cpu-clock", NULL, NULL) == 0);
+	PEO_CHECK(peo_sampler_attr(s, 0)->exclude_kernel == (level >= 2));
+	PEO_CHECK(!strcmp(peo_sampler_event_name(s, 0), level >= 2 ? "cpu-clock:u" : "cpu-clock"));
+	peo_sampler_close(s);
 	return 0;
 }
 

@@ -14,5 +14,6 @@
 #include "perfdata.h"
 #include "symbols.h"
 #include "profile.h"
+#include "sampler.h"
 
 #endif /* PEO_PEO_H */

@@ -293,6 +293,14 @@ PEO_API int peo_ring_set_wait(struct peo_ring_set *set, int timeout_ms);
 /** peo_ring_set_ready() - the @i-th ready ring of the last wait, or NULL. */
 PEO_API struct peo_ring *peo_ring_set_ready(const struct peo_ring_set *set, size_t i);
 
+/**
+ * peo_ring_set_fd() - the set's epoll fd, which polls readable when a
+ * ring has data, for the caller's own poll or epoll loop (then read the
+ * rings; peo_ring_set_wait() says which).  Owned by the set.  Returns it,
+ * or -EINVAL for NULL.
+ */
+PEO_API int peo_ring_set_fd(const struct peo_ring_set *set);
+
 /** peo_ring_set_live() - rings still watched (not hung up and drained). */
 PEO_API size_t peo_ring_set_live(const struct peo_ring_set *set);
 
