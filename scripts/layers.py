@@ -60,6 +60,9 @@ LAYERS = [
     ("tracepoint", "tracepoint formats, print_fmt and its expressions "
                    "(below perf.data, which reads them from its tracing section)",
      ["src/tracepoint/*", "src/tp_*"]),
+    ("sampler", "sampling in one object: events opened on a target, their rings "
+                "joined, records parsed and bound to their events, tracepoint fields",
+     ["src/sampler*"]),
     ("perf.data", "perf.data files: read, ordered, written",
      ["src/perfdata/*", "src/perfdata*"]),
     ("symbols", "addresses of processes turned into functions: the process "
