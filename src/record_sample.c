@@ -336,6 +336,8 @@ int peo_data_src_decode(uint64_t v, struct peo_data_src *out)
 	out->snoopx = bits(v, 38, 2);
 	out->blk = bits(v, 40, 3);
 	out->hops = bits(v, 43, 3);
+	if (out->sz >= PEO_DATA_SRC_SZ_0_2)
+		out->region = bits(v, 46, 5);
 	return 0;
 }
 

@@ -35,6 +35,7 @@
 /* As libpeo 0.2 released them. */
 #define PEO_FRAME_SZ_0_2 PEO_SIZE_AS_OF(struct peo_frame, flags)
 #define PEO_PERFDATA_LAYOUT_SZ_0_2 PEO_SIZE_AS_OF(struct peo_perfdata_layout, feat_offset)
+#define PEO_DATA_SRC_SZ_0_2 PEO_SIZE_AS_OF(struct peo_data_src, region)
 
 /*
  * Every struct is still as released.  One that grows keeps its _0_1 size
@@ -50,7 +51,7 @@ PEO_AS_RELEASED(struct peo_ring_record, PEO_RING_RECORD_SZ_0_1);
 PEO_AS_RELEASED(struct peo_ring_stats, PEO_RING_STATS_SZ_0_1);
 PEO_AS_RELEASED(struct peo_read_value, PEO_READ_VALUE_SZ_0_1);
 PEO_AS_RELEASED(struct peo_branch, PEO_BRANCH_SZ_0_1);
-PEO_AS_RELEASED(struct peo_data_src, PEO_DATA_SRC_SZ_0_1);
+PEO_AS_RELEASED(struct peo_data_src, PEO_DATA_SRC_SZ_0_2);
 PEO_AS_RELEASED(struct peo_callchain_iter, PEO_CALLCHAIN_ITER_SZ_0_1);
 PEO_AS_RELEASED(struct peo_user_record, PEO_USER_RECORD_SZ_0_1);
 PEO_AS_RELEASED(struct peo_perfdata_counts, PEO_PERFDATA_COUNTS_SZ_0_1);

@@ -852,6 +852,16 @@ static void test_newer_abi_documented(void **state)
 		ROW("PERF_SAMPLE_BRANCH_COUNTERS", PEO_SAMPLE_BRANCH_COUNTERS, 1U << 19),
 		ROW("PERF_RECORD_CALLCHAIN_DEFERRED", PEO_RECORD_CALLCHAIN_DEFERRED, 22),
 		ROW("PERF_CONTEXT_USER_DEFERRED", PEO_CONTEXT_USER_DEFERRED, (uint64_t)-640),
+		ROW("PERF_MEM_LVLNUM_L2_MHB", PEO_MEM_LVLNUM_L2_MHB, 0x05),
+		ROW("PERF_MEM_LVLNUM_MSC", PEO_MEM_LVLNUM_MSC, 0x06),
+		ROW("PERF_MEM_LVLNUM_L0", PEO_MEM_LVLNUM_L0, 0x07),
+		ROW("PERF_MEM_LVLNUM_UNC", PEO_MEM_LVLNUM_UNC, 0x08),
+		ROW("PERF_MEM_REGION_O_NON_SHARE", PEO_MEM_REGION_O_NON_SHARE, 0x06),
+		ROW("PERF_MEM_REGION_MMIO", PEO_MEM_REGION_MMIO, 0x07),
+		ROW("PERF_MEM_REGION_MEM0", PEO_MEM_REGION_MEM0, 0x08),
+		ROW("PERF_MEM_REGION_MEM7", PEO_MEM_REGION_MEM7, 0x0f),
+		ROW("PERF_MEM_REGION_SHIFT", PEO_MEM_REGION_SHIFT, 46),
+		ROW("PERF_BRANCH_ENTRY_INFO_BITS_MAX", PEO_BRANCH_ENTRY_INFO_BITS_MAX, 33),
 	};
 
 	(void)state;
@@ -887,6 +897,174 @@ static void test_ioctl_and_open_flag_constants(void **state)
 	assert_int_equal(check_consts("ioctls and open flags", rows, ARRAY_LEN(rows)), 0);
 }
 
+/* DATA_SRC's fields, the stack limits and the branch entry's and
+ * weight's layouts (the newest constants where this header has them). */
+static void test_mem_constants(void **state)
+{
+	static const struct const_row rows[] = {
+		SAME(MEM_OP_NA),
+		SAME(MEM_OP_LOAD),
+		SAME(MEM_OP_STORE),
+		SAME(MEM_OP_PFETCH),
+		SAME(MEM_OP_EXEC),
+		SAME(MEM_OP_SHIFT),
+		SAME(MEM_LVL_NA),
+		SAME(MEM_LVL_HIT),
+		SAME(MEM_LVL_MISS),
+		SAME(MEM_LVL_L1),
+		SAME(MEM_LVL_LFB),
+		SAME(MEM_LVL_L2),
+		SAME(MEM_LVL_L3),
+		SAME(MEM_LVL_LOC_RAM),
+		SAME(MEM_LVL_REM_RAM1),
+		SAME(MEM_LVL_REM_RAM2),
+		SAME(MEM_LVL_REM_CCE1),
+		SAME(MEM_LVL_REM_CCE2),
+		SAME(MEM_LVL_IO),
+		SAME(MEM_LVL_UNC),
+		SAME(MEM_LVL_SHIFT),
+		SAME(MEM_SNOOP_NA),
+		SAME(MEM_SNOOP_NONE),
+		SAME(MEM_SNOOP_HIT),
+		SAME(MEM_SNOOP_MISS),
+		SAME(MEM_SNOOP_HITM),
+		SAME(MEM_SNOOP_SHIFT),
+		SAME(MEM_LOCK_NA),
+		SAME(MEM_LOCK_LOCKED),
+		SAME(MEM_LOCK_SHIFT),
+		SAME(MEM_TLB_NA),
+		SAME(MEM_TLB_HIT),
+		SAME(MEM_TLB_MISS),
+		SAME(MEM_TLB_L1),
+		SAME(MEM_TLB_L2),
+		SAME(MEM_TLB_WK),
+		SAME(MEM_TLB_OS),
+		SAME(MEM_TLB_SHIFT),
+		SAME(MEM_LVLNUM_L1),
+		SAME(MEM_LVLNUM_L2),
+		SAME(MEM_LVLNUM_L3),
+		SAME(MEM_LVLNUM_L4),
+		SAME(MEM_LVLNUM_CXL),
+		SAME(MEM_LVLNUM_IO),
+		SAME(MEM_LVLNUM_ANY_CACHE),
+		SAME(MEM_LVLNUM_LFB),
+		SAME(MEM_LVLNUM_RAM),
+		SAME(MEM_LVLNUM_PMEM),
+		SAME(MEM_LVLNUM_NA),
+		SAME(MEM_LVLNUM_SHIFT),
+		SAME(MEM_REMOTE_REMOTE),
+		SAME(MEM_REMOTE_SHIFT),
+		SAME(MEM_SNOOPX_FWD),
+		SAME(MEM_SNOOPX_PEER),
+		SAME(MEM_SNOOPX_SHIFT),
+		SAME(MEM_BLK_NA),
+		SAME(MEM_BLK_DATA),
+		SAME(MEM_BLK_ADDR),
+		SAME(MEM_BLK_SHIFT),
+		SAME(MEM_HOPS_0),
+		SAME(MEM_HOPS_1),
+		SAME(MEM_HOPS_2),
+		SAME(MEM_HOPS_3),
+		SAME(MEM_HOPS_SHIFT),
+#ifdef PERF_MEM_LVLNUM_L2_MHB
+		SAME(MEM_LVLNUM_L2_MHB),
+#endif
+#ifdef PERF_MEM_LVLNUM_MSC
+		SAME(MEM_LVLNUM_MSC),
+#endif
+#ifdef PERF_MEM_LVLNUM_L0
+		SAME(MEM_LVLNUM_L0),
+#endif
+#ifdef PERF_MEM_LVLNUM_UNC
+		SAME(MEM_LVLNUM_UNC),
+#endif
+#ifdef PERF_MEM_REGION_NA
+		SAME(MEM_REGION_NA),
+#endif
+#ifdef PERF_MEM_REGION_RSVD
+		SAME(MEM_REGION_RSVD),
+#endif
+#ifdef PERF_MEM_REGION_L_SHARE
+		SAME(MEM_REGION_L_SHARE),
+#endif
+#ifdef PERF_MEM_REGION_L_NON_SHARE
+		SAME(MEM_REGION_L_NON_SHARE),
+#endif
+#ifdef PERF_MEM_REGION_O_IO
+		SAME(MEM_REGION_O_IO),
+#endif
+#ifdef PERF_MEM_REGION_O_SHARE
+		SAME(MEM_REGION_O_SHARE),
+#endif
+#ifdef PERF_MEM_REGION_O_NON_SHARE
+		SAME(MEM_REGION_O_NON_SHARE),
+#endif
+#ifdef PERF_MEM_REGION_MMIO
+		SAME(MEM_REGION_MMIO),
+#endif
+#ifdef PERF_MEM_REGION_MEM0
+		SAME(MEM_REGION_MEM0),
+#endif
+#ifdef PERF_MEM_REGION_MEM1
+		SAME(MEM_REGION_MEM1),
+#endif
+#ifdef PERF_MEM_REGION_MEM2
+		SAME(MEM_REGION_MEM2),
+#endif
+#ifdef PERF_MEM_REGION_MEM3
+		SAME(MEM_REGION_MEM3),
+#endif
+#ifdef PERF_MEM_REGION_MEM4
+		SAME(MEM_REGION_MEM4),
+#endif
+#ifdef PERF_MEM_REGION_MEM5
+		SAME(MEM_REGION_MEM5),
+#endif
+#ifdef PERF_MEM_REGION_MEM6
+		SAME(MEM_REGION_MEM6),
+#endif
+#ifdef PERF_MEM_REGION_MEM7
+		SAME(MEM_REGION_MEM7),
+#endif
+#ifdef PERF_MEM_REGION_SHIFT
+		SAME(MEM_REGION_SHIFT),
+#endif
+		SAME(MAX_STACK_DEPTH),
+		SAME(MAX_CONTEXTS_PER_STACK),
+	};
+	union perf_sample_weight theirs = { .full = 0x1122334455667788ull };
+	union peo_sample_weight ours = { .full = theirs.full };
+
+	(void)state;
+	assert_int_equal(check_consts("data_src fields and stack limits", rows, ARRAY_LEN(rows)), 0);
+	assert_int_equal(sizeof(struct peo_branch_entry), sizeof(struct perf_branch_entry));
+	assert_int_equal(offsetof(struct peo_branch_entry, to), offsetof(struct perf_branch_entry, to));
+	assert_int_equal(ours.w.var1_dw, theirs.var1_dw);
+	assert_int_equal(ours.w.var2_w, theirs.var2_w);
+	assert_int_equal(ours.w.var3_w, theirs.var3_w);
+	assert_int_equal(ours.w.var1_dw, 0x55667788u); /* by value, on either byte order */
+	assert_int_equal(ours.w.var3_w, 0x1122u);
+	/* every field decoded, the newest (region) too */
+	struct peo_data_src ds = { .sz = sizeof(ds) };
+	assert_int_equal(peo_data_src_decode(PEO_MEM_S(OP, STORE) | PEO_MEM_S(LVL, L2) |
+					     PEO_MEM_S(SNOOP, HITM) | PEO_MEM_S(LOCK, LOCKED) |
+					     PEO_MEM_S(TLB, WK) | PEO_MEM_S(LVLNUM, L0) |
+					     PEO_MEM_S(REMOTE, REMOTE) | PEO_MEM_S(SNOOPX, PEER) |
+					     PEO_MEM_S(BLK, ADDR) | PEO_MEM_S(HOPS, 3) |
+					     PEO_MEM_S(REGION, MEM3), &ds), 0);
+	assert_int_equal(ds.op, PEO_MEM_OP_STORE);
+	assert_int_equal(ds.lvl, PEO_MEM_LVL_L2);
+	assert_int_equal(ds.snoop, PEO_MEM_SNOOP_HITM);
+	assert_int_equal(ds.lock, PEO_MEM_LOCK_LOCKED);
+	assert_int_equal(ds.dtlb, PEO_MEM_TLB_WK);
+	assert_int_equal(ds.lvl_num, PEO_MEM_LVLNUM_L0);
+	assert_int_equal(ds.remote, PEO_MEM_REMOTE_REMOTE);
+	assert_int_equal(ds.snoopx, PEO_MEM_SNOOPX_PEER);
+	assert_int_equal(ds.blk, PEO_MEM_BLK_ADDR);
+	assert_int_equal(ds.hops, PEO_MEM_HOPS_3);
+	assert_int_equal(ds.region, PEO_MEM_REGION_MEM3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -899,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_event_id_constants),
 		cmocka_unit_test(test_sample_constants),
 		cmocka_unit_test(test_record_constants),
+		cmocka_unit_test(test_mem_constants),
 		cmocka_unit_test(test_ioctl_and_open_flag_constants),
 		cmocka_unit_test(test_uapi_config3),
 		cmocka_unit_test(test_uapi_config4),

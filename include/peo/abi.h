@@ -659,6 +659,151 @@ enum peo_callchain_context {
 /* Markers compare against the u64 entry: (uint64_t)(int64_t)PEO_CONTEXT_x. */
 #define PEO_CONTEXT_ENTRY(c) ((uint64_t)(int64_t)(c))
 
+/* The most frames a callchain holds by default (kernel.perf_event_max_stack
+ * raises it) and the most context markers among them. */
+#define PEO_MAX_STACK_DEPTH 127
+#define PEO_MAX_CONTEXTS_PER_STACK 8
+
+/*
+ * A sample's DATA_SRC (PEO_SAMPLE_DATA_SRC), a u64 of fields at fixed bit
+ * positions on either byte order: (value >> PEO_MEM_x_SHIFT) masked to
+ * the field's width gives field x; PEO_MEM_S(x, NAME) builds one.
+ * peo_data_src_decode() (record.h) splits a value into its fields.
+ */
+#define PEO_MEM_S(field, name) ((uint64_t)PEO_MEM_##field##_##name << PEO_MEM_##field##_SHIFT)
+/* op, 5 bits: the kind of access */
+#define PEO_MEM_OP_NA 0x01
+#define PEO_MEM_OP_LOAD 0x02
+#define PEO_MEM_OP_STORE 0x04
+#define PEO_MEM_OP_PFETCH 0x08
+#define PEO_MEM_OP_EXEC 0x10
+#define PEO_MEM_OP_SHIFT 0
+/* lvl, 14 bits: the memory level and hit or miss (older; lvl_num is newer) */
+#define PEO_MEM_LVL_NA 0x01
+#define PEO_MEM_LVL_HIT 0x02
+#define PEO_MEM_LVL_MISS 0x04
+#define PEO_MEM_LVL_L1 0x08
+#define PEO_MEM_LVL_LFB 0x10
+#define PEO_MEM_LVL_L2 0x20
+#define PEO_MEM_LVL_L3 0x40
+#define PEO_MEM_LVL_LOC_RAM 0x80
+#define PEO_MEM_LVL_REM_RAM1 0x100
+#define PEO_MEM_LVL_REM_RAM2 0x200
+#define PEO_MEM_LVL_REM_CCE1 0x400
+#define PEO_MEM_LVL_REM_CCE2 0x800
+#define PEO_MEM_LVL_IO 0x1000
+#define PEO_MEM_LVL_UNC 0x2000
+#define PEO_MEM_LVL_SHIFT 5
+/* snoop, 5 bits */
+#define PEO_MEM_SNOOP_NA 0x01
+#define PEO_MEM_SNOOP_NONE 0x02
+#define PEO_MEM_SNOOP_HIT 0x04
+#define PEO_MEM_SNOOP_MISS 0x08
+#define PEO_MEM_SNOOP_HITM 0x10
+#define PEO_MEM_SNOOP_SHIFT 19
+/* lock, 2 bits: a locked instruction */
+#define PEO_MEM_LOCK_NA 0x01
+#define PEO_MEM_LOCK_LOCKED 0x02
+#define PEO_MEM_LOCK_SHIFT 24
+/* dtlb, 7 bits: the TLB access */
+#define PEO_MEM_TLB_NA 0x01
+#define PEO_MEM_TLB_HIT 0x02
+#define PEO_MEM_TLB_MISS 0x04
+#define PEO_MEM_TLB_L1 0x08
+#define PEO_MEM_TLB_L2 0x10
+#define PEO_MEM_TLB_WK 0x20 /* the hardware walker */
+#define PEO_MEM_TLB_OS 0x40 /* the OS fault handler */
+#define PEO_MEM_TLB_SHIFT 26
+/* lvl_num, 4 bits: the level by number (a value, not bits) */
+#define PEO_MEM_LVLNUM_L1 0x01
+#define PEO_MEM_LVLNUM_L2 0x02
+#define PEO_MEM_LVLNUM_L3 0x03
+#define PEO_MEM_LVLNUM_L4 0x04
+#define PEO_MEM_LVLNUM_L2_MHB 0x05 /* L2 miss handling buffer */
+#define PEO_MEM_LVLNUM_MSC 0x06    /* memory-side cache */
+#define PEO_MEM_LVLNUM_L0 0x07
+#define PEO_MEM_LVLNUM_UNC 0x08    /* uncached */
+#define PEO_MEM_LVLNUM_CXL 0x09
+#define PEO_MEM_LVLNUM_IO 0x0a
+#define PEO_MEM_LVLNUM_ANY_CACHE 0x0b
+#define PEO_MEM_LVLNUM_LFB 0x0c
+#define PEO_MEM_LVLNUM_RAM 0x0d
+#define PEO_MEM_LVLNUM_PMEM 0x0e
+#define PEO_MEM_LVLNUM_NA 0x0f
+#define PEO_MEM_LVLNUM_SHIFT 33
+/* remote, 1 bit */
+#define PEO_MEM_REMOTE_REMOTE 0x01
+#define PEO_MEM_REMOTE_SHIFT 37
+/* snoopx, 2 bits: snoop, extended */
+#define PEO_MEM_SNOOPX_FWD 0x01
+#define PEO_MEM_SNOOPX_PEER 0x02
+#define PEO_MEM_SNOOPX_SHIFT 38
+/* blk, 3 bits: why the access was blocked */
+#define PEO_MEM_BLK_NA 0x01
+#define PEO_MEM_BLK_DATA 0x02
+#define PEO_MEM_BLK_ADDR 0x04
+#define PEO_MEM_BLK_SHIFT 40
+/* hops, 3 bits: how far a remote access went (a value) */
+#define PEO_MEM_HOPS_0 0x01 /* another core, the same node */
+#define PEO_MEM_HOPS_1 0x02 /* another node, the same socket */
+#define PEO_MEM_HOPS_2 0x03 /* another socket, the same board */
+#define PEO_MEM_HOPS_3 0x04 /* another board */
+#define PEO_MEM_HOPS_SHIFT 43
+/* region, 5 bits: the cache or memory region (a value; the newest field) */
+#define PEO_MEM_REGION_NA 0x00
+#define PEO_MEM_REGION_RSVD 0x01
+#define PEO_MEM_REGION_L_SHARE 0x02     /* local, shared cache */
+#define PEO_MEM_REGION_L_NON_SHARE 0x03 /* local, non-shared cache */
+#define PEO_MEM_REGION_O_IO 0x04        /* other, an IO agent */
+#define PEO_MEM_REGION_O_SHARE 0x05     /* other, shared cache */
+#define PEO_MEM_REGION_O_NON_SHARE 0x06 /* other, non-shared cache */
+#define PEO_MEM_REGION_MMIO 0x07
+#define PEO_MEM_REGION_MEM0 0x08        /* memory regions 0 to 7 */
+#define PEO_MEM_REGION_MEM1 0x09
+#define PEO_MEM_REGION_MEM2 0x0a
+#define PEO_MEM_REGION_MEM3 0x0b
+#define PEO_MEM_REGION_MEM4 0x0c
+#define PEO_MEM_REGION_MEM5 0x0d
+#define PEO_MEM_REGION_MEM6 0x0e
+#define PEO_MEM_REGION_MEM7 0x0f
+#define PEO_MEM_REGION_SHIFT 46
+
+/*
+ * A BRANCH_STACK entry as the kernel writes it: from, to, and a word of
+ * flags whose bits (mispred 1, predicted 1, in_tx 1, abort 1, cycles 16,
+ * type 4, spec 2, new_type 4, priv 3) are laid out from the low end on a
+ * little-endian machine and from the high end on a big-endian one:
+ * peo_sample_branch() (record.h) decodes them either way.
+ */
+struct peo_branch_entry {
+	uint64_t from;
+	uint64_t to;
+	uint64_t flags;
+};
+#define PEO_BRANCH_ENTRY_INFO_BITS_MAX 33
+
+/*
+ * A sample's WEIGHT_STRUCT: var1_dw in the low 32 bits (the access's
+ * latency), var2_w in the next 16 (the instruction's latency on x86),
+ * var3_w in the top 16 (where the PMU gives one), by value on either byte
+ * order.  With plain WEIGHT the whole u64 is the weight.
+ * peo_sample_weight_decode() (record.h) splits one.
+ */
+union peo_sample_weight {
+	uint64_t full;
+	struct {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		uint16_t var3_w;
+		uint16_t var2_w;
+		uint32_t var1_dw;
+#else
+		uint32_t var1_dw;
+		uint16_t var2_w;
+		uint16_t var3_w;
+#endif
+	} w;
+};
+
 /* ------------------------------------------------ layout checks (C and C++) */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define PEO_STATIC_ASSERT(c, m) static_assert(c, m)
@@ -753,6 +898,23 @@ PEO_ASSERT_AT(struct peo_mmap_page, aux_tail, 1064);
 PEO_ASSERT_AT(struct peo_mmap_page, aux_offset, 1072);
 PEO_ASSERT_AT(struct peo_mmap_page, aux_size, 1080);
 PEO_STATIC_ASSERT(sizeof(struct peo_mmap_page) == 1088, "mmap page header is 1088 bytes");
+
+PEO_STATIC_ASSERT(sizeof(struct peo_branch_entry) == 24, "a branch entry is 24 bytes");
+PEO_STATIC_ASSERT(sizeof(union peo_sample_weight) == 8, "a weight is a u64");
+PEO_STATIC_ASSERT(PEO_MEM_S(REGION, MEM7) >> 46 == 0x0f && PEO_MEM_S(HOPS, 3) == 4ull << 43 &&
+			  PEO_MEM_S(LVLNUM, NA) == 0xfull << 33 && PEO_MEM_S(OP, EXEC) == 0x10,
+		  "data_src fields at their bits");
+PEO_STATIC_ASSERT(PEO_MEM_REGION_SHIFT == PEO_MEM_HOPS_SHIFT + 3 &&
+			  PEO_MEM_HOPS_SHIFT == PEO_MEM_BLK_SHIFT + 3 &&
+			  PEO_MEM_BLK_SHIFT == PEO_MEM_SNOOPX_SHIFT + 2 &&
+			  PEO_MEM_SNOOPX_SHIFT == PEO_MEM_REMOTE_SHIFT + 1 &&
+			  PEO_MEM_REMOTE_SHIFT == PEO_MEM_LVLNUM_SHIFT + 4 &&
+			  PEO_MEM_LVLNUM_SHIFT == PEO_MEM_TLB_SHIFT + 7 &&
+			  PEO_MEM_TLB_SHIFT == PEO_MEM_LOCK_SHIFT + 2 &&
+			  PEO_MEM_LOCK_SHIFT == PEO_MEM_SNOOP_SHIFT + 5 &&
+			  PEO_MEM_SNOOP_SHIFT == PEO_MEM_LVL_SHIFT + 14 &&
+			  PEO_MEM_LVL_SHIFT == PEO_MEM_OP_SHIFT + 5,
+		  "data_src fields follow one another with their widths");
 
 /* ioctl numbers: type '$' (0x24), sizes as the kernel encodes them. */
 PEO_STATIC_ASSERT(PEO_IOC_TYPE(PEO_IOC_ENABLE) == '$' && PEO_IOC_NR(PEO_IOC_MODIFY_ATTRIBUTES) == 11, "ioctl type and numbers");

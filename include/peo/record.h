@@ -284,7 +284,11 @@ PEO_API int peo_sample_branch(const struct peo_record *r, size_t i, struct peo_b
 /* DATA_SRC, decoded (the PERF_MEM_* values of each field); sized as common.h says. */
 struct peo_data_src {
 	size_t sz; /* set by the caller: sizeof(struct peo_data_src) */
+	/* each field's PEO_MEM_<FIELD>_* values (abi.h): op PEO_MEM_OP_*,
+	 * lvl LVL_*, snoop SNOOP_*, lock LOCK_*, dtlb TLB_*, lvl_num LVLNUM_*,
+	 * remote REMOTE_*, snoopx SNOOPX_*, blk BLK_*, hops HOPS_* */
 	unsigned op, lvl, snoop, lock, dtlb, lvl_num, remote, snoopx, blk, hops;
+	unsigned region; /* PEO_MEM_REGION_* (0.2) */
 };
 
 /**
