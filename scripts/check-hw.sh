@@ -18,7 +18,7 @@ host_peo=${2:-build/peo}
 cache=${PEO_HW_CACHE:-/var/cache/peo-hw}
 limit=${PEO_HW_TIMEOUT:-300}
 # the tests that run in the guest (cmocka, cross-built)
-tests=(test_hw test_abi_uapi test_features test_negotiate test_event_open test_counter test_ring test_sys test_record test_target test_errors test_event_parse)
+tests=(test_hw test_abi_uapi test_features test_negotiate test_event_open test_counter test_ring test_sys test_record test_target test_errors test_event_parse test_probe_attrs test_sampler)
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 
 say() { echo "=== check-hw: $*"; }

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <peo/peo.h>
@@ -21,19 +20,6 @@
 #define CALLS 200
 
 static volatile unsigned long sink;
-
-/* Burn @ms of this thread's CPU time. */
-static void burn(long ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	do {
-		for (int i = 0; i < 10000; i++)
-			sink += (unsigned long)i * 7;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-}
 
 /* @s, the sampler of @events, or a skip saying why it cannot open here. */
 #define OPEN_OR_SKIP(s, events, t, o)                                                        \
@@ -62,7 +48,7 @@ static void samples_this_thread(void **state)
 	assert_true(peo_sampler_attr(s, 0)->freq);
 	assert_true(peo_sampler_attr(s, 0)->sample_type & PEO_SAMPLE_PERIOD);
 	assert_int_equal(peo_sampler_enable(s), 0);
-	burn(100);
+	peo_test_spin_ns(100 * 1000000ull);
 	assert_int_equal(peo_sampler_disable(s), 0);
 	while ((got = peo_sampler_next(s, &r)) == 1) {
 		if (r->header.type != PEO_RECORD_SAMPLE)
@@ -143,7 +129,7 @@ static void two_events_bound_by_id(void **state)
 	peo_sampler_enable(s);
 	for (int i = 0; i < CALLS; i++)
 		getppid();
-	burn(50);
+	peo_test_spin_ns(50 * 1000000ull);
 	peo_sampler_disable(s);
 	while ((got = peo_sampler_next(s, &r)) == 1) {
 		int ev;
@@ -233,7 +219,7 @@ static void every_cpu(void **state)
 	assert_int_equal(err, 0);
 	assert_true(peo_sampler_attr(s, 0)->sample_type & PEO_SAMPLE_CPU);
 	peo_sampler_enable(s);
-	burn(30);
+	peo_test_spin_ns(30 * 1000000ull);
 	peo_sampler_disable(s);
 	while (peo_sampler_next(s, &r) == 1) {
 		int known = 0;
@@ -266,7 +252,7 @@ static void from_attrs(void **state)
 	assert_int_equal(a.sample_type, 0); /* the caller's is not changed */
 	assert_string_equal(peo_sampler_event_name(s, 0), "");
 	peo_sampler_enable(s);
-	burn(50);
+	peo_test_spin_ns(50 * 1000000ull);
 	peo_sampler_disable(s);
 	while (peo_sampler_next(s, &r) == 1)
 		if (r->header.type == PEO_RECORD_SAMPLE) {

@@ -786,8 +786,8 @@ struct peo_branch_entry {
  * A sample's WEIGHT_STRUCT: var1_dw in the low 32 bits (the access's
  * latency), var2_w in the next 16 (the instruction's latency on x86),
  * var3_w in the top 16 (where the PMU gives one), by value on either byte
- * order.  With plain WEIGHT the whole u64 is the weight.
- * peo_sample_weight_decode() (record.h) splits one.
+ * order.  With plain WEIGHT the whole u64 is the weight.  A parsed
+ * sample has them split already (struct peo_sample's weight_var1..3).
  */
 union peo_sample_weight {
 	uint64_t full;

@@ -245,6 +245,67 @@ PEO_API int peo_event_user_fallback(struct peo_event_list *list, int err, long *
  */
 PEO_API int peo_event_cycles_fallback(struct peo_event_list *list, int err);
 
+/* ------------------------------------------------ typed event constructors */
+
+/* peo_attr_uprobe() and peo_attr_kprobe() flags. */
+enum peo_probe_flags {
+	PEO_PROBE_RETURN = 1u << 0, /* the function's return (uretprobe, kretprobe) */
+};
+
+/**
+ * peo_attr_uprobe() - @attr for a uprobe, as the string
+ * "uprobe:PATH:SYMBOL" encodes it (the uprobe PMU's type, each hit a
+ * sample, the host only): open it with peo_counter_open(),
+ * peo_group_open() or peo_sampler_open_attrs().
+ * @attr:   receives the attr.
+ * @path:   the binary; the attr points at this string, which must stay
+ *          valid until the event is opened.
+ * @symbol: a function of @path's symbol table, or NULL for @offset alone.
+ * @offset: bytes past @symbol, or the file offset when @symbol is NULL.
+ * @flags:  PEO_PROBE_RETURN for the function's return.
+ * Returns 0, or -EINVAL (a NULL argument, unknown flags), -ENOENT (no
+ * uprobe PMU, no retprobe format, no such file or symbol: the sentence
+ * says which), -ENOMEM.
+ */
+PEO_API int peo_attr_uprobe(struct peo_attr *attr, const char *path, const char *symbol,
+			    uint64_t offset, unsigned flags);
+
+/**
+ * peo_attr_kprobe() - @attr for a kprobe, as "kprobe:SYMBOL+OFF" (or
+ * "kprobe:0xADDR" with a NULL @symbol) encodes it.
+ * @symbol: a kernel function; the attr points at this string, which must
+ *          stay valid until the event is opened.  NULL: @offset is an
+ *          address.
+ * @offset: bytes past @symbol, or the address.
+ * @flags:  PEO_PROBE_RETURN for the function's return.
+ * Returns 0, or -EINVAL (NULL @attr, unknown flags), -ENOENT (no kprobe
+ * PMU: a kernel without CONFIG_KPROBE_EVENTS, or no retprobe format).
+ */
+PEO_API int peo_attr_kprobe(struct peo_attr *attr, const char *symbol, uint64_t offset,
+			    unsigned flags);
+
+/**
+ * peo_attr_breakpoint() - @attr for a hardware breakpoint, as
+ * "mem:ADDR/LEN:rwx" encodes it.
+ * @addr:   the address watched.
+ * @len:    bytes watched, 1 to 8; 0 for perf's default (an instruction's
+ *          pointer size for PEO_BP_X, else 4).
+ * @access: PEO_BP_R, PEO_BP_W, PEO_BP_RW or PEO_BP_X.
+ * Returns 0, or -EINVAL naming what is wrong.
+ */
+PEO_API int peo_attr_breakpoint(struct peo_attr *attr, uint64_t addr, uint32_t len,
+				uint32_t access);
+
+/**
+ * peo_task_events_enable(), peo_task_events_disable() - start or stop
+ * every event the calling thread opened, wherever they count
+ * (prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE)), as perf-event's
+ * enable/disable of all counters does.
+ * Returns 0 or prctl's negative errno.
+ */
+PEO_API int peo_task_events_enable(void);
+PEO_API int peo_task_events_disable(void);
+
 /* One name a machine offers, as peo_event_foreach() reports it: libpeo's,
  * handed over by pointer, so it may grow at its end. */
 struct peo_event_info {
