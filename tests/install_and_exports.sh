@@ -60,4 +60,23 @@ cc -o "$prefix/count_sw" "$src/examples/count_sw.c" $flags -Wl,-rpath,"$prefix/$
 "$prefix/count_sw" >/dev/null || fail "the example built from the installed tree failed"
 cc -static -o "$prefix/count_sw_static" "$src/examples/count_sw.c" -I"$prefix/include" "$prefix/$libdir/libpeo.a"
 "$prefix/count_sw_static" >/dev/null || fail "the example linked with libpeo.a failed"
-echo "install: headers, libpeo.so/.a, libpeo.pc and peo installed; the example builds with pkg-config and statically"
+# find_package(peo): a CMake project links the imported targets
+proj=$prefix/cmake-user
+mkdir -p "$proj"
+cat >"$proj/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.18)
+project(peo_user C)
+find_package(peo 0 REQUIRED)
+add_executable(count_sw "$(realpath "$src")/examples/count_sw.c")
+target_link_libraries(count_sw peo::peo)
+set_target_properties(count_sw PROPERTIES BUILD_RPATH "$prefix/$libdir")
+add_executable(count_sw_static "$(realpath "$src")/examples/count_sw.c")
+target_link_libraries(count_sw_static peo::peo_static)
+CMAKE
+cmake -S "$proj" -B "$proj/build" -DCMAKE_PREFIX_PATH="$prefix" >"$proj/cmake.log" 2>&1 &&
+	cmake --build "$proj/build" >>"$proj/cmake.log" 2>&1 ||
+	{ tail -20 "$proj/cmake.log" >&2; fail "a CMake project could not build with find_package(peo)"; }
+"$proj/build/count_sw" >/dev/null || fail "the example built with find_package(peo) failed"
+"$proj/build/count_sw_static" >/dev/null || fail "the example linked with peo::peo_static failed"
+echo "install: headers, libpeo.so/.a, libpeo.pc, the CMake package and peo installed; the example" \
+	"builds with pkg-config, statically, and with find_package(peo)"
