@@ -24,6 +24,9 @@
 
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#if defined(__x86_64__) || defined(__aarch64__)
+#include <asm/perf_regs.h>
+#endif
 
 #include "test_util.h"
 
@@ -1065,6 +1068,59 @@ static void test_mem_constants(void **state)
 	assert_int_equal(ds.region, PEO_MEM_REGION_MEM3);
 }
 
+/* The register numbers of the machine this test runs on, against its
+ * <asm/perf_regs.h>. */
+static void test_reg_numbers(void **state)
+{
+	static const struct const_row rows[] = {
+#if defined(__x86_64__)
+		SAME(REG_X86_AX),
+		SAME(REG_X86_BX),
+		SAME(REG_X86_CX),
+		SAME(REG_X86_DX),
+		SAME(REG_X86_SI),
+		SAME(REG_X86_DI),
+		SAME(REG_X86_BP),
+		SAME(REG_X86_SP),
+		SAME(REG_X86_IP),
+		SAME(REG_X86_FLAGS),
+		SAME(REG_X86_CS),
+		SAME(REG_X86_SS),
+		SAME(REG_X86_DS),
+		SAME(REG_X86_ES),
+		SAME(REG_X86_FS),
+		SAME(REG_X86_GS),
+		SAME(REG_X86_R8),
+		SAME(REG_X86_R9),
+		SAME(REG_X86_R10),
+		SAME(REG_X86_R11),
+		SAME(REG_X86_R12),
+		SAME(REG_X86_R13),
+		SAME(REG_X86_R14),
+		SAME(REG_X86_R15),
+		SAME(REG_X86_32_MAX),
+		SAME(REG_X86_64_MAX),
+		SAME(REG_X86_XMM0),
+		SAME(REG_X86_XMM15),
+		SAME(REG_X86_XMM_MAX),
+		ROW("XMM(7)", PEO_REG_X86_XMM(7), PERF_REG_X86_XMM7),
+#elif defined(__aarch64__)
+		SAME(REG_ARM64_X0),
+		SAME(REG_ARM64_X29),
+		SAME(REG_ARM64_LR),
+		SAME(REG_ARM64_SP),
+		SAME(REG_ARM64_PC),
+		SAME(REG_ARM64_MAX),
+		SAME(REG_ARM64_VG),
+		SAME(REG_ARM64_EXTENDED_MAX),
+#endif
+		ROW("none", 0, 0),
+	};
+
+	(void)state;
+	assert_int_equal(check_consts("register numbers", rows, ARRAY_LEN(rows)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1078,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_sample_constants),
 		cmocka_unit_test(test_record_constants),
 		cmocka_unit_test(test_mem_constants),
+		cmocka_unit_test(test_reg_numbers),
 		cmocka_unit_test(test_ioctl_and_open_flag_constants),
 		cmocka_unit_test(test_uapi_config3),
 		cmocka_unit_test(test_uapi_config4),

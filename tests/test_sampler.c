@@ -263,6 +263,58 @@ static void from_attrs(void **state)
 	peo_sampler_close(s);
 }
 
+/* Registers by name: a user sample's pc register is its ip. */
+static void registers_by_name(void **state)
+{
+#if defined(__aarch64__)
+	const char *pc_name = "pc";
+#else
+	const char *pc_name = "ip";
+#endif
+	int pc = peo_reg_number(0, pc_name), sp = peo_reg_number(0, "sp");
+	PEO_OPTS(peo_sampler_opts, o, .freq = 10000, .sample_type = PEO_SAMPLE_REGS_USER,
+		 .regs_user = (1ull << pc) | (1ull << sp));
+	struct peo_sampler *s;
+	const struct peo_record *r;
+	uint64_t v, stack;
+	int user = 0;
+
+	(void)state;
+	assert_true(pc >= 0 && sp >= 0);
+	OPEN_OR_SKIP(s, "cpu-clock:u", NULL, &o);
+	peo_sampler_enable(s);
+	peo_test_spin_ns(50 * 1000000ull);
+	peo_sampler_disable(s);
+	while (peo_sampler_next(s, &r) == 1) {
+		if (r->header.type != PEO_RECORD_SAMPLE ||
+		    peo_record_cpumode(r) != PEO_CPUMODE_USER)
+			continue;
+		user++;
+		assert_int_equal(peo_sample_reg(r, 0, pc, &v), 0);
+		assert_int_equal(v, r->u.sample.ip);
+		assert_int_equal(peo_sample_reg(r, 0, sp, &stack), 0);
+		assert_true(stack > 0x1000);
+		/* one the event did not ask for, and the interrupt set it has not */
+		assert_int_equal(peo_sample_reg(r, 0, sp == 1 ? 2 : 1, &v), -ENOENT);
+		assert_non_null(strstr(peo_last_error(), "mask"));
+		assert_int_equal(peo_sample_reg(r, 1, pc, &v), -ENOENT);
+	}
+	assert_true(user > 0);
+	peo_sampler_close(s);
+	/* the names of both machines, whatever this one is */
+	assert_int_equal(peo_reg_number(62, "rax"), PEO_REG_X86_AX);
+	assert_int_equal(peo_reg_number(62, "R15"), PEO_REG_X86_R15);
+	assert_int_equal(peo_reg_number(62, "eflags"), PEO_REG_X86_FLAGS);
+	assert_int_equal(peo_reg_number(62, "xmm3"), PEO_REG_X86_XMM(3));
+	assert_int_equal(peo_reg_number(183, "x30"), PEO_REG_ARM64_LR);
+	assert_int_equal(peo_reg_number(183, "fp"), PEO_REG_ARM64_X29);
+	assert_int_equal(peo_reg_number(183, "pc"), PEO_REG_ARM64_PC);
+	assert_int_equal(peo_reg_number(62, "x31"), -ENOENT);
+	assert_non_null(strstr(peo_last_error(), "r8-r15"));
+	assert_int_equal(peo_reg_number(183, "xmm0"), -ENOENT);
+	assert_int_equal(peo_reg_number(3, "ax"), -EINVAL);
+}
+
 /* Bad input: refused, the sentence naming what and why; nothing leaks. */
 static void bad_input(void **state)
 {
@@ -299,7 +351,7 @@ int main(void)
 		PEO_TEST(samples_this_thread), PEO_TEST(tracepoint_fields_by_name),
 		PEO_TEST(two_events_bound_by_id), PEO_TEST(side_records),
 		PEO_TEST(pollable), PEO_TEST(every_cpu),
-		PEO_TEST(from_attrs), PEO_TEST(bad_input),
+		PEO_TEST(from_attrs), PEO_TEST(registers_by_name), PEO_TEST(bad_input),
 	};
 
 	return PEO_TEST_MAIN("sampler", tests);

@@ -769,6 +769,38 @@ enum peo_callchain_context {
 #define PEO_MEM_REGION_SHIFT 46
 
 /*
+ * Register numbers of sample_regs_user / sample_regs_intr: bit n of the
+ * mask asks for register n, and a sample holds the registers asked for in
+ * bit order (peo_sample_reg() in record.h finds one; peo_reg_number() names
+ * them).  x86_64's XMM registers take two bits each (128 bits).
+ */
+enum peo_reg_x86 {
+	PEO_REG_X86_AX = 0, PEO_REG_X86_BX, PEO_REG_X86_CX, PEO_REG_X86_DX,
+	PEO_REG_X86_SI, PEO_REG_X86_DI, PEO_REG_X86_BP, PEO_REG_X86_SP,
+	PEO_REG_X86_IP, PEO_REG_X86_FLAGS, PEO_REG_X86_CS, PEO_REG_X86_SS,
+	PEO_REG_X86_DS, PEO_REG_X86_ES, PEO_REG_X86_FS, PEO_REG_X86_GS,
+	PEO_REG_X86_R8, PEO_REG_X86_R9, PEO_REG_X86_R10, PEO_REG_X86_R11,
+	PEO_REG_X86_R12, PEO_REG_X86_R13, PEO_REG_X86_R14, PEO_REG_X86_R15,
+	PEO_REG_X86_32_MAX = PEO_REG_X86_GS + 1,
+	PEO_REG_X86_64_MAX = PEO_REG_X86_R15 + 1,
+	PEO_REG_X86_XMM0 = 32, /* XMMn = 32 + 2n, up to XMM15 = 62 */
+	PEO_REG_X86_XMM15 = 62,
+	PEO_REG_X86_XMM_MAX = PEO_REG_X86_XMM15 + 2
+};
+#define PEO_REG_X86_XMM(n) (PEO_REG_X86_XMM0 + 2 * (n))
+
+enum peo_reg_arm64 {
+	PEO_REG_ARM64_X0 = 0, /* Xn = n, up to X29 (the frame pointer) */
+	PEO_REG_ARM64_X29 = 29,
+	PEO_REG_ARM64_LR = 30,
+	PEO_REG_ARM64_SP = 31,
+	PEO_REG_ARM64_PC = 32,
+	PEO_REG_ARM64_MAX = 33,
+	PEO_REG_ARM64_VG = 46, /* the SVE vector granule (needs the extended mask) */
+	PEO_REG_ARM64_EXTENDED_MAX = 47
+};
+
+/*
  * A BRANCH_STACK entry as the kernel writes it: from, to, and a word of
  * flags whose bits (mispred 1, predicted 1, in_tx 1, abort 1, cycles 16,
  * type 4, spec 2, new_type 4, priv 3) are laid out from the low end on a

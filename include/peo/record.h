@@ -261,6 +261,30 @@ PEO_API int peo_record_parse_segments(const struct peo_record_parser *p, const v
 				      size_t len0, const void *seg1, size_t len1, void *scratch,
 				      size_t cap, struct peo_record *out);
 
+/**
+ * peo_reg_number() - the number of register @name of machine @e_machine
+ * (an ELF e_machine: EM_X86_64 62, EM_AARCH64 183; 0 for the machine peo
+ * was built for), as sample_regs_user's bits and peo_sample_reg() number
+ * them: "ax" (or "rax"), "ip", "sp", "r8".."r15", "xmm0".."xmm15" on
+ * x86_64; "x0".."x30", "fp" (x29), "lr", "sp", "pc", "vg" on arm64; case
+ * does not matter.
+ * Returns the number (PEO_REG_*), -ENOENT for a name the machine has not
+ * (the sentence lists its names), -EINVAL (NULL @name, or a machine peo
+ * does not know).
+ */
+PEO_API int peo_reg_number(uint16_t e_machine, const char *name);
+
+/**
+ * peo_sample_reg() - register @reg (peo_reg_number()'s) of sample @r: its
+ * user registers (REGS_USER), or with @intr its interrupt ones
+ * (REGS_INTR), found by the attr's mask.
+ * Returns 0 with *@value (host order; an XMM register's low 64 bits),
+ * -ENOENT when the attr did not ask for @reg or the sample holds no
+ * registers (a kernel thread's user registers: abi NONE), -EINVAL (NULL
+ * arguments, a record that is not a sample or has no attr).
+ */
+PEO_API int peo_sample_reg(const struct peo_record *r, int intr, int reg, uint64_t *value);
+
 /** peo_record_u64() - element @i of a u64 array of @r (callchain, regs...), in host order. */
 PEO_API uint64_t peo_record_u64(const struct peo_record *r, const void *array, size_t i);
 
