@@ -173,6 +173,77 @@ static void side_records(void **state)
 	peo_sampler_close(s);
 }
 
+struct tally {
+	int samples, comms, others, stop_at;
+};
+
+static int on_sample(const struct peo_record *r, void *ctx)
+{
+	struct tally *t = ctx;
+
+	assert_int_equal(r->header.type, PEO_RECORD_SAMPLE);
+	return ++t->samples == t->stop_at ? 7 : 0;
+}
+
+static int on_comm(const struct peo_record *r, void *ctx)
+{
+	assert_int_equal(r->header.type, PEO_RECORD_COMM);
+	((struct tally *)ctx)->comms++;
+	return 0;
+}
+
+static int on_other(const struct peo_record *r, void *ctx)
+{
+	assert_int_not_equal(r->header.type, PEO_RECORD_SAMPLE);
+	assert_int_not_equal(r->header.type, PEO_RECORD_COMM);
+	((struct tally *)ctx)->others++;
+	return 0;
+}
+
+/* A visitor: each record to its type's callback, the rest to other; a
+ * callback's non-zero value stops and is returned. */
+static void visitor(void **state)
+{
+	PEO_OPTS(peo_sampler_opts, o, .records = PEO_SAMPLER_COMM | PEO_SAMPLER_MMAP,
+		 .enabled = 1);
+	PEO_OPTS(peo_record_visitor, v, .sample = on_sample, .comm = on_comm, .other = on_other);
+	struct peo_record_visitor small = { .sz = sizeof(small) - 1 };
+	struct tally t = { .stop_at = CALLS / 2 };
+	struct peo_sampler *s;
+	const struct peo_record *r;
+	char old[17] = "";
+	int got, stopped = 0;
+
+	(void)state;
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
+	OPEN_OR_SKIP(s, "syscalls:sys_enter_getppid", NULL, &o);
+	prctl(PR_GET_NAME, old);
+	prctl(PR_SET_NAME, "peo-visited");
+	prctl(PR_SET_NAME, old);
+	for (int i = 0; i < CALLS; i++)
+		getppid();
+	peo_sampler_disable(s);
+	while (peo_sampler_next(s, &r) == 1)
+		if ((got = peo_record_visit(r, &v, &t)) != 0) {
+			assert_int_equal(got, 7);
+			stopped++;
+		}
+	assert_int_equal(stopped, 1);
+	assert_int_equal(t.samples, CALLS);
+	assert_int_equal(t.comms, 2);
+	/* nothing to call: 0; bad arguments refused */
+	v = (struct peo_record_visitor){ .sz = sizeof(v) };
+	peo_sampler_enable(s);
+	getppid();
+	peo_sampler_disable(s);
+	assert_int_equal(peo_sampler_next(s, &r), 1);
+	assert_int_equal(peo_record_visit(r, &v, NULL), 0);
+	assert_int_equal(peo_record_visit(r, &small, NULL), -EINVAL);
+	assert_non_null(strstr(peo_last_error(), "sz"));
+	assert_int_equal(peo_record_visit(NULL, &v, NULL), -EINVAL);
+	peo_sampler_close(s);
+}
+
 /* The fd polls readable once a sample waits (woken at each); the wait
  * says so too.  (A perf fd's readiness is taken by the poll that sees it:
  * the wait is asked after a sample of its own.) */
@@ -351,7 +422,8 @@ int main(void)
 		PEO_TEST(samples_this_thread), PEO_TEST(tracepoint_fields_by_name),
 		PEO_TEST(two_events_bound_by_id), PEO_TEST(side_records),
 		PEO_TEST(pollable), PEO_TEST(every_cpu),
-		PEO_TEST(from_attrs), PEO_TEST(registers_by_name), PEO_TEST(bad_input),
+		PEO_TEST(from_attrs), PEO_TEST(registers_by_name), PEO_TEST(visitor),
+		PEO_TEST(bad_input),
 	};
 
 	return PEO_TEST_MAIN("sampler", tests);

@@ -285,6 +285,53 @@ PEO_API int peo_reg_number(uint16_t e_machine, const char *name);
  */
 PEO_API int peo_sample_reg(const struct peo_record *r, int intr, int reg, uint64_t *value);
 
+/*
+ * A visitor: a callback per record type, for code that would rather not
+ * switch on header.type.  Each gets the parsed record and the caller's
+ * @ctx, and returns 0 to go on or anything else to stop (its value is
+ * peo_record_visit()'s).  A NULL callback leaves its records to @other
+ * (which may be NULL too).  Initialise with
+ * PEO_OPTS(peo_record_visitor, v, .sample = on_sample, ...).
+ */
+typedef int (*peo_record_visit_fn)(const struct peo_record *r, void *ctx);
+
+struct peo_record_visitor {
+	size_t sz;
+	peo_record_visit_fn sample;
+	peo_record_visit_fn mmap;         /* MMAP and MMAP2 */
+	peo_record_visit_fn comm;
+	peo_record_visit_fn fork;
+	peo_record_visit_fn exit;
+	peo_record_visit_fn lost;
+	peo_record_visit_fn lost_samples;
+	peo_record_visit_fn throttle;     /* THROTTLE and UNTHROTTLE */
+	peo_record_visit_fn read;
+	peo_record_visit_fn aux;
+	peo_record_visit_fn itrace_start;
+	peo_record_visit_fn sw;           /* SWITCH and SWITCH_CPU_WIDE */
+	peo_record_visit_fn namespaces;
+	peo_record_visit_fn ksymbol;
+	peo_record_visit_fn bpf_event;
+	peo_record_visit_fn cgroup;
+	peo_record_visit_fn text_poke;
+	peo_record_visit_fn aux_output_hw_id;
+	peo_record_visit_fn callchain_deferred;
+	peo_record_visit_fn other;        /* any record without its own callback,
+					   * and types peo does not know */
+};
+
+/**
+ * peo_record_visit() - call @v's callback for @r's type (or @v->other).
+ * @r:   a parsed record (peo_record_parse(), peo_sampler_next(),
+ *       peo_perfdata_next()'s rec).
+ * @v:   the callbacks; v->sz set.
+ * @ctx: handed to the callback.
+ * Returns the callback's value, 0 when none is set for @r, or -EINVAL
+ * (NULL @r or @v, a v->sz this libpeo does not know).
+ */
+PEO_API int peo_record_visit(const struct peo_record *r, const struct peo_record_visitor *v,
+			     void *ctx);
+
 /** peo_record_u64() - element @i of a u64 array of @r (callchain, regs...), in host order. */
 PEO_API uint64_t peo_record_u64(const struct peo_record *r, const void *array, size_t i);
 
