@@ -19,8 +19,6 @@
 
 #define CALLS 200
 
-static volatile unsigned long sink;
-
 /* @s, the sampler of @events, or a skip saying why it cannot open here. */
 #define OPEN_OR_SKIP(s, events, t, o)                                                        \
 	do {                                                                                 \
@@ -244,6 +242,53 @@ static void visitor(void **state)
 	peo_sampler_close(s);
 }
 
+/* Copies outlive the sampler: its rings unmapped, each copy's pointers
+ * read its own bytes (ASan would see them read freed or unmapped memory). */
+static void copies_outlive_the_rings(void **state)
+{
+	PEO_OPTS(peo_sampler_opts, o, .records = PEO_SAMPLER_COMM | PEO_SAMPLER_MMAP,
+		 .sample_type = PEO_SAMPLE_CALLCHAIN, .enabled = 1);
+	struct peo_record *copies[CALLS + 64];
+	const struct peo_record *r;
+	struct peo_sampler *s;
+	char old[17] = "";
+	int n = 0, samples = 0, comms = 0;
+
+	(void)state;
+	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
+	OPEN_OR_SKIP(s, "syscalls:sys_enter_getppid", NULL, &o);
+	prctl(PR_GET_NAME, old);
+	prctl(PR_SET_NAME, "peo-copied");
+	prctl(PR_SET_NAME, old);
+	for (int i = 0; i < CALLS; i++)
+		getppid();
+	peo_sampler_disable(s);
+	while (peo_sampler_next(s, &r) == 1 && n < (int)(sizeof(copies) / sizeof(copies[0])))
+		assert_int_equal(peo_record_copy(r, &copies[n++]), 0);
+	peo_sampler_close(s); /* the rings are gone */
+	for (int i = 0; i < n; i++) {
+		struct peo_record *c = copies[i];
+		int32_t pid;
+
+		assert_non_null(c->attr);
+		if (c->header.type == PEO_RECORD_SAMPLE) {
+			samples++;
+			assert_true(c->u.sample.callchain_nr > 0);
+			assert_true(peo_record_u64(c, c->u.sample.callchain, 0) != 0);
+			assert_true(c->u.sample.raw_size >= 8);
+			memcpy(&pid, (const char *)c->u.sample.raw + 4, sizeof(pid)); /* common_pid */
+			assert_int_equal(pid, getpid());
+		} else if (c->header.type == PEO_RECORD_COMM) {
+			comms += !strcmp(c->u.comm.comm, "peo-copied");
+		}
+		peo_record_free(c);
+	}
+	assert_int_equal(samples, CALLS);
+	assert_int_equal(comms, 1);
+	assert_int_equal(peo_record_copy(NULL, &copies[0]), -EINVAL);
+	peo_record_free(NULL);
+}
+
 /* The fd polls readable once a sample waits (woken at each); the wait
  * says so too.  (A perf fd's readiness is taken by the poll that sees it:
  * the wait is asked after a sample of its own.) */
@@ -423,6 +468,7 @@ int main(void)
 		PEO_TEST(two_events_bound_by_id), PEO_TEST(side_records),
 		PEO_TEST(pollable), PEO_TEST(every_cpu),
 		PEO_TEST(from_attrs), PEO_TEST(registers_by_name), PEO_TEST(visitor),
+		PEO_TEST(copies_outlive_the_rings),
 		PEO_TEST(bad_input),
 	};
 

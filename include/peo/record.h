@@ -332,6 +332,23 @@ struct peo_record_visitor {
 PEO_API int peo_record_visit(const struct peo_record *r, const struct peo_record_visitor *v,
 			     void *ctx);
 
+/**
+ * peo_record_copy() - a copy of parsed record @r that owns its bytes and
+ * its attr: it stays valid after the ring, file or parser @r came from is
+ * gone (perf-event-data's into_owned()).  Every pointer of @r into its
+ * bytes points at the same place of the copy's; the accessors
+ * (peo_record_u64(), peo_sample_reg(), peo_tp_field_int()...) take it as
+ * they take @r.
+ * @r:   a record of a parser, a ring, a file or a sampler.
+ * @out: receives the copy; free it with peo_record_free().
+ * Returns 0, -EINVAL (NULL arguments, or @r not parsed: its sz or bytes
+ * missing), -ENOMEM.
+ */
+PEO_API int peo_record_copy(const struct peo_record *r, struct peo_record **out);
+
+/** peo_record_free() - free a copy made by peo_record_copy(); NULL is ignored. */
+PEO_API void peo_record_free(struct peo_record *copy);
+
 /** peo_record_u64() - element @i of a u64 array of @r (callchain, regs...), in host order. */
 PEO_API uint64_t peo_record_u64(const struct peo_record *r, const void *array, size_t i);
 
