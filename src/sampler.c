@@ -82,6 +82,18 @@ void peo_sampler_close(struct peo_sampler *s)
 	free(s);
 }
 
+/* perf record's default rate, lowered to kernel.perf_event_max_sample_rate
+ * where that is lower (as perf does; the kernel refuses a rate above it). */
+static uint64_t default_freq(void)
+{
+	long max;
+
+	return peo_read_long_file("/proc/sys/kernel/perf_event_max_sample_rate", &max) == 0 &&
+			       max > 0 && max < DEFAULT_FREQ
+		       ? (uint64_t)max
+		       : DEFAULT_FREQ;
+}
+
 /* The sampling fields of event @i's attr (@first: it asks for the side records). */
 static void sampling_attr(struct peo_attr *a, const struct peo_sampler_opts *o, size_t nevents,
 			  int first, int cpu_target)
@@ -100,7 +112,7 @@ static void sampling_attr(struct peo_attr *a, const struct peo_sampler_opts *o, 
 		a->sample_period = o->period;
 	} else if (o->freq || !(every_hit || a->sample_period)) {
 		a->freq = 1;
-		a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
+		a->sample_freq = o->freq ? o->freq : default_freq();
 	}
 	if (a->freq)
 		a->sample_type |= PEO_SAMPLE_PERIOD; /* a fixed period is the attr's */

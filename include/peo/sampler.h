@@ -59,7 +59,9 @@ struct peo_sampler_opts {
 	 * period, for every event, as perf record's -F.  When neither this
 	 * nor @period is given, an event keeps its own (a freq= or period=
 	 * term; tracepoints and breakpoints sample every hit), and the others
-	 * sample 4000 times a second, as perf record's. */
+	 * sample 4000 times a second, as perf record's (or at
+	 * kernel.perf_event_max_sample_rate where that is lower; a rate given
+	 * above it is refused by the kernel, the sentence says so). */
 	uint64_t freq;
 	/* A sample every @period events instead, for every event (wins over
 	 * @freq), as perf record's -c. */
