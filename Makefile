@@ -11,6 +11,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SOAK_SECONDS ?= 180
 
 HW_BUILD   ?= build-hw
+INSTALL_BUILD ?= build-install
 
 .PHONY: all deps run check check-fast check-valgrind check-tsan check-hw fuzz soak bench install clean
 
@@ -61,10 +62,13 @@ soak: all
 bench: all
 	@bash bench/report.sh $(BUILD)
 
-install: deps
-	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
-	cmake --build $(BUILD) -j$(JOBS)
-	cmake --install $(BUILD)
+# The library, the command, headers, pkg-config and CMake files, man pages
+# and examples, built without the tests (none of their tools needed).
+install:
+	@bash scripts/install-deps.sh --build
+	cmake -S . -B $(INSTALL_BUILD) -DPEO_TESTS=OFF -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(INSTALL_BUILD) -j$(JOBS)
+	cmake --install $(INSTALL_BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD) $(HW_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD) $(HW_BUILD) $(INSTALL_BUILD)

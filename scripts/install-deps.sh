@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what peo's build and tests need, when it is missing (Debian 12);
 # with --hw, only what make check-hw needs besides (its host build came
-# through make deps already).
+# through make deps already); with --build, only what building and
+# installing the library and the command need (make install: no test
+# tools, no cmocka, clang, valgrind, perf or browser).
 # The library itself needs libc only (zstd, elfutils and libiberty are optional
 # features); cmocka, clang and the rest are for tests.
 # Besides packages, tracefs: the tests and make run use tracepoints, and a
@@ -12,7 +14,22 @@ need=()
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
-if [ "${1:-}" = --hw ]; then # make check-hw: an arm64 guest under QEMU, cross-built tests
+if [ "${1:-}" = --build ]; then # make install: the library, the command and their options
+	have_cmd cmake || need+=(cmake)
+	have_cmd make || need+=(make)
+	have_cmd gcc || need+=(gcc)
+	have_cmd g++ || need+=(g++)
+	have_cmd musl-gcc || need+=(musl-tools)
+	have_cmd pkg-config || need+=(pkg-config)
+	have_pkg linux-libc-dev || need+=(linux-libc-dev)
+	have_pkg libzstd-dev || need+=(libzstd-dev)
+	have_pkg libdw-dev || need+=(libdw-dev)
+	have_pkg libelf-dev || need+=(libelf-dev)
+	have_pkg libiberty-dev || need+=(libiberty-dev)
+	have_pkg libdeflate-dev || need+=(libdeflate-dev)
+	have_cmd protoc-c || need+=(protobuf-c-compiler)
+	have_pkg libprotobuf-c-dev || need+=(libprotobuf-c-dev)
+elif [ "${1:-}" = --hw ]; then # make check-hw: an arm64 guest under QEMU, cross-built tests
 	have_cmd qemu-system-aarch64 || need+=(qemu-system-arm)
 	have_cmd aarch64-linux-gnu-gcc || need+=(gcc-aarch64-linux-gnu)
 	have_cmd aarch64-linux-gnu-g++ || need+=(g++-aarch64-linux-gnu)
@@ -52,7 +69,7 @@ else
 	have_cmd go || need+=(golang-go)
 fi
 
-if [ "${1:-}" != --hw ]; then
+if [ "${1:-}" != --hw ] && [ "${1:-}" != --build ]; then
 	bash "$(dirname "$0")/tracefs.sh" -q || true # says why not; tracepoint tests then skip
 fi
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -45,6 +45,10 @@ struct peo_group {
 	int last_user_read;
 	int cgroup; /* opened on a cgroup: switched on and off from each CPU */
 	size_t gone; /* slots left closed: their thread exited before its open */
+	/* for members added later (peo_group_add()) */
+	struct peo_counter_opts opts; /* as opened */
+	int cgroup_fd;                /* the target's, when cgroup */
+	void *grown;                  /* fds, ids and snap moved out of the allocation */
 };
 
 struct peo_counter {

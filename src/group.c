@@ -223,6 +223,8 @@ int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
 	if (!err) {
 		g->read_format = prepared[0].read_format;
 		g->cgroup = target && target->cgroup_fd >= 0;
+		g->cgroup_fd = g->cgroup ? target->cgroup_fd : -1;
+		g->opts = o;
 	}
 	for (size_t s = 0; !err && s < g->nslots; s++)
 		err = open_slot(g, s, prepared, list, first, target);
@@ -252,7 +254,8 @@ void peo_group_free(struct peo_group *g)
 			close(g->fds[i]);
 	if (g->buf_grown)
 		free(g->buf);
-	free(g); /* the arrays live in its allocation */
+	free(g->grown);
+	free(g); /* the arrays live in its allocation, unless grown */
 }
 
 /* Find member @id of slot @slot; position @guess first (the usual order). */
@@ -528,4 +531,141 @@ int peo_group_slot_cpu(const struct peo_group *g, size_t slot)
 pid_t peo_group_slot_thread(const struct peo_group *g, size_t slot)
 {
 	return g && slot < g->nslots ? g->slot_thread[slot] : -1;
+}
+
+/* ------------------------------------------------- members added later */
+
+int peo_group_new(struct peo_group **out, const struct peo_target *target,
+		  const struct peo_counter_opts *opts)
+{
+	struct peo_attr leader;
+
+	peo_attr_init(&leader); /* counts nothing: the members count */
+	leader.type = PEO_TYPE_SOFTWARE;
+	leader.config = PEO_COUNT_SW_DUMMY;
+	leader.exclude_kernel = leader.exclude_hv = 1;
+	return peo_group_open_common(out, &leader, NULL, 0, 1, target, opts, 1);
+}
+
+/* The arrays of a group grown by one member: fds, ids and snap, in one
+ * block (@block, malloc'd), the old members' fds and ids copied. */
+struct room {
+	void *block;
+	int *fds;
+	uint64_t *ids;
+	struct peo_count *snap;
+};
+
+static int make_room(const struct peo_group *g, struct room *r)
+{
+	size_t n = g->n + 1, cells = g->nslots * n;
+	size_t fds_bytes = array_bytes(cells, sizeof(int)), ids_bytes = array_bytes(cells, 8);
+	unsigned char *p;
+
+	if (cells / n != g->nslots || fds_bytes == SIZE_MAX || ids_bytes == SIZE_MAX ||
+	    !(p = calloc(1, fds_bytes + ids_bytes + cells * sizeof(*r->snap))))
+		return peo_fail(ENOMEM, "out of memory for member %zu of a group on %zu slots", n,
+				g->nslots);
+	r->block = p;
+	r->fds = (int *)(void *)p;
+	r->ids = (uint64_t *)(void *)(p + fds_bytes);
+	r->snap = (struct peo_count *)(void *)(p + fds_bytes + ids_bytes);
+	for (size_t s = 0; s < g->nslots; s++) {
+		memcpy(r->fds + s * n, g->fds + s * g->n, g->n * sizeof(*r->fds));
+		memcpy(r->ids + s * n, g->ids + s * g->n, g->n * sizeof(*r->ids));
+		r->fds[s * n + g->n] = -1;
+	}
+	return 0;
+}
+
+/* Open @ev (of a list) or @attr as a new last member of @g on each slot;
+ * on failure none of it stays and @g is as it was. */
+static int add_member(struct peo_group *g, const struct peo_attr *attr,
+		      const struct peo_event *ev, size_t *member)
+{
+	struct peo_attr a = ev ? *peo_event_attr(ev) : *attr;
+	unsigned long flags = PEO_FLAG_FD_CLOEXEC | (g->cgroup ? PEO_FLAG_PID_CGROUP : 0);
+	size_t n = g->n + 1, m = g->n;
+	struct room r = { 0 };
+	int err = 0;
+
+	if (!(g->read_format & PEO_FORMAT_GROUP))
+		return peo_fail(EINVAL, "peo_group_add: this is a counter, not a group: open one "
+				"with peo_group_new() or peo_group_open()");
+	prepare_attr(&a, &g->opts, 0, 1, ev != NULL);
+	if ((err = make_room(g, &r)))
+		return err;
+	for (size_t s = 0; !err && s < g->nslots; s++) {
+		int leader = r.fds[s * n], *fd = &r.fds[s * n + m];
+		pid_t pid = g->cgroup ? g->cgroup_fd : g->slot_thread[s];
+		struct peo_attr copy = a;
+
+		if (leader < 0)
+			continue; /* a thread gone before the group's open */
+		*fd = ev ? peo_event_open(ev, &copy, pid, g->slot_cpu[s], leader, flags)
+			 : peo_sys_open(&copy, pid, g->slot_cpu[s], leader, flags);
+		err = *fd < 0 ? *fd : peo_sys_ioc_id(*fd, &r.ids[s * n + m]);
+	}
+	if (err) {
+		for (size_t s = 0; s < g->nslots; s++)
+			if (r.fds[s * n + m] >= 0)
+				close(r.fds[s * n + m]);
+		free(r.block);
+		return err;
+	}
+	free(g->grown);
+	g->grown = r.block;
+	g->fds = r.fds;
+	g->ids = r.ids;
+	g->snap = r.snap;
+	g->have_snap = 0; /* the next read takes every member's */
+	g->n = n;
+	*member = m;
+	return 0;
+}
+
+int peo_group_add(struct peo_group *g, const struct peo_attr *attr, size_t *member)
+{
+	size_t m;
+
+	if (!g || !attr)
+		return peo_fail(EINVAL, "peo_group_add: argument '%s' is NULL", g ? "attr" : "group");
+	return add_member(g, attr, NULL, member ? member : &m);
+}
+
+int peo_group_add_event(struct peo_group *g, const char *event, size_t *member)
+{
+	struct peo_event_list *list;
+	size_t m;
+	int err;
+
+	if (!g || !event)
+		return peo_fail(EINVAL, "peo_group_add_event: argument '%s' is NULL",
+				g ? "event" : "group");
+	if ((err = peo_event_parse(&list, event, NULL)) < 0)
+		return err;
+	if (err != 1) {
+		peo_event_list_free(list);
+		return peo_fail(EINVAL, "peo_group_add_event: '%s' is %d events; add one at a time",
+				event, err);
+	}
+	err = add_member(g, NULL, peo_event_list_get(list, 0), member ? member : &m);
+	peo_event_list_free(list);
+	return err;
+}
+
+int peo_group_count(const struct peo_group *g, size_t member, struct peo_count *count)
+{
+	if (!g || !count)
+		return peo_fail(EINVAL, "peo_group_count: argument '%s' is NULL",
+				g ? "count" : "group");
+	if (member >= g->n)
+		return peo_fail(EINVAL, "peo_group_count: member %zu of a group of %zu", member, g->n);
+	if (!g->have_snap)
+		return peo_fail(EINVAL, "peo_group_count: nothing has been read since the group "
+				"was opened or grew; call peo_group_read() first");
+	memset(count, 0, sizeof(*count));
+	for (size_t s = 0; s < g->nslots; s++)
+		peo_count_add(count, &g->snap[s * g->n + member]);
+	return 0;
 }

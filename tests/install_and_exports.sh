@@ -51,7 +51,9 @@ pc=$(find "$prefix" -name libpeo.pc | head -n1)
 libdir=$(dirname "$(dirname "$pc")")
 libdir=${libdir#"$prefix"/}
 for f in include/peo/peo.h include/peo/abi.h include/peo/sys.h include/peo/common.h \
-	"$libdir/libpeo.a" "$libdir/libpeo.so.0" bin/peo; do
+	include/peo/sampler.h "$libdir/libpeo.a" "$libdir/libpeo.so.0" bin/peo \
+	"$libdir/cmake/peo/peoConfig.cmake" share/doc/peo/examples/sample_syscalls.c \
+	share/man/man1/peo.1 share/man/man3/libpeo.3; do
 	[ -e "$prefix/$f" ] || fail "make install did not install $f"
 done
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig

@@ -194,6 +194,49 @@ PEO_API int peo_group_open_events(struct peo_group **out, const struct peo_event
 				  size_t first, size_t n, const struct peo_target *target,
 				  const struct peo_counter_opts *opts);
 
+/**
+ * peo_group_new() - a group to add members to one at a time
+ * (peo_group_add()), as perf-event's Group::new(): its leader (member 0)
+ * is a software dummy event that counts nothing, open on every slot of
+ * @target, disabled unless opts->enabled.
+ * @out, @target, @opts: as peo_group_open().
+ * Return: as peo_group_open().
+ */
+PEO_API int peo_group_new(struct peo_group **out, const struct peo_target *target,
+			  const struct peo_counter_opts *opts);
+
+/**
+ * peo_group_add() - open @attr as a new member of @group on each of its
+ * slots, with the options the group was opened with; its handle (the
+ * member's index, which stays its index) in *@member.  Add members while
+ * the group is disabled: a software member that joins a running group
+ * counts from the group's next enable (Linux 6.18).
+ * @group:  a group (peo_group_new(), peo_group_open()); not a counter.
+ * @attr:   the event; copied.
+ * @member: receives the handle for peo_group_count() (may be NULL).
+ * Return: 0, or the open's negative errno (its sentence names the event
+ * and cause; the group is then as it was), -EINVAL (NULL, or a counter),
+ * -ENOMEM.
+ */
+PEO_API int peo_group_add(struct peo_group *group, const struct peo_attr *attr, size_t *member);
+
+/**
+ * peo_group_add_event() - peo_group_add() of one event string
+ * ("instructions:u"), opened with peo_event_open()'s fallbacks.
+ * Return: as peo_group_add(), what peo_event_parse() returns for @event,
+ * or -EINVAL when @event is not exactly one event.
+ */
+PEO_API int peo_group_add_event(struct peo_group *group, const char *event, size_t *member);
+
+/**
+ * peo_group_count() - member @member's count (a handle from
+ * peo_group_add(), or an index) in the last peo_group_read(), summed
+ * over every slot: what perf-event's counts[&counter] gives.
+ * Return: 0, or -EINVAL (NULL, no such member, or nothing read since the
+ * group was opened or grew).
+ */
+PEO_API int peo_group_count(const struct peo_group *group, size_t member, struct peo_count *count);
+
 /** peo_group_close() - close every fd and free the group; NULL is ignored. */
 PEO_API void peo_group_close(struct peo_group *group);
 
