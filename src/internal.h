@@ -57,6 +57,11 @@ static inline struct peo_event_header peo_load_header(const void *p, int swap)
  */
 PEO_HIDDEN int peo_ring_over_memory(struct peo_ring **out, void *mem, size_t data_bytes,
 				    int overwrite);
+/* An AUX area over @mem (@bytes, a power of two) for a ring over memory,
+ * its aux_head and aux_tail in the control page: tests write AUX data no
+ * PMU here makes.  Not freed with the ring. */
+PEO_HIDDEN int peo_ring_over_memory_aux(struct peo_ring *ring, void *mem, size_t bytes,
+					int overwrite);
 /* peo_ring_snapshot() without the pause and resume (the fd may be -1). */
 PEO_HIDDEN long peo_ring_copy_newest(struct peo_ring *ring, void *buf, size_t cap);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sized.h"
 
 #define DEFAULT_DATA_PAGES 16
 
@@ -23,7 +24,9 @@ struct peo_ring {
 	void *aux;          /* the AUX area, or NULL */
 	size_t aux_bytes;
 	int aux_overwrite;
+	uint64_t aux_read;  /* the AUX stream offset peo_ring_aux_next() reads next */
 	int borrowed;       /* map is the caller's memory (peo_ring_over_memory) */
+	int aux_borrowed;   /* so is aux (peo_ring_over_memory_aux) */
 	unsigned char *data;
 	uint64_t size;      /* data area bytes, a power of two */
 	uint64_t head;      /* data_head as last loaded */
@@ -249,7 +252,7 @@ void peo_ring_unmap(struct peo_ring *r)
 {
 	if (!r)
 		return;
-	if (r->aux)
+	if (r->aux && !r->aux_borrowed)
 		munmap(r->aux, r->aux_bytes);
 	if (!r->borrowed)
 		munmap(r->map, r->map_bytes);
@@ -635,6 +638,48 @@ int peo_ring_aux(const struct peo_ring *r, const void **data, size_t *size)
 uint64_t peo_ring_aux_head(const struct peo_ring *r)
 {
 	return r && r->aux ? __atomic_load_n(&control(r)->aux_head, __ATOMIC_ACQUIRE) : 0;
+}
+
+int peo_ring_over_memory_aux(struct peo_ring *r, void *mem, size_t bytes, int overwrite)
+{
+	r->aux = mem;
+	r->aux_bytes = bytes;
+	r->aux_overwrite = !!overwrite;
+	r->aux_borrowed = 1;
+	r->aux_read = control(r)->aux_tail;
+	return 0;
+}
+
+int peo_ring_aux_next(struct peo_ring *r, struct peo_aux_chunk *chunk, size_t max)
+{
+	uint64_t head, tail, off, len;
+	int err;
+
+	if (!r || !chunk)
+		return peo_fail(EINVAL, "peo_ring_aux_next: argument '%s' is NULL", r ? "chunk" : "ring");
+	if ((err = PEO_SIZED(chunk, peo_aux_chunk, PEO_AUX_CHUNK_SZ_0_2)))
+		return err;
+	if (!r->aux)
+		return peo_fail(ENOENT, "peo_ring_aux_next: fd %d's ring has no AUX area; map it "
+				"with opts.aux_pages", r->fd);
+	head = __atomic_load_n(&control(r)->aux_head, __ATOMIC_ACQUIRE);
+	tail = r->aux_overwrite ? 0 : __atomic_load_n(&control(r)->aux_tail, __ATOMIC_RELAXED);
+	if (r->aux_read < tail) /* the caller consumed past what it read */
+		r->aux_read = tail;
+	if (head - r->aux_read > r->aux_bytes) /* overwritten: what the area still holds */
+		r->aux_read = head - r->aux_bytes;
+	if (r->aux_read >= head)
+		return 0;
+	off = r->aux_read % r->aux_bytes;
+	len = head - r->aux_read;
+	if (len > r->aux_bytes - off) /* the area's end cuts it: the rest comes next */
+		len = r->aux_bytes - off;
+	if (max && len > max)
+		len = max;
+	*chunk = (struct peo_aux_chunk){ .sz = chunk->sz, .data = (unsigned char *)r->aux + off,
+					 .len = (size_t)len, .pos = r->aux_read };
+	r->aux_read += len;
+	return 1;
 }
 
 void peo_ring_aux_consume(struct peo_ring *r, uint64_t tail)

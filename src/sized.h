@@ -36,6 +36,7 @@
 #define PEO_FRAME_SZ_0_2 PEO_SIZE_AS_OF(struct peo_frame, flags)
 #define PEO_PERFDATA_LAYOUT_SZ_0_2 PEO_SIZE_AS_OF(struct peo_perfdata_layout, feat_offset)
 #define PEO_DATA_SRC_SZ_0_2 PEO_SIZE_AS_OF(struct peo_data_src, region)
+#define PEO_AUX_CHUNK_SZ_0_2 PEO_SIZE_AS_OF(struct peo_aux_chunk, pos)
 
 /*
  * Every struct is still as released.  One that grows keeps its _0_1 size
@@ -60,6 +61,7 @@ PEO_AS_RELEASED(struct peo_clock_data, PEO_CLOCK_DATA_SZ_0_1);
 PEO_AS_RELEASED(struct peo_mem_topology, PEO_MEM_TOPOLOGY_SZ_0_1);
 PEO_AS_RELEASED(struct peo_frame, PEO_FRAME_SZ_0_2);
 PEO_AS_RELEASED(struct peo_perfdata_layout, PEO_PERFDATA_LAYOUT_SZ_0_2);
+PEO_AS_RELEASED(struct peo_aux_chunk, PEO_AUX_CHUNK_SZ_0_2);
 
 /* opts.c: peo_sized() past its common case. */
 PEO_HIDDEN int peo_sized_check(void *out, size_t sz, size_t first, size_t known,

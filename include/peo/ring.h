@@ -231,6 +231,27 @@ PEO_API int peo_ring_aux(const struct peo_ring *ring, const void **data, size_t 
  */
 PEO_API uint64_t peo_ring_aux_head(const struct peo_ring *ring);
 
+/* A piece of the AUX area's data, as peo_ring_aux_next() hands it out.
+ * The caller sets sz: struct peo_aux_chunk c = { .sz = sizeof(c) }. */
+struct peo_aux_chunk {
+	size_t sz;
+	const void *data; /* in the AUX area: valid until peo_ring_aux_consume()
+			   * passes pos + len */
+	size_t len;
+	uint64_t pos;     /* its offset in the stream of AUX bytes the PMU wrote */
+};
+
+/**
+ * peo_ring_aux_next() - the next piece of AUX data not yet read, without
+ * copying: from where the last call stopped up to aux_head, cut at the
+ * area's end (the rest comes next) and at @max bytes (0: no limit).
+ * Release what was read with peo_ring_aux_consume(ring, pos + len).  On
+ * an aux_overwrite area, data the PMU has overwritten is skipped.
+ * Returns 1 with a chunk, 0 when no new data waits, -ENOENT for a ring
+ * without an AUX area, -EINVAL (NULL, or a chunk->sz under 0.2's).
+ */
+PEO_API int peo_ring_aux_next(struct peo_ring *ring, struct peo_aux_chunk *chunk, size_t max);
+
 /**
  * peo_ring_aux_consume() - store aux_tail = @tail with release order: the
  * kernel may reuse the AUX bytes below it.  Ignored for a read-only
