@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "counter_internal.h"
 #include "peo/event.h"
 #include "peo/ring.h"
 #include "peo/sampler.h"
@@ -190,19 +190,22 @@ static int load_format(struct sampler_event *e)
 	return err == -ENOMEM ? err : 0; /* no format: no fields by name, said then */
 }
 
-/* Open event @i on (@cpu, @tid); its fd, or a negative errno. */
+/* Open event @i on (@cpu, @tid) of @t; its fd, or a negative errno. */
 static int open_slot(struct peo_sampler *s, size_t i, const struct peo_attr *base,
-		     const struct peo_sampler_opts *o, int cpu, pid_t tid, int cpu_target)
+		     const struct peo_sampler_opts *o, int cpu, pid_t tid,
+		     const struct peo_target *t)
 {
 	struct sampler_event *e = &s->events[i];
 	struct peo_attr attr = *base;
+	int cgroup = t->cgroup_fd >= 0, fd, err;
+	unsigned long flags = PEO_FLAG_FD_CLOEXEC | (cgroup ? PEO_FLAG_PID_CGROUP : 0);
+	pid_t pid = cgroup ? t->cgroup_fd : tid;
 	uint64_t id;
-	int fd, err;
 
-	sampling_attr(&attr, o, s->nevents, i == 0, cpu_target);
-	fd = s->list ? peo_event_open(peo_event_list_get(s->list, i), &attr, tid, cpu, -1,
-				      PEO_FLAG_FD_CLOEXEC)
-		     : peo_sys_open(&attr, tid, cpu, -1, PEO_FLAG_FD_CLOEXEC);
+	sampling_attr(&attr, o, s->nevents, i == 0,
+		      t->kind == PEO_TARGET_CPUS || t->kind == PEO_TARGET_CGROUP);
+	fd = s->list ? peo_event_open(peo_event_list_get(s->list, i), &attr, pid, cpu, -1, flags)
+		     : peo_sys_open(&attr, pid, cpu, -1, flags);
 	if (fd < 0)
 		return fd;
 	if ((err = peo_sys_ioc_id(fd, &id))) {
@@ -221,8 +224,6 @@ static int open_all(struct peo_sampler *s, const struct peo_attr *attrs,
 		    const struct peo_target *t, const struct peo_sampler_opts *o)
 {
 	size_t ncpus = peo_target_cpu_count(t), nthreads = peo_target_thread_count(t);
-	int cpu_target = peo_target_kind(t) == PEO_TARGET_CPUS ||
-			 peo_target_kind(t) == PEO_TARGET_CGROUP;
 	PEO_OPTS(peo_ring_opts, ro, .data_pages = o->ring_pages ? o->ring_pages : DEFAULT_PAGES);
 	size_t nslots = ncpus * nthreads;
 	int err;
@@ -245,7 +246,7 @@ static int open_all(struct peo_sampler *s, const struct peo_attr *attrs,
 			for (size_t i = 0; i < s->nevents; i++) {
 				const struct peo_attr *base =
 					attrs ? &attrs[i] : peo_event_attr(peo_event_list_get(s->list, i));
-				int fd = open_slot(s, i, base, o, cpu, peo_target_thread(t, th), cpu_target);
+				int fd = open_slot(s, i, base, o, cpu, peo_target_thread(t, th), t);
 
 				if (fd == -ESRCH && peo_target_kind(t) == PEO_TARGET_ALL_THREADS)
 					continue; /* a thread gone since the target was read */

@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <peo/peo.h>
 
+#include "counter_internal.h"
 #include "test_util.h"
 
 #define CALLS 200
@@ -368,6 +371,55 @@ static void every_cpu(void **state)
 	peo_target_free(t);
 }
 
+/* A cgroup: only its task's samples (a child that joins it and spins,
+ * while this process spins outside it). */
+static void a_cgroup(void **state)
+{
+	char root[1024], dir[1200], procs[1300], name[64];
+	struct peo_target *t;
+	struct peo_sampler *s;
+	const struct peo_record *r;
+	int samples = 0, status, err;
+	pid_t child;
+
+	(void)state;
+	snprintf(name, sizeof(name), "peo-sampler-%d", (int)getpid());
+	peo_cgroup_root(root, sizeof(root)); /* perf_event's v1 hierarchy, else cgroup2 */
+	snprintf(dir, sizeof(dir), "%s/%s", root, name);
+	if (mkdir(dir, 0755) < 0)
+		PEO_SKIP("cannot create %s: %s (needs root and a writable cgroup tree)", dir,
+			 strerror(errno));
+	PEO_OPTS(peo_target_opts, to, .kind = PEO_TARGET_CGROUP, .cgroup = name);
+	PEO_OPTS(peo_sampler_opts, o, .freq = rate(4000), .enabled = 1);
+	assert_int_equal(peo_target_new(&t, &to), 0);
+	err = peo_sampler_open(&s, "cpu-clock", t, &o);
+	assert_int_equal(err, 0);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	child = fork();
+	if (child == 0) {
+		FILE *f = fopen(procs, "w");
+
+		if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
+			_exit(1);
+		peo_test_spin_ns(100 * 1000000ull);
+		_exit(0);
+	}
+	assert_true(child > 0);
+	peo_test_spin_ns(100 * 1000000ull); /* outside the cgroup: none of it sampled */
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_int_equal(status, 0);
+	peo_sampler_disable(s);
+	while (peo_sampler_next(s, &r) == 1)
+		if (r->header.type == PEO_RECORD_SAMPLE) {
+			samples++;
+			assert_int_equal(r->u.sample.pid, (uint32_t)child);
+		}
+	assert_true(samples > 0);
+	peo_sampler_close(s);
+	peo_target_free(t);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* From the caller's attrs: no name, the sampling fields set on a copy. */
 static void from_attrs(void **state)
 {
@@ -482,7 +534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		PEO_TEST(samples_this_thread), PEO_TEST(tracepoint_fields_by_name),
 		PEO_TEST(two_events_bound_by_id), PEO_TEST(side_records),
-		PEO_TEST(pollable), PEO_TEST(every_cpu),
+		PEO_TEST(pollable), PEO_TEST(every_cpu), PEO_TEST(a_cgroup),
 		PEO_TEST(from_attrs), PEO_TEST(registers_by_name), PEO_TEST(visitor),
 		PEO_TEST(copies_outlive_the_rings),
 		PEO_TEST(bad_input),
