@@ -3,6 +3,7 @@
  * disabled and reset as one, and read with one read() per slot.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,7 +224,8 @@ int peo_group_open_common(struct peo_group **out, const struct peo_attr *attrs,
 	if (!err) {
 		g->read_format = prepared[0].read_format;
 		g->cgroup = target && target->cgroup_fd >= 0;
-		g->cgroup_fd = g->cgroup ? target->cgroup_fd : -1;
+		/* its own copy: the target may be freed before a member is added */
+		g->cgroup_fd = g->cgroup ? fcntl(target->cgroup_fd, F_DUPFD_CLOEXEC, 0) : -1;
 		g->opts = o;
 	}
 	for (size_t s = 0; !err && s < g->nslots; s++)
@@ -254,6 +256,8 @@ void peo_group_free(struct peo_group *g)
 			close(g->fds[i]);
 	if (g->buf_grown)
 		free(g->buf);
+	if (g->cgroup && g->cgroup_fd >= 0)
+		close(g->cgroup_fd);
 	free(g->grown);
 	free(g); /* the arrays live in its allocation, unless grown */
 }

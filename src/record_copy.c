@@ -48,6 +48,7 @@ int peo_record_copy(const struct peo_record *r, struct peo_record **out)
 	to = (unsigned char *)o->bytes;
 	memcpy(to, from, len);
 	o->rec = *r;
+	o->rec.sz = sizeof(o->rec); /* what this copy holds, whatever the caller's */
 	o->rec.bytes = to;
 	if (r->attr) {
 		o->attr = *r->attr;

@@ -44,9 +44,11 @@ int peo_record_visit(const struct peo_record *r, const struct peo_record_visitor
 
 	if (!r || !v)
 		return peo_fail(EINVAL, "peo_record_visit: argument '%s' is NULL", r ? "v" : "r");
-	if (v->sz != sizeof(*v)) /* a callback a caller's struct lacks would be read past it */
-		return peo_fail(EINVAL, "peo_record_visit: visitor sz %zu; this libpeo knows %zu (set "
-				"sz = sizeof(struct peo_record_visitor), or PEO_OPTS)",
+	/* 0.2's callbacks at least; a newer caller's further ones are for
+	 * record types this libpeo hands to other anyway */
+	if (v->sz < sizeof(*v))
+		return peo_fail(EINVAL, "peo_record_visit: visitor sz %zu, under the %zu of its first "
+				"release (set sz = sizeof(struct peo_record_visitor), or PEO_OPTS)",
 				v->sz, sizeof(*v));
 	fn = r->unknown ? NULL : callback(v, r->header.type);
 	if (!fn)

@@ -662,12 +662,14 @@ int peo_ring_aux_next(struct peo_ring *r, struct peo_aux_chunk *chunk, size_t ma
 	if (!r->aux)
 		return peo_fail(ENOENT, "peo_ring_aux_next: fd %d's ring has no AUX area; map it "
 				"with opts.aux_pages", r->fd);
+	if (r->aux_overwrite) /* its aux_head is the PMU's own, its data a snapshot */
+		return peo_fail(ESPIPE, "peo_ring_aux_next: fd %d's AUX area is an overwrite "
+				"(snapshot) area, whose head each PMU keeps its own way: read it "
+				"with peo_ring_aux() and the PMU's snapshot rules", r->fd);
 	head = __atomic_load_n(&control(r)->aux_head, __ATOMIC_ACQUIRE);
-	tail = r->aux_overwrite ? 0 : __atomic_load_n(&control(r)->aux_tail, __ATOMIC_RELAXED);
+	tail = __atomic_load_n(&control(r)->aux_tail, __ATOMIC_RELAXED);
 	if (r->aux_read < tail) /* the caller consumed past what it read */
 		r->aux_read = tail;
-	if (head - r->aux_read > r->aux_bytes) /* overwritten: what the area still holds */
-		r->aux_read = head - r->aux_bytes;
 	if (r->aux_read >= head)
 		return 0;
 	off = r->aux_read % r->aux_bytes;

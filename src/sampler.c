@@ -153,15 +153,42 @@ static void sampling_attr(struct peo_attr *a, const struct peo_sampler_opts *o, 
 	}
 }
 
-static int check_opts(const struct peo_sampler_opts *o)
+/* @opts (the caller's, of its size; NULL: the defaults) into @o, whole,
+ * checked: 0, or -EINVAL / -E2BIG naming the field. */
+static int take_opts(const struct peo_sampler_opts *opts, struct peo_sampler_opts *o)
 {
+	const unsigned known = (PEO_SAMPLER_BPF << 1) - 1;
+	int err;
+
+	*o = (struct peo_sampler_opts){ .sz = sizeof(*o) };
+	if ((err = peo_opts_check(opts, sizeof(*o), "peo_sampler_opts")))
+		return err;
+	if (opts)
+		memcpy(o, opts, opts->sz < sizeof(*o) ? opts->sz : sizeof(*o));
 	if (o->ring_pages & (o->ring_pages - 1))
 		return peo_fail(EINVAL, "peo_sampler_opts.ring_pages: %zu is not a power of two "
 				"(try %zu)", o->ring_pages, (size_t)1 << (64 - __builtin_clzll(o->ring_pages)));
-	if (o->records & ~((PEO_SAMPLER_BPF << 1) - 1))
+	if (o->records & ~known)
 		return peo_fail(EINVAL, "peo_sampler_opts.records: unknown bits %#x (PEO_SAMPLER_* "
-				"are %#x)", o->records & ~((PEO_SAMPLER_BPF << 1) - 1),
-				(PEO_SAMPLER_BPF << 1) - 1);
+				"are %#x)", o->records & ~known, known);
+	if (o->stack_user % 8 || o->stack_user >= 65535)
+		return peo_fail(EINVAL, "peo_sampler_opts.stack_user: %u; the kernel takes a multiple "
+				"of 8 below 65535", o->stack_user);
+	return 0;
+}
+
+/* What the kernel refuses of @o on target @t, said before opening. */
+static int check_target(const struct peo_sampler_opts *o, const struct peo_target *t)
+{
+	int cpus = t->kind == PEO_TARGET_CPUS || t->kind == PEO_TARGET_CGROUP;
+
+	if (o->inherit && !cpus && peo_target_cpu(t, 0) < 0)
+		return peo_fail(EINVAL, "peo_sampler_opts.inherit: the kernel maps no ring of an "
+				"inherited event on any CPU: make the target with .per_cpu = 1 (a ring "
+				"per CPU, as perf record's)");
+	if (o->sigtrap && cpus)
+		return peo_fail(EINVAL, "peo_sampler_opts.sigtrap: a signal goes to a task; the "
+				"kernel refuses it on a CPU or cgroup target");
 	return 0;
 }
 
@@ -248,7 +275,8 @@ static int open_all(struct peo_sampler *s, const struct peo_attr *attrs,
 					attrs ? &attrs[i] : peo_event_attr(peo_event_list_get(s->list, i));
 				int fd = open_slot(s, i, base, o, cpu, peo_target_thread(t, th), t);
 
-				if (fd == -ESRCH && peo_target_kind(t) == PEO_TARGET_ALL_THREADS)
+				if (fd == -ESRCH && (t->kind == PEO_TARGET_ALL_THREADS ||
+						     t->kind == PEO_TARGET_PID))
 					continue; /* a thread gone since the target was read */
 				if (fd < 0)
 					return fd;
@@ -285,13 +313,11 @@ static int sampler_open(struct peo_sampler **out, struct peo_event_list *list,
 			const struct peo_attr *attrs, size_t n, const struct peo_target *target,
 			const struct peo_sampler_opts *opts)
 {
-	static const struct peo_sampler_opts defaults = { .sz = sizeof(defaults) };
+	PEO_OPTS(peo_target_opts, self, .per_cpu = opts->inherit); /* inherit: rings per CPU */
 	struct peo_target *own = NULL;
 	struct peo_sampler *s;
 	int err;
 
-	if (!opts)
-		opts = &defaults;
 	if (!(s = calloc(1, sizeof(*s)))) {
 		peo_event_list_free(list);
 		return peo_fail(ENOMEM, "out of memory for a sampler");
@@ -305,9 +331,11 @@ static int sampler_open(struct peo_sampler **out, struct peo_event_list *list,
 	}
 	for (size_t i = 0; i < n; i++)
 		s->events[i].name = list ? peo_event_name(peo_event_list_get(list, i)) : "";
-	if (!target && (err = peo_target_new(&own, NULL)))
+	if (!target && (err = peo_target_new(&own, &self)))
 		goto fail;
-	err = open_all(s, attrs, target ? target : own, opts);
+	err = check_target(opts, target ? target : own);
+	if (!err)
+		err = open_all(s, attrs, target ? target : own, opts);
 	/* perf's answer to perf_event_paranoid: the events in user space only */
 	if (err < 0 && list && !s->nfds && peo_event_user_fallback(list, err, NULL) > 0) {
 		peo_target_free(own);
@@ -333,6 +361,7 @@ fail:
 int peo_sampler_open(struct peo_sampler **out, const char *events,
 		     const struct peo_target *target, const struct peo_sampler_opts *opts)
 {
+	struct peo_sampler_opts o;
 	struct peo_event_list *list;
 	int err;
 
@@ -340,17 +369,17 @@ int peo_sampler_open(struct peo_sampler **out, const char *events,
 		return peo_fail(EINVAL, "peo_sampler_open: argument '%s' is NULL",
 				!out ? "out" : "events");
 	*out = NULL;
-	if ((err = peo_opts_check(opts, sizeof(struct peo_sampler_opts), "peo_sampler_opts")) ||
-	    (opts && (err = check_opts(opts))))
+	if ((err = take_opts(opts, &o)))
 		return err;
 	if ((err = peo_event_parse(&list, events, NULL)) < 0)
 		return err;
-	return sampler_open(out, list, NULL, peo_event_list_count(list), target, opts);
+	return sampler_open(out, list, NULL, peo_event_list_count(list), target, &o);
 }
 
 int peo_sampler_open_attrs(struct peo_sampler **out, const struct peo_attr *attrs, size_t n,
 			   const struct peo_target *target, const struct peo_sampler_opts *opts)
 {
+	struct peo_sampler_opts o;
 	int err;
 
 	if (!out || !attrs || !n)
@@ -358,10 +387,9 @@ int peo_sampler_open_attrs(struct peo_sampler **out, const struct peo_attr *attr
 				!out ? "argument 'out' is NULL" : !attrs ? "argument 'attrs' is NULL"
 								       : "no attrs (n is 0)");
 	*out = NULL;
-	if ((err = peo_opts_check(opts, sizeof(struct peo_sampler_opts), "peo_sampler_opts")) ||
-	    (opts && (err = check_opts(opts))))
+	if ((err = take_opts(opts, &o)))
 		return err;
-	return sampler_open(out, NULL, attrs, n, target, opts);
+	return sampler_open(out, NULL, attrs, n, target, &o);
 }
 
 static int each_fd(struct peo_sampler *s, int (*ioc)(int, unsigned int))
@@ -424,6 +452,8 @@ int peo_sampler_wait(struct peo_sampler *s, int timeout_ms)
 {
 	if (!s)
 		return peo_fail(EINVAL, "peo_sampler_wait: argument 's' is NULL");
+	if (!peo_ring_set_live(s->set))
+		return 0; /* every sampled task has exited and its records were read */
 	return peo_ring_set_wait(s->set, timeout_ms);
 }
 

@@ -499,11 +499,46 @@ static void registers_by_name(void **state)
 	assert_int_equal(peo_reg_number(3, "ax"), -EINVAL);
 }
 
+/* inherit: a ring per CPU (the kernel maps none of an inherited event on
+ * any CPU); a thread target on any CPU is refused, saying what to do. */
+static void inherit_rings_per_cpu(void **state)
+{
+	PEO_OPTS(peo_sampler_opts, o, .freq = rate(1000), .inherit = 1);
+	PEO_OPTS(peo_target_opts, any_cpu, .kind = PEO_TARGET_TID, .pid = 0);
+	PEO_OPTS(peo_target_opts, cpus, .kind = PEO_TARGET_CPUS);
+	PEO_OPTS(peo_sampler_opts, trap, .sigtrap = 1);
+	struct peo_sampler *s;
+	struct peo_target *t;
+	const struct peo_record *r;
+	int samples = 0;
+
+	(void)state;
+	OPEN_OR_SKIP(s, "cpu-clock", NULL, &o);
+	assert_true(peo_sampler_attr(s, 0)->inherit);
+	peo_sampler_enable(s);
+	peo_test_spin_ns(50 * 1000000ull);
+	peo_sampler_disable(s);
+	while (peo_sampler_next(s, &r) == 1)
+		samples += r->header.type == PEO_RECORD_SAMPLE;
+	assert_true(samples > 0);
+	peo_sampler_close(s);
+	any_cpu.pid = (pid_t)syscall(SYS_gettid);
+	assert_int_equal(peo_target_new(&t, &any_cpu), 0);
+	assert_int_equal(peo_sampler_open(&s, "cpu-clock", t, &o), -EINVAL);
+	assert_non_null(strstr(peo_last_error(), "per_cpu"));
+	peo_target_free(t);
+	assert_int_equal(peo_target_new(&t, &cpus), 0);
+	assert_int_equal(peo_sampler_open(&s, "cpu-clock", t, &trap), -EINVAL);
+	assert_non_null(strstr(peo_last_error(), "sigtrap"));
+	peo_target_free(t);
+}
+
 /* Bad input: refused, the sentence naming what and why; nothing leaks. */
 static void bad_input(void **state)
 {
 	PEO_OPTS(peo_sampler_opts, pages, .ring_pages = 3);
 	PEO_OPTS(peo_sampler_opts, records, .records = 1u << 20);
+	PEO_OPTS(peo_sampler_opts, stack, .sample_type = PEO_SAMPLE_STACK_USER, .stack_user = 12);
 	struct peo_sampler *s = NULL;
 	struct peo_attr a = { .size = sizeof(a), .type = PEO_TYPE_SOFTWARE };
 	const struct peo_record *r;
@@ -514,6 +549,8 @@ static void bad_input(void **state)
 	assert_non_null(strstr(peo_last_error(), "power of two"));
 	assert_int_equal(peo_sampler_open(&s, "cpu-clock", NULL, &records), -EINVAL);
 	assert_non_null(strstr(peo_last_error(), "records"));
+	assert_int_equal(peo_sampler_open(&s, "cpu-clock", NULL, &stack), -EINVAL);
+	assert_non_null(strstr(peo_last_error(), "stack_user"));
 	assert_true(peo_sampler_open(&s, "no-such-event-xyz", NULL, NULL) < 0);
 	assert_non_null(strstr(peo_last_error(), "no-such-event-xyz"));
 	assert_null(s);
@@ -535,7 +572,7 @@ int main(void)
 		PEO_TEST(samples_this_thread), PEO_TEST(tracepoint_fields_by_name),
 		PEO_TEST(two_events_bound_by_id), PEO_TEST(side_records),
 		PEO_TEST(pollable), PEO_TEST(every_cpu), PEO_TEST(a_cgroup),
-		PEO_TEST(from_attrs), PEO_TEST(registers_by_name), PEO_TEST(visitor),
+		PEO_TEST(from_attrs), PEO_TEST(registers_by_name), PEO_TEST(visitor), PEO_TEST(inherit_rings_per_cpu),
 		PEO_TEST(copies_outlive_the_rings),
 		PEO_TEST(bad_input),
 	};

@@ -245,10 +245,11 @@ struct peo_aux_chunk {
  * peo_ring_aux_next() - the next piece of AUX data not yet read, without
  * copying: from where the last call stopped up to aux_head, cut at the
  * area's end (the rest comes next) and at @max bytes (0: no limit).
- * Release what was read with peo_ring_aux_consume(ring, pos + len).  On
- * an aux_overwrite area, data the PMU has overwritten is skipped.
+ * Release what was read with peo_ring_aux_consume(ring, pos + len).
  * Returns 1 with a chunk, 0 when no new data waits, -ENOENT for a ring
- * without an AUX area, -EINVAL (NULL, or a chunk->sz under 0.2's).
+ * without an AUX area, -ESPIPE for an aux_overwrite area (a snapshot,
+ * whose head each PMU keeps its own way: read it with peo_ring_aux()),
+ * -EINVAL (NULL, or a chunk->sz under 0.2's).
  */
 PEO_API int peo_ring_aux_next(struct peo_ring *ring, struct peo_aux_chunk *chunk, size_t max);
 
