@@ -165,6 +165,16 @@ static void two_events_bound_by_id(void **state)
 	peo_sampler_close(s);
 }
 
+/* Two COMM records: this thread named @name, then its name again. */
+static void rename_briefly(const char *name)
+{
+	char old[17] = "";
+
+	prctl(PR_GET_NAME, old);
+	prctl(PR_SET_NAME, name);
+	prctl(PR_SET_NAME, old);
+}
+
 /* Side records asked for: a COMM when the thread renames itself. */
 static void side_records(void **state)
 {
@@ -172,7 +182,6 @@ static void side_records(void **state)
 		 .enabled = 1);
 	struct peo_sampler *s;
 	const struct peo_record *r;
-	char old[17] = "";
 	int comms = 0;
 
 	(void)state;
@@ -180,9 +189,7 @@ static void side_records(void **state)
 	assert_false(peo_sampler_attr(s, 0)->disabled);
 	assert_true(peo_sampler_attr(s, 0)->comm);
 	assert_false(peo_sampler_attr(s, 0)->mmap);
-	prctl(PR_GET_NAME, old);
-	prctl(PR_SET_NAME, "peo-sampled");
-	prctl(PR_SET_NAME, old);
+	rename_briefly("peo-sampled");
 	while (peo_sampler_next(s, &r) == 1)
 		if (r->header.type == PEO_RECORD_COMM && !strcmp(r->u.comm.comm, "peo-sampled"))
 			comms++;
@@ -228,15 +235,12 @@ static void visitor(void **state)
 	struct tally t = { .stop_at = CALLS / 2 };
 	struct peo_sampler *s;
 	const struct peo_record *r;
-	char old[17] = "";
 	int got, stopped = 0;
 
 	(void)state;
 	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	OPEN_OR_SKIP(s, "syscalls:sys_enter_getppid", NULL, &o);
-	prctl(PR_GET_NAME, old);
-	prctl(PR_SET_NAME, "peo-visited");
-	prctl(PR_SET_NAME, old);
+	rename_briefly("peo-visited");
 	for (int i = 0; i < CALLS; i++)
 		getppid();
 	peo_sampler_disable(s);
@@ -270,15 +274,12 @@ static void copies_outlive_the_rings(void **state)
 	struct peo_record *copies[CALLS + 64];
 	const struct peo_record *r;
 	struct peo_sampler *s;
-	char old[17] = "";
 	int n = 0, samples = 0, comms = 0;
 
 	(void)state;
 	PEO_SKIP_WITHOUT_TRACEPOINT("syscalls", "sys_enter_getppid");
 	OPEN_OR_SKIP(s, "syscalls:sys_enter_getppid", NULL, &o);
-	prctl(PR_GET_NAME, old);
-	prctl(PR_SET_NAME, "peo-copied");
-	prctl(PR_SET_NAME, old);
+	rename_briefly("peo-copied");
 	for (int i = 0; i < CALLS; i++)
 		getppid();
 	peo_sampler_disable(s);
